@@ -1,0 +1,520 @@
+#!/usr/bin/env bash
+# Install real headless Godot engines (3.2, 3.6, 4.6) from Debian packages into a
+# private cache, without touching the system's dpkg state.
+#
+# Per engine: a private apt configuration (same Debian mirror URI as the machine's
+# own apt sources, the wanted suite, an empty dpkg status file, private lists /
+# cache / archives dirs) downloads the package's whole dependency closure with
+# `apt-get install --download-only`; every .deb is unpacked with `dpkg -x` into one
+# root folder; a launcher runs the engine through that root's own dynamic loader.
+# Each engine is verified by running it once; only then is it marked ok.
+#
+# Layout (CACHE = ${GDMARSHAL_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/engines}):
+#   CACHE/<name>/root/         unpacked packages
+#   CACHE/<name>/engine.json   what was installed (also merged into CACHE/manifest.json)
+#   CACHE/<name>/packages.txt  every unpacked package and its version
+#   CACHE/<name>/.ok           written only after a verified run
+#   CACHE/bin/godot-<name>     launcher (passes "$@" through; 4.x adds --headless)
+#   CACHE/manifest.json        {"engines":[{name, version, launcher, package, ...}]}
+#
+# Environment: GDMARSHAL_ENGINE_CACHE (cache dir), GDMARSHAL_DEBIAN_MIRROR (mirror URI
+# to use instead of the one read from the machine's apt sources).
+set -euo pipefail
+
+ALL_ENGINES=(3.2 3.6 4.6)
+
+usage() {
+    cat <<'EOF'
+Usage: scripts/install-engines.sh [--only NAME[,NAME...]] [--force] [--help]
+
+Installs real headless Godot engines from Debian packages into a private cache
+(no change to the system's installed packages) and writes launchers and a manifest.
+
+  3.2  godot3-server from bookworm   (Godot 3.2.3)
+  3.6  godot3-server from sid        (Godot 3.6.x)
+  4.6  godot (run with --headless) from sid (Godot 4.6.x)
+
+Options:
+  --only NAMES  install only these engines (comma separated, e.g. --only 3.6,4.6)
+  --force       reinstall even if an engine is already installed and working
+  -h, --help    show this help
+
+Cache: ${GDMARSHAL_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/engines}
+Launchers: CACHE/bin/godot-NAME; manifest: CACHE/manifest.json
+Needs root (or a user that apt lets write the cache), apt, dpkg and python3.
+EOF
+}
+
+log() { printf '%s\n' "$*" >&2; }
+
+engine_package() { case $1 in 3.2 | 3.6) echo godot3-server ;; 4.6) echo godot ;; esac; }
+engine_suite() { case $1 in 3.2) echo bookworm ;; 3.6 | 4.6) echo sid ;; esac; }
+engine_binary() { case $1 in 3.2 | 3.6) echo /usr/bin/godot3-server ;; 4.6) echo /usr/bin/godot ;; esac; }
+engine_flags() { case $1 in 4.6) echo --headless ;; *) echo ;; esac; }
+
+# ---------------------------------------------------------------- options
+ONLY=""
+FORCE=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --only)
+            [ $# -ge 2 ] || { log "error: --only needs a value"; exit 2; }
+            ONLY=$2
+            shift 2
+            ;;
+        --only=*)
+            ONLY=${1#--only=}
+            shift
+            ;;
+        --force) FORCE=1; shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) log "error: unknown argument: $1 (see --help)"; exit 2 ;;
+    esac
+done
+
+SELECTED=()
+if [ -n "$ONLY" ]; then
+    IFS=',' read -r -a wanted <<<"$ONLY"
+    for w in "${wanted[@]}"; do
+        [ -n "$w" ] || continue
+        case " ${ALL_ENGINES[*]} " in
+            *" $w "*) ;;
+            *) log "error: unknown engine '$w' (known: ${ALL_ENGINES[*]})"; exit 2 ;;
+        esac
+        case " ${SELECTED[*]:-} " in *" $w "*) ;; *) SELECTED+=("$w") ;; esac
+    done
+    [ ${#SELECTED[@]} -gt 0 ] || { log "error: --only names no engine"; exit 2; }
+else
+    SELECTED=("${ALL_ENGINES[@]}")
+fi
+
+# ---------------------------------------------------------------- requirements
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+missing=()
+for tool in apt-get:apt dpkg:dpkg dpkg-deb:dpkg python3:python3 timeout:coreutils flock:util-linux find:findutils; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool%%:*} (Debian package ${tool#*:})")
+done
+[ -r "$KEYRING" ] || missing+=("$KEYRING (Debian package debian-archive-keyring)")
+if [ ${#missing[@]} -gt 0 ]; then
+    log "error: missing requirements:"
+    for m in "${missing[@]}"; do log "  - $m"; done
+    log "install them with apt-get install (this script needs a Debian system)."
+    exit 1
+fi
+
+DEB_ARCH=$(dpkg --print-architecture)
+case $DEB_ARCH in
+    amd64) TRIPLET=x86_64-linux-gnu; LOADER_NAME=ld-linux-x86-64.so.2 ;;
+    arm64) TRIPLET=aarch64-linux-gnu; LOADER_NAME=ld-linux-aarch64.so.1 ;;
+    *) log "error: unsupported architecture $DEB_ARCH (supported: amd64, arm64)"; exit 1 ;;
+esac
+APT_USER=$(id -un)
+
+CACHE=${GDMARSHAL_ENGINE_CACHE:-${XDG_CACHE_HOME:-${HOME:?HOME is not set}/.cache}/gdmarshal/engines}
+mkdir -p "$CACHE/bin"
+CACHE=$(cd "$CACHE" && pwd -P)
+RUN_ID="$$-$(date +%s)"
+
+# One run at a time per cache.
+exec 9>"$CACHE/.lock"
+if ! flock -n 9; then
+    log "another install-engines run holds $CACHE/.lock; waiting..."
+    flock 9
+fi
+
+# ---------------------------------------------------------------- mirror
+# The Debian mirror URI the machine's own apt sources use (main archive, not security).
+find_mirror() {
+    if [ -n "${GDMARSHAL_DEBIAN_MIRROR:-}" ]; then
+        printf '%s\n' "$GDMARSHAL_DEBIAN_MIRROR"
+        return 0
+    fi
+    local codename=""
+    if [ -r /etc/os-release ]; then
+        # shellcheck source=/dev/null
+        codename=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
+    fi
+    python3 - "$codename" <<'PY'
+import glob, re, sys
+codename = sys.argv[1]
+entries = []  # (types, uris, suites, components, enabled)
+
+def deb822(path):
+    stanza, last = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.read().splitlines() + [""]
+    for line in lines:
+        if line.startswith("#"):
+            continue
+        if not line.strip():
+            if stanza:
+                entries.append((stanza.get("types", "").split(), stanza.get("uris", "").split(),
+                                stanza.get("suites", "").split(), stanza.get("components", "").split(),
+                                stanza.get("enabled", "yes").strip().lower() not in ("no", "false", "0")))
+            stanza, last = {}, None
+            continue
+        if line[0] in " \t" and last:
+            stanza[last] += " " + line.strip()
+            continue
+        if ":" in line:
+            key, val = line.split(":", 1)
+            last = key.strip().lower()
+            stanza[last] = val.strip()
+
+def oneline(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            line = re.sub(r"\[[^\]]*\]", " ", line)
+            parts = line.split()
+            if len(parts) >= 3:
+                entries.append(([parts[0]], [parts[1]], [parts[2]], parts[3:], True))
+
+for p in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
+    deb822(p)
+for p in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
+    try:
+        oneline(p)
+    except OSError:
+        pass
+
+known = {codename, "stable", "oldstable", "testing", "unstable", "sid"} - {""}
+best = None
+for types, uris, suites, comps, enabled in entries:
+    if not enabled or "deb" not in types or "main" not in comps:
+        continue
+    for uri in uris:
+        if "security" in uri or not re.match(r"^(https?|mirror\+\w+|mirror)://", uri):
+            continue
+        rank = 0 if codename in suites else (1 if known & set(suites) else None)
+        if rank is not None and (best is None or rank < best[0]):
+            best = (rank, uri)
+if best is None:
+    sys.exit(1)
+print(best[1].rstrip("/"))
+PY
+}
+
+if ! MIRROR=$(find_mirror) || [ -z "$MIRROR" ]; then
+    log "error: could not find the Debian archive mirror in /etc/apt/sources.list{,.d/*}"
+    log "       (set GDMARSHAL_DEBIAN_MIRROR to the mirror's URI to override)"
+    exit 1
+fi
+
+# ---------------------------------------------------------------- helpers
+# Private apt configuration for one suite: lists are shared per suite; status is empty.
+apt_setup() { # suite -> prints apt dir
+    local suite=$1 d="$CACHE/.apt/$1"
+    mkdir -p "$d/state/lists/partial" "$d/sources.list.d" "$d/preferences.d" "$d/log"
+    printf 'deb [signed-by=%s target=Packages] %s %s main\n' "$KEYRING" "$MIRROR" "$suite" >"$d/sources.list"
+    : >"$d/status"
+    cat >"$d/apt.conf" <<'EOF'
+// Private apt configuration of scripts/install-engines.sh: no system hooks.
+#clear APT::Update::Post-Invoke;
+#clear APT::Update::Post-Invoke-Success;
+#clear DPkg::Pre-Invoke;
+#clear DPkg::Post-Invoke;
+#clear DPkg::Pre-Install-Pkgs;
+EOF
+    printf '%s\n' "$d"
+}
+
+apt_run() { # aptdir archives-dir apt-get-args...
+    local d=$1 archives=$2
+    shift 2
+    apt-get -c "$d/apt.conf" \
+        -o "Dir::Etc::SourceList=$d/sources.list" \
+        -o "Dir::Etc::SourceParts=$d/sources.list.d" \
+        -o "Dir::Etc::Preferences=$d/preferences" \
+        -o "Dir::Etc::PreferencesParts=$d/preferences.d" \
+        -o "Dir::State=$d/state" \
+        -o "Dir::State::status=$d/status" \
+        -o "Dir::Cache=${archives%/*}" \
+        -o "Dir::Cache::archives=$archives" \
+        -o "Dir::Log=$d/log" \
+        -o "APT::Sandbox::User=$APT_USER" \
+        -o "APT::Architecture=$DEB_ARCH" \
+        -o "APT::Architectures=$DEB_ARCH" \
+        -o "Acquire::Languages=none" \
+        -o "APT::Install-Recommends=false" \
+        -o "APT::Install-Suggests=false" \
+        "$@"
+}
+
+# Path of FILE (absolute inside ROOT) with symlinks resolved inside ROOT; prints host path.
+resolve_in_root() { # root path
+    python3 - "$1" "$2" <<'PY'
+import os, sys
+root, path = sys.argv[1], sys.argv[2]
+parts = [p for p in path.split("/") if p]
+cur, hops = [], 0
+while parts:
+    p = parts.pop(0)
+    if p in ("", "."):
+        continue
+    if p == "..":
+        if cur: cur.pop()
+        continue
+    host = os.path.join(root, *cur, p)
+    if os.path.islink(host):
+        hops += 1
+        if hops > 40:
+            sys.exit(1)
+        target = os.readlink(host)
+        if target.startswith("/"):
+            cur = []
+        parts = [q for q in target.split("/") if q] + parts
+        continue
+    cur.append(p)
+host = os.path.join(root, *cur)
+if not os.path.exists(host):
+    sys.exit(1)
+print(host)
+PY
+}
+
+shell_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# Writes a launcher script for an engine root.
+write_launcher() { # dest root loader libpath binary flags
+    local dest=$1 root=$2 loader=$3 libpath=$4 binary=$5 flags=$6
+    {
+        printf '#!/bin/sh\n'
+        printf '# Generated by scripts/install-engines.sh: Godot from %s\n' "$root"
+        printf 'exec %s --library-path %s %s' "$(shell_quote "$loader")" "$(shell_quote "$libpath")" "$(shell_quote "$binary")"
+        [ -z "$flags" ] || printf ' %s' "$flags"
+        printf ' "$@"\n'
+    } >"$dest.tmp.$$"
+    chmod 0755 "$dest.tmp.$$"
+    mv -f "$dest.tmp.$$" "$dest"
+}
+
+# Runs LAUNCHER with a version-probe script; prints "version<TAB>string" on success.
+probe_engine() { # launcher logfile
+    local launcher=$1 logf=$2 scratch out
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/gdmarshal-probe.XXXXXX")
+    cat >"$scratch/probe.gd" <<'EOF'
+extends SceneTree
+
+func _init():
+	var v = Engine.get_version_info()
+	print("GDMARSHAL_VERSION=%s.%s.%s.%s" % [v["major"], v["minor"], v["patch"], v["status"]])
+	print("GDMARSHAL_VERSION_STRING=%s" % v.get("string", ""))
+	quit()
+EOF
+    mkdir -p "$scratch/home"
+    local rc=0
+    (cd "$scratch/home" && env HOME="$scratch/home" XDG_DATA_HOME="$scratch/home/.local/share" \
+        XDG_CONFIG_HOME="$scratch/home/.config" XDG_CACHE_HOME="$scratch/home/.cache" \
+        timeout 60 "$launcher" -s "$scratch/probe.gd" </dev/null >"$logf" 2>&1 9>&-) || rc=$?
+    rm -rf "$scratch"
+    out=$(sed -n 's/^GDMARSHAL_VERSION=\([^[:space:]]*\).*/\1/p' "$logf" | head -n 1)
+    if [ "$rc" -ne 0 ] || [ -z "$out" ]; then
+        return 1
+    fi
+    printf '%s\t%s\n' "$out" "$(sed -n 's/^GDMARSHAL_VERSION_STRING=//p' "$logf" | head -n 1)"
+}
+
+show_log() { # name logfile
+    [ -s "$2" ] || return 0
+    tail -n 25 "$2" | sed "s/^/[$1]   | /" >&2
+}
+
+write_manifest() {
+    python3 - "$CACHE" "${ALL_ENGINES[@]}" <<'PY'
+import json, os, sys
+cache, names = sys.argv[1], sys.argv[2:]
+engines = []
+for n in names:
+    d = os.path.join(cache, n)
+    try:
+        if os.path.exists(os.path.join(d, ".ok")):
+            with open(os.path.join(d, "engine.json")) as f:
+                engines.append(json.load(f))
+    except (OSError, ValueError):
+        pass
+tmp = os.path.join(cache, ".manifest.json.tmp")
+with open(tmp, "w") as f:
+    json.dump({"engines": engines}, f, indent=2)
+    f.write("\n")
+os.replace(tmp, os.path.join(cache, "manifest.json"))
+PY
+}
+
+# ---------------------------------------------------------------- install one engine
+# Runs in a subshell; exits non-zero after printing the failing step and its error.
+install_engine() {
+    local name=$1
+    local pkg suite binpath flags final build aptdir archives root logs launcher
+    pkg=$(engine_package "$name")
+    suite=$(engine_suite "$name")
+    binpath=$(engine_binary "$name")
+    flags=$(engine_flags "$name")
+    final="$CACHE/$name"
+    build="$CACHE/.build-$name"
+    launcher="$CACHE/bin/godot-$name"
+
+    fail() { # step [logfile]
+        log "[$name] FAILED at step: $1"
+        [ -z "${2:-}" ] || show_log "$name" "$2"
+        exit 1
+    }
+
+    # Already installed and working?
+    if [ "$FORCE" -eq 0 ] && [ -e "$final/.ok" ] && [ -x "$launcher" ] && [ -s "$final/engine.json" ]; then
+        local got
+        if got=$(probe_engine "$launcher" "$CACHE/.probe-$name.log"); then
+            log "[$name] ok (cached): ${got%%$'\t'*}"
+            rm -f "$CACHE/.probe-$name.log"
+            return 0
+        fi
+        log "[$name] installed engine no longer runs; reinstalling"
+        show_log "$name" "$CACHE/.probe-$name.log"
+    fi
+
+    rm -rf "$build"
+    trap 'rm -rf "$build"' EXIT
+    archives="$build/apt-cache/archives"
+    root="$build/root"
+    logs="$build/logs"
+    mkdir -p "$archives/partial" "$root" "$logs"
+
+    aptdir=$(apt_setup "$suite") || fail "apt setup"
+    if [ "$(cat "$aptdir/updated-run" 2>/dev/null || true)" != "$RUN_ID" ]; then
+        log "[$name] apt-get update ($suite)..."
+        apt_run "$aptdir" "$archives" --error-on=any update >"$logs/update.log" 2>&1 ||
+            fail "apt-get update ($suite)" "$logs/update.log"
+        if grep -qE '^(W|E|Err):' "$logs/update.log"; then
+            grep -E '^(W|E|Err):' "$logs/update.log" | sed "s/^/[$name]   | /" >&2
+        fi
+        printf '%s\n' "$RUN_ID" >"$aptdir/updated-run"
+    fi
+
+    # What will be downloaded (count and size), then download.
+    apt_run "$aptdir" "$archives" -q -y --print-uris install "$pkg" >"$logs/uris.log" 2>&1 ||
+        fail "resolving $pkg in $suite" "$logs/uris.log"
+    local count mbytes
+    count=$(grep -c "^'" "$logs/uris.log" || true)
+    mbytes=$(awk '/^\x27/ {s += $3} END {printf "%.0f", s / 1048576}' "$logs/uris.log")
+    log "[$name] downloading $count packages ($mbytes MB) for $pkg from $suite..."
+    apt_run "$aptdir" "$archives" -q -y --download-only install "$pkg" >"$logs/download.log" 2>&1 ||
+        fail "apt-get install --download-only $pkg" "$logs/download.log"
+
+    local debs=("$archives"/*.deb)
+    [ -e "${debs[0]}" ] || fail "download produced no .deb files" "$logs/download.log"
+    log "[$name] unpacking ${#debs[@]} packages..."
+    : >"$build/packages.txt"
+    local deb pkg_version=""
+    for deb in "${debs[@]}"; do
+        dpkg -x "$deb" "$root" >>"$logs/extract.log" 2>&1 || fail "dpkg -x $(basename "$deb")" "$logs/extract.log"
+        local p v
+        p=$(dpkg-deb -f "$deb" Package) v=$(dpkg-deb -f "$deb" Version)
+        printf '%s %s\n' "$p" "$v" >>"$build/packages.txt"
+        [ "$p" != "$pkg" ] || pkg_version=$v
+    done
+    [ -n "$pkg_version" ] || fail "package $pkg not among the downloaded files"
+    rm -rf "$build/apt-cache"
+
+    # Loader: a real file (not a symlink) of that name inside the root.
+    local loader="" cand
+    for cand in "$root/usr/lib/$TRIPLET/$LOADER_NAME" "$root/lib/$TRIPLET/$LOADER_NAME" \
+        "$root/usr/lib64/$LOADER_NAME" "$root/lib64/$LOADER_NAME"; do
+        if [ -f "$cand" ] && [ ! -L "$cand" ]; then loader=$cand; break; fi
+    done
+    if [ -z "$loader" ]; then
+        loader=$(find "$root" -name "$LOADER_NAME" -type f | head -n 1)
+    fi
+    [ -n "$loader" ] || fail "no dynamic loader $LOADER_NAME in the unpacked packages"
+
+    local binary
+    binary=$(resolve_in_root "$root" "$binpath") || fail "engine binary $binpath missing in $pkg"
+
+    # Library path: the root's multiarch lib dirs, plus any dir needed for a missing library.
+    local libdirs=() dir
+    for dir in "$root/usr/lib/$TRIPLET" "$root/lib/$TRIPLET" "$root/usr/lib/$TRIPLET/pulseaudio"; do
+        if [ -d "$dir" ] && [ ! -L "$dir" ]; then libdirs+=("$dir"); fi
+    done
+    local libpath i lib found
+    for i in 1 2 3 4 5 6; do
+        libpath=$(IFS=:; printf '%s' "${libdirs[*]}")
+        "$loader" --list --library-path "$libpath" "$binary" >"$logs/ldd.log" 2>&1 || true
+        grep -q 'not found' "$logs/ldd.log" || break
+        [ "$i" -lt 6 ] || fail "resolving shared libraries" "$logs/ldd.log"
+        while read -r lib; do
+            found=$(find "$root" -name "$lib" \( -type f -o -type l \) | head -n 1)
+            [ -n "$found" ] || fail "shared library $lib not in the unpacked packages" "$logs/ldd.log"
+            libdirs+=("$(dirname "$found")")
+        done < <(awk '/not found/ {print $1}' "$logs/ldd.log" | sort -u)
+    done
+    if awk -v r="$root" '/=>/ && $3 ~ /^\// && index($3, r) != 1' "$logs/ldd.log" | grep -q .; then
+        log "[$name] warning: some libraries resolve outside the engine root:"
+        awk -v r="$root" '/=>/ && $3 ~ /^\// && index($3, r) != 1' "$logs/ldd.log" | sed "s/^/[$name]   | /" >&2
+    fi
+
+    # Verify in the build dir first, so a failed --force keeps the old engine.
+    write_launcher "$build/launcher" "$root" "$loader" "$libpath" "$binary" "$flags"
+    log "[$name] verifying..."
+    probe_engine "$build/launcher" "$logs/probe.log" >/dev/null || fail "first run of the engine" "$logs/probe.log"
+
+    # Swap into place: never leave a half-installed engine marked ok.
+    rm -f "$final/.ok"
+    if [ -e "$final" ]; then
+        rm -rf "$CACHE/.old-$name"
+        mv "$final" "$CACHE/.old-$name"
+    fi
+    mv "$build" "$final"
+    trap - EXIT
+    rm -rf "$CACHE/.old-$name" "$final/launcher"
+    root="$final/root"
+    loader="$root${loader#"$build/root"}"
+    binary="$root${binary#"$build/root"}"
+    libpath=${libpath//"$build/root"/"$root"}
+    write_launcher "$launcher" "$root" "$loader" "$libpath" "$binary" "$flags"
+
+    local got version vstring
+    got=$(probe_engine "$launcher" "$final/logs/probe.log") || fail "run of the installed engine" "$final/logs/probe.log"
+    version=${got%%$'\t'*}
+    vstring=${got#*$'\t'}
+    case $version in
+        "$name".*) ;;
+        *) log "[$name] warning: $pkg from $suite is Godot $version now, not $name.x; recorded as is" ;;
+    esac
+    NAME=$name VERSION=$version VSTRING=$vstring LAUNCHER=$launcher PKG=$pkg PKGV=$pkg_version \
+        SUITE=$suite ROOT=$root FLAGS=$flags python3 - "$final/engine.json" <<'PY'
+import json, os, sys
+e = os.environ
+info = {"name": e["NAME"], "version": e["VERSION"], "version_string": e["VSTRING"],
+        "launcher": e["LAUNCHER"], "package": e["PKG"], "package_version": e["PKGV"],
+        "suite": e["SUITE"], "root": e["ROOT"], "launcher_flags": e["FLAGS"].split()}
+with open(sys.argv[1] + ".tmp", "w") as f:
+    json.dump(info, f, indent=2)
+    f.write("\n")
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+PY
+    touch "$final/.ok"
+    log "[$name] ok: $version ($pkg $pkg_version from $suite)"
+}
+
+# ---------------------------------------------------------------- main
+log "engine cache: $CACHE"
+FAILED=()
+for name in "${SELECTED[@]}"; do
+    set +e
+    (
+        set -e
+        install_engine "$name"
+    )
+    rc=$?
+    set -e
+    [ "$rc" -eq 0 ] || FAILED+=("$name")
+done
+
+write_manifest
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+    log "error: failed engines: ${FAILED[*]} (see the messages above)"
+    exit 1
+fi
+log "all engines ok; manifest: $CACHE/manifest.json"

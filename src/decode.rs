@@ -1,0 +1,498 @@
+//! The decoder: bytes to [`Variant`], as `bytes_to_var` / `bytes2var` read them.
+//!
+//! One reader walks the input; each shape of [`crate::types::Shape`] has one read function here, and
+//! every field it reads is reported to a [`Trace`]. Counts are checked against the bytes left before
+//! anything is allocated, and nesting is bounded, so hostile input fails fast with the offset of the
+//! problem.
+
+use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
+use crate::keys::EntrySet;
+use crate::packed;
+use crate::profile::Profile;
+use crate::reader::Reader;
+use crate::text::{decode_utf8, padding};
+use crate::trace::{NoTrace, Trace};
+use crate::typed;
+use crate::types::{Element, Shape, VariantType};
+use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Variant};
+
+/// Decoding switches, matching the engine's API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Accept full objects, as `bytes_to_var_with_objects` / `bytes2var(b, true)` do.
+    pub allow_objects: bool,
+}
+
+/// A decoded value and how many bytes the engine counts as read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    /// The value.
+    pub value: Variant,
+    /// Bytes consumed, as the engine's `r_len` reports it. Bytes after these are ignored by
+    /// `bytes_to_var`. This can exceed the input length by up to 3 when the input ends inside the
+    /// padding of a trailing `PackedByteArray`, which the engines accept.
+    pub consumed: usize,
+}
+
+/// Decodes one value from the start of `bytes`.
+pub fn decode(bytes: &[u8], profile: Profile, opts: DecodeOptions) -> Result<Decoded, DecodeError> {
+    decode_traced(bytes, profile, opts, &mut NoTrace)
+}
+
+/// Decodes one value, reporting every field to `trace`.
+pub fn decode_traced<T: Trace>(
+    bytes: &[u8],
+    profile: Profile,
+    opts: DecodeOptions,
+    trace: &mut T,
+) -> Result<Decoded, DecodeError> {
+    let mut d = Decoder {
+        r: Reader::new(bytes),
+        profile,
+        opts,
+        trace,
+        missing_padding: 0,
+    };
+    let value = d.value(0)?;
+    Ok(Decoded {
+        value,
+        consumed: d.r.pos() + d.missing_padding,
+    })
+}
+
+struct Decoder<'a, 't, T: Trace> {
+    r: Reader<'a>,
+    profile: Profile,
+    opts: DecodeOptions,
+    trace: &'t mut T,
+    /// Padding that the input lacked at its very end (see [`Decoded::consumed`]).
+    missing_padding: usize,
+}
+
+type R<V> = Result<V, DecodeError>;
+
+/// The class Godot gives objects that were decoded from instance ids.
+pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
+impl<T: Trace> Decoder<'_, '_, T> {
+    fn u32(&mut self, name: &'static str) -> R<u32> {
+        let start = self.r.pos();
+        let v = self.r.u32(name)?;
+        self.trace
+            .field(start, start + 4, name, format_args!("{v}"));
+        Ok(v)
+    }
+
+    /// A u32 count that must not exceed what `left / min_size` elements could fill.
+    fn count(&mut self, name: &'static str, min_size: usize) -> R<usize> {
+        let start = self.r.pos();
+        let v = self.r.u32(name)?;
+        let n = v as i32;
+        if n < 0 || (n as usize).saturating_mul(min_size) > self.r.left() {
+            return Err(self.r.error_at(
+                start,
+                K::BadLength {
+                    what: name,
+                    value: v,
+                    left: self.r.left(),
+                },
+            ));
+        }
+        self.trace
+            .field(start, start + 4, name, format_args!("{n}"));
+        Ok(n as usize)
+    }
+
+    fn value(&mut self, depth: usize) -> R<Variant> {
+        let start = self.r.pos();
+        let head = self.r.u32("type header")?;
+        let id = head & TYPE_MASK;
+        let ty = self
+            .profile
+            .type_of(id)
+            .ok_or_else(|| self.r.error_at(start, K::UnknownType { id }))?;
+        if T::ACTIVE {
+            let flags = head & !TYPE_MASK;
+            self.trace.field(
+                start,
+                start + 4,
+                "header",
+                format_args!("{ty} (id {id}), flags {flags:#x}"),
+            );
+        }
+        let v = self.payload(ty, head, depth)?;
+        Ok(v)
+    }
+
+    fn child(&mut self, depth: usize, label: std::fmt::Arguments<'_>) -> R<Variant> {
+        let limit = self.profile.max_depth();
+        if depth > limit {
+            return Err(self.r.error(K::TooDeep { limit }));
+        }
+        self.trace.open(self.r.pos(), label);
+        let v = self.value(depth)?;
+        self.trace.close(self.r.pos());
+        Ok(v)
+    }
+
+    fn payload(&mut self, ty: VariantType, head: u32, depth: usize) -> R<Variant> {
+        let wide = head & FLAG_64 != 0;
+        Ok(match ty.shape() {
+            Shape::Empty => Variant::Nil,
+            Shape::Bool => Variant::Bool(self.u32("value")? != 0),
+            Shape::Int => Variant::Int(self.int(wide)?),
+            Shape::Float => Variant::Float(self.float(wide)?),
+            Shape::String => {
+                let s = self.string("string")?;
+                if ty == VariantType::StringName {
+                    Variant::StringName(s)
+                } else {
+                    Variant::String(s)
+                }
+            }
+            Shape::Reals(_) => {
+                let reals = self.reals(ty, wide)?;
+                Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
+            }
+            Shape::Ints(n) => {
+                let mut v = Vec::with_capacity(n);
+                for name in ty.info().fields {
+                    v.push(self.u32(name)? as i32);
+                }
+                Variant::from_ints(ty, v).expect("Ints shape has an ints variant")
+            }
+            Shape::Color => Variant::Color(self.color()?),
+            Shape::NodePath => Variant::NodePath(self.node_path()?),
+            Shape::Rid if self.profile.major() == 3 => Variant::Rid(0),
+            Shape::Rid => Variant::Rid(self.u64("id")?),
+            Shape::Object => Variant::Object(self.object(head, depth)?),
+            Shape::Callable => Variant::Callable,
+            Shape::Signal => {
+                let name = self.string("name")?;
+                let object_id = self.u64("object id")?;
+                Variant::Signal(Signal { name, object_id })
+            }
+            Shape::Dictionary => Variant::Dictionary(self.dictionary(head, depth)?),
+            Shape::Array => Variant::Array(self.array(head, depth)?),
+            Shape::Packed(e) => self.packed(ty, e, wide)?,
+            Shape::PackedStrings => {
+                let n = self.u32("count")? as i32;
+                // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
+                let n = n.max(0) as usize;
+                let mut v = Vec::with_capacity(n.min(self.r.left() / 4));
+                for i in 0..n {
+                    self.trace.open(self.r.pos(), format_args!("[{i}]"));
+                    v.push(self.string("string")?);
+                    self.trace.close(self.r.pos());
+                }
+                Variant::PackedStringArray(v)
+            }
+        })
+    }
+
+    fn u64(&mut self, name: &'static str) -> R<u64> {
+        let start = self.r.pos();
+        let v = self.r.u64(name)?;
+        self.trace
+            .field(start, start + 8, name, format_args!("{v}"));
+        Ok(v)
+    }
+
+    fn int(&mut self, wide: bool) -> R<i64> {
+        let start = self.r.pos();
+        let v = if wide {
+            self.r.u64("int64")? as i64
+        } else {
+            self.r.u32("int32")? as i32 as i64
+        };
+        self.trace
+            .field(start, self.r.pos(), "value", format_args!("{v}"));
+        Ok(v)
+    }
+
+    fn float(&mut self, wide: bool) -> R<f64> {
+        let start = self.r.pos();
+        let v = if wide {
+            self.r.f64("double")?
+        } else {
+            self.r.f32("float")? as f64
+        };
+        self.trace
+            .field(start, self.r.pos(), "value", format_args!("{v:?}"));
+        Ok(v)
+    }
+
+    fn color(&mut self) -> R<[f32; 4]> {
+        let mut c = [0f32; 4];
+        for (slot, name) in c.iter_mut().zip(VariantType::Color.info().fields) {
+            let start = self.r.pos();
+            *slot = self.r.f32(name)?;
+            self.trace
+                .field(start, start + 4, name, format_args!("{:?}", *slot));
+        }
+        Ok(c)
+    }
+
+    /// real_t components: 64-bit on the wire when the flag says so, converted to the build's real_t
+    /// as the engine converts them (`marshalls.cpp`: decoding follows the flag, the value follows the
+    /// build; f32 widens to f64 exactly, f64 narrows with rounding).
+    fn reals(&mut self, ty: VariantType, wide: bool) -> R<Reals> {
+        let names = ty.info().fields;
+        let mut values = Vec::with_capacity(names.len());
+        for name in names {
+            let start = self.r.pos();
+            let v = if wide {
+                self.r.f64(name)?
+            } else {
+                self.r.f32(name)? as f64
+            };
+            self.trace
+                .field(start, self.r.pos(), name, format_args!("{v:?}"));
+            values.push(v);
+        }
+        Ok(if self.profile.double_reals {
+            Reals::F64(values)
+        } else {
+            Reals::F32(values.into_iter().map(|v| v as f32).collect())
+        })
+    }
+
+    fn string(&mut self, name: &'static str) -> R<String> {
+        let start = self.r.pos();
+        let len = self.r.u32("string length")?;
+        let n = len as i32;
+        let pad = if n >= 0 { padding(n as usize) } else { 0 };
+        if n < 0 || n as usize + pad > self.r.left() {
+            return Err(self.r.error_at(
+                start,
+                K::BadLength {
+                    what: "string length",
+                    value: len,
+                    left: self.r.left(),
+                },
+            ));
+        }
+        let bytes_at = self.r.pos();
+        let bytes = self.r.take(n as usize, name)?;
+        let s =
+            decode_utf8(bytes).map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?;
+        self.r.take(pad, "padding")?;
+        if T::ACTIVE {
+            self.trace
+                .field(start, bytes_at, "length", format_args!("{len}"));
+            self.trace
+                .field(bytes_at, self.r.pos(), name, format_args!("{s:?}"));
+        }
+        Ok(s)
+    }
+
+    fn node_path(&mut self) -> R<NodePath> {
+        let start = self.r.pos();
+        let first = self.u32("name count | 0x80000000")?;
+        if first & 0x8000_0000 == 0 {
+            return Err(self.r.error_at(start, K::OldNodePath));
+        }
+        let names = (first & 0x7FFF_FFFF) as usize;
+        let mut subnames = self.u32("subname count")? as usize;
+        let flags = self.u32("flags (1 absolute, 2 old property)")?;
+        // Flag 2 marks the pre-3.1 layout where the property was stored after the subnames.
+        if flags & 2 != 0 {
+            subnames += 1;
+        }
+        let mut np = NodePath {
+            absolute: flags & 1 != 0,
+            ..NodePath::default()
+        };
+        let total = names.saturating_add(subnames);
+        if total.saturating_mul(4) > self.r.left() {
+            return Err(self.r.error_at(
+                start,
+                K::BadLength {
+                    what: "name count",
+                    value: first,
+                    left: self.r.left(),
+                },
+            ));
+        }
+        for i in 0..total {
+            let s = self.string(if i < names { "name" } else { "subname" })?;
+            if i < names {
+                np.names.push(s)
+            } else {
+                np.subnames.push(s)
+            }
+        }
+        Ok(np)
+    }
+
+    fn object(&mut self, head: u32, depth: usize) -> R<Object> {
+        if head & FLAG_OBJECT_AS_ID != 0 {
+            let id = self.u64("instance id")?;
+            return Ok(if id == 0 {
+                Object::Null
+            } else {
+                Object::Id(id)
+            });
+        }
+        if !self.opts.allow_objects {
+            return Err(self.r.error(K::ObjectsNotAllowed));
+        }
+        let class = self.string("class name")?;
+        if class.is_empty() {
+            return Ok(Object::Null);
+        }
+        let n = self.u32("property count")? as i32;
+        let n = n.max(0) as usize;
+        let mut properties = Vec::with_capacity(n.min(self.r.left() / 8));
+        for _ in 0..n {
+            let name = self.string("property name")?;
+            let v = self.child(depth + 1, format_args!(".{name}"))?;
+            properties.push((name, v));
+        }
+        Ok(Object::Full { class, properties })
+    }
+
+    /// An element, key or value type. Without objects allowed, every object-typed container comes
+    /// out typed as `EncodedObjectAsID`, which is what its elements decode to (`marshalls.cpp`, 4.3+).
+    fn container_type(&mut self, kind: u32) -> R<ContainerType> {
+        let encoded_as_id = || ContainerType::ClassName(ENCODED_OBJECT_AS_ID.into());
+        Ok(match kind {
+            header::kind::BUILTIN => {
+                let start = self.r.pos();
+                let id = self.r.u32("element type")?;
+                // The engine checks against its own table's size (`ERR_FAIL_INDEX_V(bt, VARIANT_MAX)`).
+                let ty = self
+                    .profile
+                    .type_of(id)
+                    .ok_or_else(|| self.r.error_at(start, K::BadContainerType { value: id }))?;
+                self.trace
+                    .field(start, start + 4, "element type", format_args!("{ty}"));
+                match ty {
+                    // Typed as Nil is untyped.
+                    VariantType::Nil => ContainerType::None,
+                    VariantType::Object if !self.opts.allow_objects => encoded_as_id(),
+                    _ => ContainerType::Builtin(ty),
+                }
+            }
+            header::kind::CLASS_NAME => {
+                let class = self.string("class name")?;
+                if self.opts.allow_objects {
+                    ContainerType::ClassName(class)
+                } else {
+                    encoded_as_id()
+                }
+            }
+            header::kind::SCRIPT => {
+                let path = self.string("script path")?;
+                if self.opts.allow_objects {
+                    ContainerType::Script(path)
+                } else {
+                    encoded_as_id()
+                }
+            }
+            _ => ContainerType::None,
+        })
+    }
+
+    fn array(&mut self, head: u32, depth: usize) -> R<Array> {
+        let mut a = Array::default();
+        if self.profile.typed_arrays() {
+            a.element_type =
+                self.container_type(header::container_kind(head, header::ARRAY_TYPE_SHIFT))?;
+        }
+        let start = self.r.pos();
+        let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
+        self.trace
+            .field(start, start + 4, "element count", format_args!("{n}"));
+        a.items.reserve(n.min(self.r.left() / 4));
+        for i in 0..n {
+            let item = self.child(depth + 1, format_args!("[{i}]"))?;
+            a.items.extend(typed::admit(&a.element_type, item));
+        }
+        Ok(a)
+    }
+
+    fn dictionary(&mut self, head: u32, depth: usize) -> R<Dictionary> {
+        let mut d = Dictionary::default();
+        if self.profile.typed_dictionaries() {
+            d.key_type =
+                self.container_type(header::container_kind(head, header::DICT_KEY_TYPE_SHIFT))?;
+            d.value_type =
+                self.container_type(header::container_kind(head, header::DICT_VALUE_TYPE_SHIFT))?;
+        }
+        let start = self.r.pos();
+        let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
+        self.trace
+            .field(start, start + 4, "entry count", format_args!("{n}"));
+        let mut entries = EntrySet::with_capacity(n.min(self.r.left() / 8));
+        for i in 0..n {
+            let k = self.child(depth + 1, format_args!("key {i}"))?;
+            let v = self.child(depth + 1, format_args!("value {i}"))?;
+            if let (Some(k), Some(v)) =
+                (typed::admit(&d.key_type, k), typed::admit(&d.value_type, v))
+            {
+                entries.insert(k, v);
+            }
+        }
+        d.entries = entries.into_entries();
+        Ok(d)
+    }
+
+    fn packed(&mut self, ty: VariantType, e: Element, wide: bool) -> R<Variant> {
+        let double = match e {
+            Element::Reals(_) => wide,
+            _ => false,
+        };
+        let size = e.size(double);
+        let n = self.count("count", size)?;
+        let data_at = self.r.pos();
+        let bytes = self.r.take(n * size, "elements")?;
+        if T::ACTIVE {
+            self.trace.field(
+                data_at,
+                self.r.pos(),
+                "elements",
+                format_args!("{n} × {size} bytes"),
+            );
+        }
+        Ok(match e {
+            Element::U8 => {
+                // The engines count the padding as read but do not check that it is there.
+                let pad = padding(n);
+                let had = pad.min(self.r.left());
+                self.r.skip_at_most(pad);
+                self.missing_padding = pad - had;
+                Variant::PackedByteArray(bytes.to_vec())
+            }
+            Element::I32 => Variant::PackedInt32Array(packed::get_i32s(bytes)),
+            Element::I64 => Variant::PackedInt64Array(packed::get_i64s(bytes)),
+            Element::F32 => Variant::PackedFloat32Array(packed::get_f32s(bytes)),
+            Element::F64 => Variant::PackedFloat64Array(packed::get_f64s(bytes)),
+            Element::Color => {
+                let flat: Vec<f32> = packed::get_f32s(bytes);
+                Variant::PackedColorArray(
+                    flat.chunks_exact(4)
+                        .map(|c| [c[0], c[1], c[2], c[3]])
+                        .collect(),
+                )
+            }
+            Element::Reals(_) => {
+                let reals = match (double, self.profile.double_reals) {
+                    (false, false) => Reals::F32(packed::get_f32s(bytes)),
+                    (true, true) => Reals::F64(packed::get_f64s(bytes)),
+                    (false, true) => {
+                        Reals::F64(packed::get_f32s(bytes).into_iter().map(f64::from).collect())
+                    }
+                    (true, false) => Reals::F32(
+                        packed::get_f64s(bytes)
+                            .into_iter()
+                            .map(|v| v as f32)
+                            .collect(),
+                    ),
+                };
+                Variant::from_reals(ty, reals).expect("packed vector type")
+            }
+        })
+    }
+}

@@ -1,0 +1,369 @@
+//! The encoder: [`Variant`] to bytes, as `var_to_bytes` / `var2bytes` write them.
+//!
+//! Godot's own choices are followed exactly (`encode_variant` in `core/io/marshalls.cpp`): an int
+//! takes 64 bits only outside the i32 range; a float takes 64 bits when it does not survive a round
+//! trip through f32 (so NaN always does, since NaN != NaN); strings are padded with zeros to 4 bytes;
+//! strings inside a string array carry their NUL terminator in their length; a null object in 4.x is
+//! written as Nil.
+
+use crate::decode::ENCODED_OBJECT_AS_ID;
+use crate::error::{EncodeError, EncodeErrorKind as K};
+use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID};
+use crate::packed;
+use crate::profile::{Family, Profile};
+use crate::text::padding;
+use crate::types::{Shape, VariantType};
+use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Variant};
+
+/// Encoding switches, matching the engine's API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Write objects in full (`var_to_bytes_with_objects` / `var2bytes(v, true)`) instead of as ids.
+    pub full_objects: bool,
+}
+
+/// Encodes a value.
+pub fn encode(v: &Variant, profile: Profile, opts: EncodeOptions) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    encode_into(v, profile, opts, &mut out)?;
+    Ok(out)
+}
+
+/// Encodes a value, appending to `out`. On error `out` may hold a partial encoding.
+pub fn encode_into(
+    v: &Variant,
+    profile: Profile,
+    opts: EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    Encoder { profile, opts, out }.value(v, 0)
+}
+
+struct Encoder<'o> {
+    profile: Profile,
+    opts: EncodeOptions,
+    out: &'o mut Vec<u8>,
+}
+
+type R = Result<(), EncodeError>;
+
+fn err(kind: K) -> EncodeError {
+    EncodeError {
+        path: "$".into(),
+        kind,
+    }
+}
+
+impl EncodeError {
+    /// The same error, seen from a parent value: `segment` is prefixed to the path.
+    fn within(mut self, segment: impl std::fmt::Display) -> EncodeError {
+        self.path = format!("${segment}{}", &self.path[1..]);
+        self
+    }
+}
+
+impl Encoder<'_> {
+    fn u32(&mut self, v: u32) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    fn u64(&mut self, v: u64) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    fn len(&mut self, n: usize) -> R {
+        if n > i32::MAX as usize {
+            return Err(err(K::TooLong { len: n }));
+        }
+        self.u32(n as u32);
+        Ok(())
+    }
+
+    fn id(&self, ty: VariantType) -> Result<u32, EncodeError> {
+        self.profile.id_of(ty).ok_or_else(|| {
+            err(K::TypeNotInVersion {
+                ty,
+                version: self.profile.to_string(),
+            })
+        })
+    }
+
+    fn value(&mut self, v: &Variant, depth: usize) -> R {
+        let limit = self.profile.max_depth();
+        if depth > limit {
+            return Err(err(K::TooDeep { limit }));
+        }
+        let ty = v.get_type();
+        // 3.4+ and 4.x write a null object as Nil (`encode_variant`: "send a nullptr instead").
+        if matches!(v, Variant::Object(Object::Null)) && self.profile.null_object_as_nil() {
+            self.u32(self.id(VariantType::Nil)?);
+            return Ok(());
+        }
+        let head = self.id(ty)? | self.flags(v)?;
+        self.u32(head);
+        self.payload(v, depth)
+    }
+
+    /// The header flags Godot sets for a value.
+    fn flags(&self, v: &Variant) -> Result<u32, EncodeError> {
+        Ok(match v {
+            Variant::Int(i) if i32::try_from(*i).is_err() => FLAG_64,
+            #[allow(clippy::float_cmp)] // Godot's own test: `if (double(f) != d)`
+            Variant::Float(d) if (*d as f32) as f64 != *d => FLAG_64,
+            Variant::Object(_) if !self.opts.full_objects => FLAG_OBJECT_AS_ID,
+            Variant::Array(a) => {
+                self.container_kind(&a.element_type, "typed Array")? << header::ARRAY_TYPE_SHIFT
+            }
+            Variant::Dictionary(d) => {
+                let key = self.dict_kind(&d.key_type)?;
+                let value = self.dict_kind(&d.value_type)?;
+                key << header::DICT_KEY_TYPE_SHIFT | value << header::DICT_VALUE_TYPE_SHIFT
+            }
+            _ if v.reals().is_some() && self.profile.wide_reals() => FLAG_64,
+            _ => 0,
+        })
+    }
+
+    fn container_kind(&self, t: &ContainerType, what: &str) -> Result<u32, EncodeError> {
+        if *t != ContainerType::None && !self.profile.typed_arrays() {
+            return Err(err(K::Unsupported {
+                what: format!("Godot {} cannot write a {what}", self.profile),
+            }));
+        }
+        Ok(match t {
+            ContainerType::None => header::kind::NONE,
+            ContainerType::Builtin(_) => header::kind::BUILTIN,
+            ContainerType::ClassName(_) => header::kind::CLASS_NAME,
+            ContainerType::Script(_) if self.opts.full_objects => header::kind::SCRIPT,
+            ContainerType::Script(_) => header::kind::CLASS_NAME,
+        })
+    }
+
+    fn dict_kind(&self, t: &ContainerType) -> Result<u32, EncodeError> {
+        if *t != ContainerType::None && !self.profile.typed_dictionaries() {
+            return Err(err(K::Unsupported {
+                what: format!(
+                    "Godot {} cannot write a typed Dictionary (4.4 and later can)",
+                    self.profile
+                ),
+            }));
+        }
+        self.container_kind(t, "typed Dictionary")
+    }
+
+    fn container_type(&mut self, t: &ContainerType) -> R {
+        match t {
+            ContainerType::None => {}
+            ContainerType::Builtin(ty) => {
+                let id = self.id(*ty)?;
+                self.u32(id);
+            }
+            // Without full objects the engine names the class its objects will decode to.
+            ContainerType::ClassName(_) | ContainerType::Script(_) if !self.opts.full_objects => {
+                self.string(ENCODED_OBJECT_AS_ID)?
+            }
+            ContainerType::ClassName(s) | ContainerType::Script(s) => self.string(s)?,
+        }
+        Ok(())
+    }
+
+    fn string(&mut self, s: &str) -> R {
+        self.len(s.len())?;
+        self.out.extend_from_slice(s.as_bytes());
+        self.pad(s.len());
+        Ok(())
+    }
+
+    fn pad(&mut self, len: usize) {
+        self.out.extend_from_slice(&[0; 3][..padding(len)]);
+    }
+
+    fn reals(&mut self, ty: VariantType, r: &Reals, fixed: bool) -> R {
+        if fixed {
+            let expected = ty.info().fields.len();
+            if r.len() != expected {
+                return Err(err(K::WrongArity {
+                    ty,
+                    expected,
+                    found: r.len(),
+                }));
+            }
+        }
+        let real_bits = if self.profile.double_reals { 64 } else { 32 };
+        match (r, self.profile.double_reals) {
+            (Reals::F32(v), false) => packed::put_f32s(self.out, v),
+            (Reals::F64(v), true) => packed::put_f64s(self.out, v),
+            _ => {
+                return Err(err(K::WrongRealWidth {
+                    ty,
+                    expected: real_bits,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    fn payload(&mut self, v: &Variant, depth: usize) -> R {
+        let ty = v.get_type();
+        match (ty.shape(), v) {
+            (_, Variant::Nil | Variant::Callable) => {}
+            (_, Variant::Bool(b)) => self.u32(*b as u32),
+            (_, Variant::Int(i)) => match i32::try_from(*i) {
+                Ok(small) => self.u32(small as u32),
+                Err(_) => self.u64(*i as u64),
+            },
+            #[allow(clippy::float_cmp)]
+            (_, Variant::Float(d)) => {
+                if (*d as f32) as f64 == *d {
+                    self.out.extend_from_slice(&(*d as f32).to_le_bytes());
+                } else {
+                    self.out.extend_from_slice(&d.to_le_bytes());
+                }
+            }
+            (_, Variant::String(s) | Variant::StringName(s)) => self.string(s)?,
+            (Shape::Reals(_), _) => self.reals(ty, v.reals().expect("Reals shape"), true)?,
+            (Shape::Ints(n), _) => {
+                let ints = v.ints().expect("Ints shape");
+                if ints.len() != n {
+                    return Err(err(K::WrongArity {
+                        ty,
+                        expected: n,
+                        found: ints.len(),
+                    }));
+                }
+                ints.iter().for_each(|i| self.u32(*i as u32));
+            }
+            (_, Variant::Color(c)) => packed::put_f32s(self.out, c),
+            (_, Variant::NodePath(np)) => self.node_path(np)?,
+            (_, Variant::Rid(id)) => {
+                if self.profile.family == Family::Godot4 {
+                    self.u64(*id);
+                }
+            }
+            (_, Variant::Object(o)) => self.object(o, depth)?,
+            (_, Variant::Signal(s)) => {
+                self.string(&s.name)?;
+                self.u64(s.object_id);
+            }
+            (_, Variant::Dictionary(d)) => self.dictionary(d, depth)?,
+            (_, Variant::Array(a)) => self.array(a, depth)?,
+            (_, Variant::PackedByteArray(b)) => {
+                self.len(b.len())?;
+                self.out.extend_from_slice(b);
+                self.pad(b.len());
+            }
+            (_, Variant::PackedInt32Array(a)) => {
+                self.len(a.len())?;
+                packed::put_i32s(self.out, a);
+            }
+            (_, Variant::PackedInt64Array(a)) => {
+                self.len(a.len())?;
+                packed::put_i64s(self.out, a);
+            }
+            (_, Variant::PackedFloat32Array(a)) => {
+                self.len(a.len())?;
+                packed::put_f32s(self.out, a);
+            }
+            (_, Variant::PackedFloat64Array(a)) => {
+                self.len(a.len())?;
+                packed::put_f64s(self.out, a);
+            }
+            (_, Variant::PackedStringArray(a)) => {
+                self.len(a.len())?;
+                for s in a {
+                    // Unlike a lone String, each element carries its NUL terminator in its length.
+                    self.len(s.len() + 1)?;
+                    self.out.extend_from_slice(s.as_bytes());
+                    self.out.push(0);
+                    self.pad(s.len() + 1);
+                }
+            }
+            (_, Variant::PackedColorArray(a)) => {
+                self.len(a.len())?;
+                a.iter().for_each(|c| packed::put_f32s(self.out, c));
+            }
+            (Shape::Packed(_), _) => {
+                let r = v.reals().expect("packed vector array");
+                let per = ty.info().fields.len();
+                if !r.len().is_multiple_of(per) {
+                    return Err(err(K::WrongArity {
+                        ty,
+                        expected: r.len().div_ceil(per) * per,
+                        found: r.len(),
+                    }));
+                }
+                self.len(r.len() / per)?;
+                self.reals(ty, r, false)?;
+            }
+            (shape, _) => unreachable!("{ty} has shape {shape:?}"),
+        }
+        Ok(())
+    }
+
+    fn node_path(&mut self, np: &NodePath) -> R {
+        if np.names.len() > i32::MAX as usize {
+            return Err(err(K::TooLong {
+                len: np.names.len(),
+            }));
+        }
+        self.u32(np.names.len() as u32 | 0x8000_0000);
+        self.len(np.subnames.len())?;
+        self.u32(np.absolute as u32);
+        for s in np.names.iter().chain(&np.subnames) {
+            self.string(s)?;
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, o: &Object, depth: usize) -> R {
+        match (o, self.opts.full_objects) {
+            (Object::Null, false) => self.u64(0),
+            (Object::Null, true) => self.u32(0),
+            (Object::Id(id), false) => self.u64(*id),
+            (Object::Id(_), true) => {
+                return Err(err(K::Unsupported {
+                    what: "an object known only by its id cannot be written in full".into(),
+                }));
+            }
+            (Object::Full { .. }, false) => {
+                return Err(err(K::Unsupported {
+                    what: "a full object is written as its instance id unless full objects are on"
+                        .into(),
+                }));
+            }
+            (Object::Full { class, properties }, true) => {
+                self.string(class)?;
+                self.len(properties.len())?;
+                for (name, value) in properties {
+                    self.string(name)?;
+                    self.value(value, depth + 1)
+                        .map_err(|e| e.within(format_args!(".{name}")))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn array(&mut self, a: &Array, depth: usize) -> R {
+        self.container_type(&a.element_type)?;
+        self.len(a.items.len())?;
+        for (i, item) in a.items.iter().enumerate() {
+            self.value(item, depth + 1)
+                .map_err(|e| e.within(format_args!("[{i}]")))?;
+        }
+        Ok(())
+    }
+
+    fn dictionary(&mut self, d: &Dictionary, depth: usize) -> R {
+        self.container_type(&d.key_type)?;
+        self.container_type(&d.value_type)?;
+        self.len(d.entries.len())?;
+        for (i, (k, v)) in d.entries.iter().enumerate() {
+            self.value(k, depth + 1)
+                .map_err(|e| e.within(format_args!("{{key {i}}}")))?;
+            self.value(v, depth + 1)
+                .map_err(|e| e.within(format_args!("{{value {i}}}")))?;
+        }
+        Ok(())
+    }
+}

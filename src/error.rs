@@ -1,0 +1,177 @@
+//! Errors of the codec. Every decode error carries the byte offset where the problem is.
+
+use std::fmt;
+
+use crate::types::VariantType;
+
+/// Why some bytes are not a value that the engine would accept.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at byte {offset}: {kind}")]
+pub struct DecodeError {
+    /// Offset from the start of the input where the problem was found.
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: DecodeErrorKind,
+}
+
+/// What is wrong with the bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DecodeErrorKind {
+    /// The input ends before a field that must be there.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes it needs.
+        needed: usize,
+        /// Bytes left.
+        left: usize,
+    },
+    /// The header names a type id this version does not have.
+    UnknownType {
+        /// The id (the header's low byte).
+        id: u32,
+    },
+    /// A length or count that cannot fit in the bytes left, or is negative as an i32.
+    BadLength {
+        /// What was being read.
+        what: &'static str,
+        /// The value read.
+        value: u32,
+        /// Bytes left after the count.
+        left: usize,
+    },
+    /// String bytes that are not UTF-8 the engine accepts.
+    BadUtf8 {
+        /// Offset of the first bad byte, relative to the start of the string's bytes.
+        at: usize,
+    },
+    /// A full object where objects are not allowed (`bytes_to_var` without objects).
+    ObjectsNotAllowed,
+    /// A typed container whose type field is out of range.
+    BadContainerType {
+        /// What was read.
+        value: u32,
+    },
+    /// A container nested deeper than the engine decodes.
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// A NodePath in the pre-3.0 format, which the engine no longer reads.
+    OldNodePath,
+    /// A field whose value the engine rejects.
+    Invalid {
+        /// What the field is.
+        what: &'static str,
+        /// Why it is rejected.
+        why: String,
+    },
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeErrorKind::Truncated { what, needed, left } => {
+                write!(
+                    f,
+                    "input ends inside {what}: needs {needed} bytes, {left} left"
+                )
+            }
+            DecodeErrorKind::UnknownType { id } => write!(f, "unknown type id {id}"),
+            DecodeErrorKind::BadLength { what, value, left } => {
+                write!(f, "{what} {value} does not fit in the {left} bytes left")
+            }
+            DecodeErrorKind::BadUtf8 { at } => write!(f, "invalid UTF-8 at string byte {at}"),
+            DecodeErrorKind::ObjectsNotAllowed => {
+                f.write_str("full object, but objects are not allowed (decode with objects)")
+            }
+            DecodeErrorKind::BadContainerType { value } => {
+                write!(f, "container element type {value} is not a type id")
+            }
+            DecodeErrorKind::TooDeep { limit } => write!(f, "nesting deeper than {limit}"),
+            DecodeErrorKind::OldNodePath => {
+                f.write_str("NodePath in the old string format, which the engine rejects")
+            }
+            DecodeErrorKind::Invalid { what, why } => write!(f, "invalid {what}: {why}"),
+        }
+    }
+}
+
+/// Why a value cannot be encoded for a profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at {path}: {kind}")]
+pub struct EncodeError {
+    /// Where in the value, as a path like `$[3].key`.
+    pub path: String,
+    /// What is wrong.
+    pub kind: EncodeErrorKind,
+}
+
+/// What is wrong with the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncodeErrorKind {
+    /// The profile's engine has no such type.
+    TypeNotInVersion {
+        /// The type.
+        ty: VariantType,
+        /// The profile, e.g. `3.6`.
+        version: String,
+    },
+    /// A fixed-size type with the wrong number of components.
+    WrongArity {
+        /// The type.
+        ty: VariantType,
+        /// Components it needs.
+        expected: usize,
+        /// Components it has.
+        found: usize,
+    },
+    /// real_t components of the wrong width for the profile.
+    WrongRealWidth {
+        /// The type.
+        ty: VariantType,
+        /// Bits the profile's real_t has.
+        expected: u32,
+    },
+    /// The value cannot be written in this version at all (e.g. a typed dictionary before 4.4).
+    Unsupported {
+        /// What cannot be written.
+        what: String,
+    },
+    /// Nested deeper than the engine encodes.
+    TooDeep {
+        /// The limit.
+        limit: usize,
+    },
+    /// A count or length past what the format's 31-bit fields hold.
+    TooLong {
+        /// The length.
+        len: usize,
+    },
+}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeErrorKind::TypeNotInVersion { ty, version } => {
+                write!(f, "Godot {version} has no type {ty}")
+            }
+            EncodeErrorKind::WrongArity {
+                ty,
+                expected,
+                found,
+            } => {
+                write!(f, "{ty} has {expected} components, not {found}")
+            }
+            EncodeErrorKind::WrongRealWidth { ty, expected } => {
+                write!(
+                    f,
+                    "{ty} components must be {expected}-bit floats in this build"
+                )
+            }
+            EncodeErrorKind::Unsupported { what } => write!(f, "{what}"),
+            EncodeErrorKind::TooDeep { limit } => write!(f, "nesting deeper than {limit}"),
+            EncodeErrorKind::TooLong { len } => write!(f, "length {len} exceeds 2^31 - 1"),
+        }
+    }
+}

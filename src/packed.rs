@@ -1,0 +1,65 @@
+//! Bulk little-endian conversion of packed numeric arrays.
+//!
+//! On little-endian machines the wire layout of a packed array is the in-memory layout, so both
+//! directions are a single copy (`bytemuck` checks the casts); elsewhere each element is swapped.
+
+/// Appends elements as little-endian bytes.
+fn put<T: bytemuck::Pod>(out: &mut Vec<u8>, v: &[T], to_le: impl Fn(&T) -> T) {
+    if cfg!(target_endian = "little") {
+        out.extend_from_slice(bytemuck::cast_slice(v));
+    } else {
+        v.iter()
+            .for_each(|x| out.extend_from_slice(bytemuck::bytes_of(&to_le(x))));
+    }
+}
+
+/// Reads little-endian elements; `bytes.len()` must be a multiple of the element size.
+fn get<T: bytemuck::Pod>(bytes: &[u8], from_le: impl Fn(T) -> T) -> Vec<T> {
+    let n = bytes.len() / size_of::<T>();
+    let mut v: Vec<T> = vec![T::zeroed(); n];
+    bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(&bytes[..n * size_of::<T>()]);
+    if cfg!(target_endian = "big") {
+        v.iter_mut().for_each(|x| *x = from_le(*x));
+    }
+    v
+}
+
+/// Appends f32s.
+pub fn put_f32s(out: &mut Vec<u8>, v: &[f32]) {
+    put(out, v, |x| f32::from_bits(x.to_bits().to_le()));
+}
+
+/// Appends f64s.
+pub fn put_f64s(out: &mut Vec<u8>, v: &[f64]) {
+    put(out, v, |x| f64::from_bits(x.to_bits().to_le()));
+}
+
+/// Appends i32s.
+pub fn put_i32s(out: &mut Vec<u8>, v: &[i32]) {
+    put(out, v, |x| x.to_le());
+}
+
+/// Appends i64s.
+pub fn put_i64s(out: &mut Vec<u8>, v: &[i64]) {
+    put(out, v, |x| x.to_le());
+}
+
+/// Reads f32s.
+pub fn get_f32s(bytes: &[u8]) -> Vec<f32> {
+    get(bytes, |x: f32| f32::from_bits(u32::from_le(x.to_bits())))
+}
+
+/// Reads f64s.
+pub fn get_f64s(bytes: &[u8]) -> Vec<f64> {
+    get(bytes, |x: f64| f64::from_bits(u64::from_le(x.to_bits())))
+}
+
+/// Reads i32s.
+pub fn get_i32s(bytes: &[u8]) -> Vec<i32> {
+    get(bytes, i32::from_le)
+}
+
+/// Reads i64s.
+pub fn get_i64s(bytes: &[u8]) -> Vec<i64> {
+    get(bytes, i64::from_le)
+}

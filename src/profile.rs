@@ -1,0 +1,247 @@
+//! Format profiles: what differs between engine versions and builds, as data.
+//!
+//! A [`Profile`] is chosen from a version string such as `3`, `3.2`, `4.6` or `4.6-double`. Everything
+//! version-dependent that the codec needs is a field here; the codec itself has no version branches
+//! beyond reading these fields.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::types::{TYPES, VariantType};
+
+/// The two incompatible type tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Godot 3.x: 27 types, `var2bytes` / `bytes2var`.
+    Godot3,
+    /// Godot 4.x: 39 types, `var_to_bytes` / `bytes_to_var`.
+    Godot4,
+}
+
+/// Everything about the wire format that depends on the engine version and build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Profile {
+    /// Which type table.
+    pub family: Family,
+    /// The minor version (`2` for 3.2).
+    pub minor: u32,
+    /// Whether real_t is a double (a build made with `precision=double`).
+    pub double_reals: bool,
+}
+
+/// The minor versions that a real engine of each family has been checked against by this project's
+/// differential tests. Other minors are derived from Godot's source history and are unverified.
+pub const VERIFIED: &[(Family, u32)] = &[
+    (Family::Godot3, 2),
+    (Family::Godot3, 6),
+    (Family::Godot4, 6),
+];
+
+/// The newest minor of each family that this crate knows.
+const LATEST3: u32 = 6;
+const LATEST4: u32 = 6;
+
+impl Profile {
+    /// The profile of a Godot version, e.g. `Profile::new(Family::Godot4, 6)`.
+    pub const fn new(family: Family, minor: u32) -> Profile {
+        Profile {
+            family,
+            minor,
+            double_reals: false,
+        }
+    }
+
+    /// The same profile for a double-precision build.
+    pub const fn double(self) -> Profile {
+        Profile {
+            double_reals: true,
+            ..self
+        }
+    }
+
+    /// The major version.
+    pub fn major(&self) -> u32 {
+        match self.family {
+            Family::Godot3 => 3,
+            Family::Godot4 => 4,
+        }
+    }
+
+    /// Whether a real engine of this version has been checked against the codec (double builds never
+    /// have been: no such engine is available to this project).
+    pub fn is_verified(&self) -> bool {
+        !self.double_reals && VERIFIED.contains(&(self.family, self.minor))
+    }
+
+    /// The wire id of a type, or `None` if this version cannot encode the type.
+    pub fn id_of(&self, ty: VariantType) -> Option<u32> {
+        let info = ty.info();
+        match self.family {
+            Family::Godot3 => info.id3,
+            Family::Godot4 if self.minor >= info.since4 => info.id4,
+            Family::Godot4 => None,
+        }
+    }
+
+    /// The type with a given wire id in this version's table.
+    pub fn type_of(&self, id: u32) -> Option<VariantType> {
+        TYPES
+            .iter()
+            .map(|t| t.ty)
+            .find(|&t| self.id_of(t) == Some(id))
+    }
+
+    /// Whether arrays carry an element type in the header (typed arrays, 4.3+, Godot PR #78219).
+    pub fn typed_arrays(&self) -> bool {
+        self.family == Family::Godot4 && self.minor >= 3
+    }
+
+    /// Whether dictionaries carry key and value types in the header (typed dictionaries, 4.4+,
+    /// Godot PR #78656).
+    pub fn typed_dictionaries(&self) -> bool {
+        self.family == Family::Godot4 && self.minor >= 4
+    }
+
+    /// Whether a null object is written as a bare Nil header. 3.0 to 3.3 wrote an Object header with
+    /// a zero id (or an empty class name with full objects); the Nil form is in 3.6 and all of 4.x.
+    /// Which 3.x minor changed it is not known from the source history: 3.4 is assumed, with the
+    /// depth limit that came in the same rewrite.
+    pub fn null_object_as_nil(&self) -> bool {
+        self.family == Family::Godot4 || self.minor >= 4
+    }
+
+    /// Whether real_t components are written as 64-bit (flagged) values: 4.x double builds.
+    pub fn wide_reals(&self) -> bool {
+        self.double_reals && self.family == Family::Godot4
+    }
+
+    /// The nesting depth past which the engine refuses to decode (`Variant::MAX_RECURSION_DEPTH`,
+    /// 1024, checked since 3.4 and in 4.x, Godot PR #51068). Older engines have no limit and
+    /// overflow their stack instead; this codec stops at the same 1024 for them too.
+    pub fn max_depth(&self) -> usize {
+        1024
+    }
+
+    /// Whether the engine itself enforces [`Profile::max_depth`].
+    pub fn engine_limits_depth(&self) -> bool {
+        self.family == Family::Godot4 || self.minor >= 4
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.major(), self.minor)?;
+        if self.double_reals {
+            f.write_str("-double")?;
+        }
+        Ok(())
+    }
+}
+
+/// A version string that names no known profile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown Godot version {given:?}: expected 3, 3.0 to 3.{LATEST3}, 4 or 4.0 to 4.{LATEST4}; 4.x may be followed by -double"
+)]
+pub struct UnknownVersion {
+    /// What was given.
+    pub given: String,
+}
+
+impl FromStr for Profile {
+    type Err = UnknownVersion;
+
+    /// Parses `3`, `3.6`, `4`, `4.6`, `4.6.3`, `4.6-double` (a bare major means its newest minor).
+    fn from_str(s: &str) -> Result<Profile, UnknownVersion> {
+        let err = || UnknownVersion {
+            given: s.to_string(),
+        };
+        let (version, double) = match s.strip_suffix("-double") {
+            Some(v) => (v, true),
+            None => (s, false),
+        };
+        let mut parts = version.split('.');
+        let major: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(err)?;
+        let (family, latest) = match major {
+            3 => (Family::Godot3, LATEST3),
+            4 => (Family::Godot4, LATEST4),
+            _ => return Err(err()),
+        };
+        let minor = match parts.next() {
+            None => latest,
+            Some(m) => m.parse().ok().filter(|m| *m <= latest).ok_or_else(err)?,
+        };
+        // A patch number is accepted and ignored: no patch release changed the format.
+        if let Some(patch) = parts.next() {
+            patch.parse::<u32>().map_err(|_| err())?;
+        }
+        if parts.next().is_some() {
+            return Err(err());
+        }
+        let profile = Profile::new(family, minor);
+        // 3.x double builds write broken bytes (half of each double for Transform and Basis,
+        // mismatched strides for PoolRealArray), so no profile describes them.
+        match (double, family) {
+            (false, _) => Ok(profile),
+            (true, Family::Godot4) => Ok(profile.double()),
+            (true, Family::Godot3) => Err(err()),
+        }
+    }
+}
+
+/// Every profile this crate knows, single-precision builds first.
+pub fn all_profiles() -> Vec<Profile> {
+    let single: Vec<Profile> = (0..=LATEST3)
+        .map(|m| Profile::new(Family::Godot3, m))
+        .chain((0..=LATEST4).map(|m| Profile::new(Family::Godot4, m)))
+        .collect();
+    let double: Vec<Profile> = single
+        .iter()
+        .filter(|p| p.family == Family::Godot4)
+        .map(|p| p.double())
+        .collect();
+    single.into_iter().chain(double).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_versions() {
+        assert_eq!("4".parse(), Ok(Profile::new(Family::Godot4, 6)));
+        assert_eq!("3.2".parse(), Ok(Profile::new(Family::Godot3, 2)));
+        assert_eq!("4.6.3".parse(), Ok(Profile::new(Family::Godot4, 6)));
+        assert_eq!(
+            "4.2-double".parse(),
+            Ok(Profile::new(Family::Godot4, 2).double())
+        );
+        for bad in [
+            "",
+            "5",
+            "4.7",
+            "3.x",
+            "4.6.3.1",
+            "4.6-single",
+            "-double",
+            "3.6-double",
+        ] {
+            assert!(bad.parse::<Profile>().is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn display_parses_back() {
+        for p in all_profiles() {
+            assert_eq!(p.to_string().parse(), Ok(p));
+        }
+    }
+
+    #[test]
+    fn vector4_array_needs_4_3() {
+        let v = VariantType::PackedVector4Array;
+        assert_eq!(Profile::new(Family::Godot4, 2).id_of(v), None);
+        assert_eq!(Profile::new(Family::Godot4, 3).id_of(v), Some(38));
+        assert_eq!(Profile::new(Family::Godot3, 6).id_of(v), None);
+    }
+}

@@ -1,0 +1,83 @@
+//! A bounds-checked little-endian reader that knows its offset.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+
+/// Reads fields from a byte slice; every failure names the offset where it happened.
+#[derive(Clone, Copy)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `buf`.
+    pub fn new(buf: &'a [u8]) -> Reader<'a> {
+        Reader { buf, pos: 0 }
+    }
+
+    /// The current offset.
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes left.
+    pub fn left(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// An error at the current offset.
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        self.error_at(self.pos, kind)
+    }
+
+    /// An error at a given offset.
+    pub fn error_at(&self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError { offset, kind }
+    }
+
+    /// Takes `n` bytes.
+    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DecodeError> {
+        if n > self.left() {
+            return Err(self.error(DecodeErrorKind::Truncated {
+                what,
+                needed: n,
+                left: self.left(),
+            }));
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+
+    /// Skips up to `n` bytes, stopping at the end of the input.
+    pub fn skip_at_most(&mut self, n: usize) {
+        self.pos += n.min(self.left());
+    }
+
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], DecodeError> {
+        let s = self.take(N, what)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    /// A little-endian u32.
+    pub fn u32(&mut self, what: &'static str) -> Result<u32, DecodeError> {
+        self.array(what).map(u32::from_le_bytes)
+    }
+
+    /// A little-endian u64.
+    pub fn u64(&mut self, what: &'static str) -> Result<u64, DecodeError> {
+        self.array(what).map(u64::from_le_bytes)
+    }
+
+    /// A little-endian f32.
+    pub fn f32(&mut self, what: &'static str) -> Result<f32, DecodeError> {
+        self.array(what).map(f32::from_le_bytes)
+    }
+
+    /// A little-endian f64.
+    pub fn f64(&mut self, what: &'static str) -> Result<f64, DecodeError> {
+        self.array(what).map(f64::from_le_bytes)
+    }
+}

@@ -1,0 +1,38 @@
+//! What the decoder tells an observer as it reads: the basis of `inspect`.
+//!
+//! The decoder reports every field it reads through a [`Trace`]. Plain decoding uses [`NoTrace`],
+//! whose methods do nothing and compile away, so the annotated dump costs nothing when unused and
+//! never restates a layout.
+
+use std::fmt;
+
+/// Receives the structure of the bytes as the decoder reads them.
+pub trait Trace {
+    /// Whether this trace records anything; the decoder skips building labels when it doesn't.
+    const ACTIVE: bool;
+
+    /// A nested value starts at `offset`; `label` says what it is to its parent (`[3]`, `key`, ...).
+    fn open(&mut self, offset: usize, label: fmt::Arguments<'_>);
+
+    /// Bytes `start..end` hold the field `name`, meaning `meaning`.
+    fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>);
+
+    /// The innermost open value ends at `offset`.
+    fn close(&mut self, offset: usize);
+}
+
+/// A trace that records nothing.
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    const ACTIVE: bool = false;
+
+    #[inline(always)]
+    fn open(&mut self, _: usize, _: fmt::Arguments<'_>) {}
+
+    #[inline(always)]
+    fn field(&mut self, _: usize, _: usize, _: &str, _: fmt::Arguments<'_>) {}
+
+    #[inline(always)]
+    fn close(&mut self, _: usize) {}
+}

@@ -1,0 +1,29 @@
+//! What a typed container does with each element it is given while decoding.
+//!
+//! The engine fills a decoded typed Array with `push_back` and a typed Dictionary with `d[k] = v`,
+//! both of which validate through `ContainerTypeValidate::validate`
+//! (`core/variant/container_type_validate.h`): a matching element is kept, a few are converted
+//! (StringName and String into each other, int into float through a C++ `float`), null is allowed
+//! where objects are, and anything else is dropped with an error print while the decode still
+//! succeeds.
+
+use crate::types::VariantType;
+use crate::value::{ContainerType, Variant};
+
+/// The element as the container stores it, or `None` if the container drops it.
+pub fn admit(t: &ContainerType, v: Variant) -> Option<Variant> {
+    let ty = match t {
+        ContainerType::None => return Some(v),
+        ContainerType::Builtin(ty) => *ty,
+        ContainerType::ClassName(_) | ContainerType::Script(_) => VariantType::Object,
+    };
+    Some(match (ty, v) {
+        (ty, v) if v.get_type() == ty => v,
+        (VariantType::Object, Variant::Nil) => Variant::Nil,
+        (VariantType::String, Variant::StringName(s)) => Variant::String(s),
+        (VariantType::StringName, Variant::String(s)) => Variant::StringName(s),
+        // `(float)variant` narrows to a C++ float before it is stored back as a double.
+        (VariantType::Float, Variant::Int(i)) => Variant::Float(i as f32 as f64),
+        _ => return None,
+    })
+}
