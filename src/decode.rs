@@ -72,6 +72,11 @@ struct Decoder<'a, 't, T: Trace> {
 
 type R<V> = Result<V, DecodeError>;
 
+/// Stack left below which a nested value continues on a new stack segment.
+pub(crate) const STACK_RED_ZONE: usize = 64 * 1024;
+/// Size of each new stack segment.
+pub(crate) const STACK_SEGMENT: usize = 1024 * 1024;
+
 /// The class Godot gives objects that were decoded from instance ids.
 pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
@@ -131,7 +136,8 @@ impl<T: Trace> Decoder<'_, '_, T> {
             return Err(self.r.error(K::TooDeep { limit }));
         }
         self.trace.open(self.r.pos(), label);
-        let v = self.value(depth)?;
+        // 1024 levels need more stack than a small thread has: grow it on demand.
+        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value(depth))?;
         self.trace.close(self.r.pos());
         Ok(v)
     }
@@ -234,27 +240,31 @@ impl<T: Trace> Decoder<'_, '_, T> {
         Ok(c)
     }
 
-    /// real_t components: 64-bit on the wire when the flag says so, converted to the build's real_t
-    /// as the engine converts them (`marshalls.cpp`: decoding follows the flag, the value follows the
-    /// build; f32 widens to f64 exactly, f64 narrows with rounding).
+    /// real_t components: 64-bit on the wire when the flag says so, stored at the build's real_t
+    /// width as the engine stores them (`marshalls.cpp`: decoding follows the flag, the value follows
+    /// the build). Same-width values are kept bit for bit; f64 narrows to f32 with rounding.
     fn reals(&mut self, ty: VariantType, wide: bool) -> R<Reals> {
         let names = ty.info().fields;
-        let mut values = Vec::with_capacity(names.len());
+        let (mut singles, mut doubles) = (Vec::new(), Vec::new());
         for name in names {
             let start = self.r.pos();
-            let v = if wide {
-                self.r.f64(name)?
+            if wide {
+                let v = self.r.f64(name)?;
+                self.trace
+                    .field(start, self.r.pos(), name, format_args!("{v:?}"));
+                doubles.push(v);
             } else {
-                self.r.f32(name)? as f64
-            };
-            self.trace
-                .field(start, self.r.pos(), name, format_args!("{v:?}"));
-            values.push(v);
+                let v = self.r.f32(name)?;
+                self.trace
+                    .field(start, self.r.pos(), name, format_args!("{v:?}"));
+                singles.push(v);
+            }
         }
-        Ok(if self.profile.double_reals {
-            Reals::F64(values)
-        } else {
-            Reals::F32(values.into_iter().map(|v| v as f32).collect())
+        Ok(match (wide, self.profile.double_reals) {
+            (false, false) => Reals::F32(singles),
+            (true, true) => Reals::F64(doubles),
+            (false, true) => Reals::F64(singles.into_iter().map(f64::from).collect()),
+            (true, false) => Reals::F32(doubles.into_iter().map(|v| v as f32).collect()),
         })
     }
 

@@ -6,7 +6,7 @@
 //! strings inside a string array carry their NUL terminator in their length; a null object in 4.x is
 //! written as Nil.
 
-use crate::decode::ENCODED_OBJECT_AS_ID;
+use crate::decode::{ENCODED_OBJECT_AS_ID, STACK_RED_ZONE, STACK_SEGMENT};
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID};
 use crate::packed;
@@ -101,7 +101,7 @@ impl Encoder<'_> {
         }
         let head = self.id(ty)? | self.flags(v)?;
         self.u32(head);
-        self.payload(v, depth)
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.payload(v, depth))
     }
 
     /// The header flags Godot sets for a value.

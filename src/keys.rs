@@ -7,8 +7,12 @@
 //! are one key (`StringLikeVariantComparator`, `core/variant/variant.h`).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::value::{Object, Reals, Variant};
+
+/// Stands in for the engine's instance pointers: a fresh number per full object fingerprinted.
+static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(0);
 
 /// Whether two keys are the same dictionary key.
 pub fn same_key(a: &Variant, b: &Variant) -> bool {
@@ -78,11 +82,10 @@ fn write(v: &Variant, out: &mut Vec<u8>) {
                 out.push(1);
                 out.extend_from_slice(&id.to_le_bytes());
             }
-            // Distinct decoded objects are distinct instances: never the same key. Their address
-            // in this process stands in for the engine's instance pointer.
+            // Each decoded object is a new instance, so it is never the same key as another.
             Object::Full { .. } => {
                 out.push(2);
-                out.extend_from_slice(&(o as *const Object as usize as u64).to_le_bytes());
+                out.extend_from_slice(&NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed).to_le_bytes());
             }
         },
         Variant::Signal(s) => {

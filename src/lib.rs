@@ -40,6 +40,7 @@ pub mod trace;
 pub mod typed;
 pub mod types;
 pub mod value;
+pub mod vectors;
 
 pub use decode::{DecodeOptions, Decoded, decode};
 pub use encode::{EncodeOptions, encode};

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::profile::Profile;
 
+pub mod check_vectors;
 pub mod codec;
 
 /// Exit code for bad input or a failing check.
@@ -31,6 +32,8 @@ pub enum Command {
     Encode(codec::EncodeArgs),
     /// Print an annotated dump of encoded bytes: offset, raw bytes, field, meaning.
     Inspect(codec::InspectArgs),
+    /// Check that the codec reproduces engine-written vector files (godot-VERSION.txt) exactly.
+    CheckVectors(check_vectors::CheckVectorsArgs),
 }
 
 /// The `--godot VERSION` option shared by the codec commands.
@@ -51,6 +54,7 @@ pub fn main() -> ExitCode {
         Command::Decode(a) => codec::decode(&a),
         Command::Encode(a) => codec::encode(&a),
         Command::Inspect(a) => codec::inspect(&a),
+        Command::CheckVectors(a) => check_vectors::run(&a),
     }
 }
 

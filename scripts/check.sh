@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The main job: install the real engines if missing, have each one encode every edge value afresh,
+# and check the codec against what they wrote. Prints a table per engine; exit 0 only if all pass
+# and the committed vectors (tests/vectors) still match what the engines write today.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/install-engines.sh
+cargo build --release --quiet
+fresh=$(mktemp -d)
+trap 'rm -rf "$fresh"' EXIT
+bash scripts/make-vectors.sh "$fresh"
+status=0
+echo
+echo "== codec against vectors written just now by each engine"
+./target/release/gdmarshal check-vectors "$fresh"/godot-*.txt || status=1
+echo
+echo "== committed vectors (tests/vectors) against what the engines write today"
+for f in "$fresh"/godot-*.txt; do
+  committed="tests/vectors/$(basename "$f")"
+  if [ ! -f "$committed" ]; then
+    echo "$(basename "$f"): no committed vectors for this engine version (run scripts/make-vectors.sh)"
+    status=1
+  elif diff -q <(grep -v '^#' "$committed") <(grep -v '^#' "$f") >/dev/null; then
+    echo "$(basename "$f"): unchanged"
+  else
+    echo "$(basename "$f"): DRIFT — the engine now writes different bytes:"
+    diff <(grep -v '^#' "$committed") <(grep -v '^#' "$f") | head -20 || true
+    status=1
+  fi
+done
+exit $status

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test command: installs what the tests need (the real engines), then runs formatting, lint and
+# every test. The engine tests fail, never skip, when CI is set and an engine is missing.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+bash scripts/install-engines.sh
+cargo fmt --all -- --check
+cargo clippy --all-targets --quiet -- -D warnings
+cargo test --all-targets --quiet
+cargo test --doc --quiet

@@ -1,0 +1,127 @@
+//! Hostile input: huge counts, deep nesting and truncation fail fast, at the right offset, without
+//! allocating more than the input justifies and without overflowing the stack.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use gdmarshal::error::DecodeErrorKind;
+use gdmarshal::profile::all_profiles;
+use gdmarshal::{DecodeOptions, Profile, decode};
+
+/// Records the largest single allocation made by a thread that is measuring, so a test can bound
+/// what decoding asked for while other tests run beside it.
+struct Largest;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn record(size: usize) {
+    if MEASURING.with(Cell::get) {
+        LARGEST.fetch_max(size, Ordering::Relaxed);
+    }
+}
+
+unsafe impl GlobalAlloc for Largest {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        record(layout.size());
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        record(new_size);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Largest = Largest;
+
+fn le(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+#[test]
+fn huge_counts_fail_at_once_without_big_allocations() {
+    for profile in all_profiles() {
+        for id in 0..40u32 {
+            for count in [0x7fff_ffffu32, 0x8000_0000, 0xffff_ffff, 1 << 20] {
+                // 12 bytes: header, a count, and one more word.
+                let input = le(&[id, count, 0]);
+                LARGEST.store(0, Ordering::Relaxed);
+                MEASURING.with(|m| m.set(true));
+                let r = decode(
+                    &input,
+                    profile,
+                    DecodeOptions {
+                        allow_objects: true,
+                    },
+                );
+                MEASURING.with(|m| m.set(false));
+                let largest = LARGEST.load(Ordering::Relaxed);
+                assert!(
+                    largest <= 4096,
+                    "{profile} type {id} count {count:#x}: allocated {largest} bytes for 12 bytes of input ({r:?})"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_stops_at_the_engine_limit_without_overflowing_the_stack() {
+    let profile: Profile = "4.6".parse().unwrap();
+    let array_of_one = |depth: usize| {
+        // `depth` nested one-element arrays around an int.
+        let mut words = Vec::new();
+        for _ in 0..depth {
+            words.extend([28, 1]);
+        }
+        words.extend([2, 7]);
+        le(&words)
+    };
+    // The engine decodes values down to depth 1024 (the outermost array is depth 0).
+    assert!(decode(&array_of_one(1024), profile, DecodeOptions::default()).is_ok());
+    let e = decode(&array_of_one(1025), profile, DecodeOptions::default()).unwrap_err();
+    assert_eq!(e.kind, DecodeErrorKind::TooDeep { limit: 1024 });
+    assert_eq!(
+        e.offset,
+        1025 * 8,
+        "the error names the start of the value that is too deep"
+    );
+    // Far deeper input fails the same way.
+    assert!(decode(&array_of_one(200_000), profile, DecodeOptions::default()).is_err());
+}
+
+#[test]
+fn truncation_at_every_offset_names_an_offset_inside_the_input() {
+    let profile: Profile = "4.6".parse().unwrap();
+    // [1, "héllo", {2.5: [Vector2(1, 2)]}] as Godot 4.6 writes it (tests/vectors/godot-4.6.3.stable.txt
+    // holds similar values; this one is built with the codec and checked to decode whole first).
+    let v = gdmarshal::json::from_json(
+        &serde_json::json!({"type":"Array","value":[
+            {"type":"int","value":"1"},
+            {"type":"String","value":"héllo"},
+            {"type":"Dictionary","value":[[{"type":"float","value":"2.5"},{"type":"Array","value":[{"type":"Vector2","value":["1","2"]}]}]]}
+        ]}),
+        profile,
+    )
+    .unwrap();
+    let bytes = gdmarshal::encode(&v, profile, Default::default()).unwrap();
+    assert_eq!(
+        decode(&bytes, profile, DecodeOptions::default())
+            .unwrap()
+            .value,
+        v
+    );
+    for cut in 0..bytes.len() {
+        let e = decode(&bytes[..cut], profile, DecodeOptions::default()).unwrap_err();
+        assert!(e.offset <= cut, "cut at {cut}: error at {}: {e}", e.offset);
+        assert!(!e.to_string().is_empty());
+    }
+}
