@@ -4,148 +4,123 @@
 //! keeps the first entry's place. "Equal" is Godot's `hash_compare` (`core/variant/variant.cpp`):
 //! same type, floats equal by value with every NaN equal to every NaN (so 0.0 and -0.0 are one key),
 //! containers compared element by element; and in 4.x a String and a StringName with the same text
-//! are one key (`StringLikeVariantComparator`, `core/variant/variant.h`).
+//! are one key (`StringLikeVariantComparator`, `core/variant/variant.h`). Each decoded full object
+//! is a new instance, so it never equals another key.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
 
 use crate::value::{Object, Reals, Variant};
 
-/// Stands in for the engine's instance pointers: a fresh number per full object fingerprinted.
-static NEXT_INSTANCE: AtomicU64 = AtomicU64::new(0);
+fn eq32(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+}
+
+fn eq64(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+}
 
 /// Whether two keys are the same dictionary key.
 pub fn same_key(a: &Variant, b: &Variant) -> bool {
-    fingerprint(a) == fingerprint(b)
-}
-
-/// A canonical byte form of a key: equal exactly when [`same_key`] says so.
-pub fn fingerprint(v: &Variant) -> Vec<u8> {
-    let mut out = Vec::new();
-    write(v, &mut out);
-    out
-}
-
-fn f32n(x: f32) -> u32 {
-    if x.is_nan() {
-        0x7fc0_0000
-    } else if x == 0.0 {
-        0
-    } else {
-        x.to_bits()
-    }
-}
-
-fn f64n(x: f64) -> u64 {
-    if x.is_nan() {
-        0x7ff8_0000_0000_0000
-    } else if x == 0.0 {
-        0
-    } else {
-        x.to_bits()
-    }
-}
-
-fn bytes(out: &mut Vec<u8>, b: &[u8]) {
-    out.extend_from_slice(&(b.len() as u64).to_le_bytes());
-    out.extend_from_slice(b);
-}
-
-fn write(v: &Variant, out: &mut Vec<u8>) {
-    // String and StringName share one tag: they are the same key.
-    let tag = match v {
-        Variant::StringName(_) => crate::VariantType::String as u8,
-        _ => v.get_type() as u8,
-    };
-    out.push(tag);
-    match v {
-        Variant::Nil | Variant::Callable => {}
-        Variant::Bool(b) => out.push(*b as u8),
-        Variant::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
-        Variant::Float(x) => out.extend_from_slice(&f64n(*x).to_le_bytes()),
-        Variant::String(s) | Variant::StringName(s) => bytes(out, s.as_bytes()),
-        Variant::Color(c) => c
-            .iter()
-            .for_each(|x| out.extend_from_slice(&f32n(*x).to_le_bytes())),
-        Variant::NodePath(np) => {
-            out.push(np.absolute as u8);
-            out.extend_from_slice(&(np.names.len() as u64).to_le_bytes());
-            np.names
-                .iter()
-                .chain(&np.subnames)
-                .for_each(|s| bytes(out, s.as_bytes()));
+    use Variant as V;
+    match (a, b) {
+        (V::String(x) | V::StringName(x), V::String(y) | V::StringName(y)) => x == y,
+        (V::Float(x), V::Float(y)) => eq64(&[*x], &[*y]),
+        (V::Color(x), V::Color(y)) => eq32(x, y),
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => eq32(x, y),
+        (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => eq64(x, y),
+        (V::PackedColorArray(x), V::PackedColorArray(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(c, d)| eq32(c, d))
         }
-        Variant::Rid(id) => out.extend_from_slice(&id.to_le_bytes()),
-        Variant::Object(o) => match o {
-            Object::Null => out.push(0),
-            Object::Id(id) => {
-                out.push(1);
-                out.extend_from_slice(&id.to_le_bytes());
-            }
-            // Each decoded object is a new instance, so it is never the same key as another.
-            Object::Full { .. } => {
-                out.push(2);
-                out.extend_from_slice(&NEXT_INSTANCE.fetch_add(1, Ordering::Relaxed).to_le_bytes());
-            }
+        (V::Object(Object::Full { .. }), _) | (_, V::Object(Object::Full { .. })) => false,
+        (V::Array(x), V::Array(y)) => {
+            x.items.len() == y.items.len()
+                && x.items.iter().zip(&y.items).all(|(p, q)| same_key(p, q))
+        }
+        (V::Dictionary(x), V::Dictionary(y)) => {
+            x.entries.len() == y.entries.len()
+                && x.entries
+                    .iter()
+                    .zip(&y.entries)
+                    .all(|((k, v), (l, w))| same_key(k, l) && same_key(v, w))
+        }
+        _ if a.get_type() != b.get_type() => false,
+        _ => match (a.reals(), b.reals()) {
+            (Some(Reals::F32(x)), Some(Reals::F32(y))) => eq32(x, y),
+            (Some(Reals::F64(x)), Some(Reals::F64(y))) => eq64(x, y),
+            (Some(_), Some(_)) => false,
+            // Everything else has no float inside: plain equality is the engine's.
+            _ => a == b,
         },
-        Variant::Signal(s) => {
-            bytes(out, s.name.as_bytes());
-            out.extend_from_slice(&s.object_id.to_le_bytes());
+    }
+}
+
+/// A hash consistent with [`same_key`]: equal keys hash alike.
+fn hash_key<H: Hasher>(v: &Variant, h: &mut H) {
+    use Variant as V;
+    let f32h = |x: f32, h: &mut H| {
+        if x.is_nan() {
+            1u32.hash(h)
+        } else {
+            (x + 0.0).to_bits().hash(h)
         }
-        Variant::Array(a) => {
-            out.extend_from_slice(&(a.items.len() as u64).to_le_bytes());
-            a.items.iter().for_each(|x| write(x, out));
+    };
+    let f64h = |x: f64, h: &mut H| {
+        if x.is_nan() {
+            1u64.hash(h)
+        } else {
+            (x + 0.0).to_bits().hash(h)
         }
-        Variant::Dictionary(d) => {
-            out.extend_from_slice(&(d.entries.len() as u64).to_le_bytes());
-            d.entries.iter().for_each(|(k, x)| {
-                write(k, out);
-                write(x, out);
-            });
-        }
-        Variant::PackedByteArray(b) => bytes(out, b),
-        Variant::PackedInt32Array(a) => a
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Variant::PackedInt64Array(a) => a
-            .iter()
-            .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        Variant::PackedFloat32Array(a) => a
-            .iter()
-            .for_each(|x| out.extend_from_slice(&f32n(*x).to_le_bytes())),
-        Variant::PackedFloat64Array(a) => a
-            .iter()
-            .for_each(|x| out.extend_from_slice(&f64n(*x).to_le_bytes())),
-        Variant::PackedStringArray(a) => a.iter().for_each(|s| bytes(out, s.as_bytes())),
-        Variant::PackedColorArray(a) => a
-            .iter()
-            .flatten()
-            .for_each(|x| out.extend_from_slice(&f32n(*x).to_le_bytes())),
+    };
+    match v {
+        V::String(s) | V::StringName(s) => s.hash(h),
+        _ => (v.get_type() as u8).hash(h),
+    }
+    match v {
+        V::Bool(b) => b.hash(h),
+        V::Int(i) => i.hash(h),
+        V::Rid(i) => i.hash(h),
+        V::Float(x) => f64h(*x, h),
+        V::Color(c) => c.iter().for_each(|x| f32h(*x, h)),
+        V::NodePath(np) => np.hash(h),
+        V::Array(a) => a.items.iter().for_each(|x| hash_key(x, h)),
+        V::Dictionary(d) => d.entries.len().hash(h),
+        V::PackedByteArray(b) => b.hash(h),
+        V::PackedInt32Array(a) => a.hash(h),
+        V::PackedInt64Array(a) => a.hash(h),
+        V::PackedStringArray(a) => a.hash(h),
+        V::PackedFloat32Array(a) => a.len().hash(h),
+        V::PackedFloat64Array(a) => a.len().hash(h),
+        V::PackedColorArray(a) => a.len().hash(h),
         _ => {
-            if let Some(r) = v.reals() {
+            if let Some(i) = v.ints() {
+                i.hash(h);
+            } else if let Some(r) = v.reals() {
                 match r {
-                    Reals::F32(x) => x
-                        .iter()
-                        .for_each(|x| out.extend_from_slice(&f32n(*x).to_le_bytes())),
-                    Reals::F64(x) => x
-                        .iter()
-                        .for_each(|x| out.extend_from_slice(&f64n(*x).to_le_bytes())),
+                    Reals::F32(x) => x.iter().for_each(|x| f32h(*x, h)),
+                    Reals::F64(x) => x.iter().for_each(|x| f64h(*x, h)),
                 }
-            } else if let Some(i) = v.ints() {
-                i.iter()
-                    .for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
             }
         }
     }
-    // Lengths of packed arrays are implied by their bytes only if the tag and a terminator fence them.
-    out.push(0xff);
 }
+
+/// Entries up to which a linear scan beats hashing.
+const SCAN: usize = 8;
 
 /// Collects entries as the engine's `d[key] = value` does: later duplicates overwrite in place.
 #[derive(Default)]
 pub struct EntrySet {
     entries: Vec<(Variant, Variant)>,
-    index: HashMap<Vec<u8>, usize>,
+    /// First entry index per key hash, once there are more than [`SCAN`] entries.
+    index: HashMap<u64, usize>,
 }
 
 impl EntrySet {
@@ -153,17 +128,43 @@ impl EntrySet {
     pub fn with_capacity(n: usize) -> EntrySet {
         EntrySet {
             entries: Vec::with_capacity(n),
-            index: HashMap::with_capacity(n),
+            index: HashMap::new(),
+        }
+    }
+
+    fn hash(k: &Variant) -> u64 {
+        let mut h = DefaultHasher::new();
+        hash_key(k, &mut h);
+        h.finish()
+    }
+
+    fn find(&mut self, k: &Variant) -> Option<usize> {
+        if self.entries.len() <= SCAN {
+            return self.entries.iter().position(|(e, _)| same_key(e, k));
+        }
+        if self.index.is_empty() {
+            for (i, (e, _)) in self.entries.iter().enumerate() {
+                self.index.entry(Self::hash(e)).or_insert(i);
+            }
+        }
+        match self.index.get(&Self::hash(k)) {
+            Some(&i) if same_key(&self.entries[i].0, k) => Some(i),
+            // A hash shared by different keys: rare, so a scan settles it.
+            Some(_) => self.entries.iter().position(|(e, _)| same_key(e, k)),
+            None => None,
         }
     }
 
     /// Inserts or overwrites.
     pub fn insert(&mut self, k: Variant, v: Variant) {
-        let f = fingerprint(&k);
-        match self.index.get(&f) {
-            Some(&i) => self.entries[i].1 = v,
+        match self.find(&k) {
+            Some(i) => self.entries[i].1 = v,
             None => {
-                self.index.insert(f, self.entries.len());
+                if !self.index.is_empty() {
+                    self.index
+                        .entry(Self::hash(&k))
+                        .or_insert(self.entries.len());
+                }
                 self.entries.push((k, v));
             }
         }
@@ -195,20 +196,27 @@ mod tests {
             &Variant::String("ab".into()),
             &Variant::String("a".into())
         ));
+        let full = Variant::Object(Object::Full {
+            class: "Resource".into(),
+            properties: vec![],
+        });
+        assert!(!same_key(&full, &full.clone()));
     }
 
     #[test]
     fn later_duplicates_overwrite_in_place() {
-        let mut s = EntrySet::default();
-        s.insert(Variant::Int(1), Variant::Int(10));
-        s.insert(Variant::Int(2), Variant::Int(20));
-        s.insert(Variant::Int(1), Variant::Int(11));
-        assert_eq!(
-            s.into_entries(),
-            vec![
-                (Variant::Int(1), Variant::Int(11)),
-                (Variant::Int(2), Variant::Int(20))
-            ]
-        );
+        for n in [3, 100] {
+            let mut s = EntrySet::default();
+            for i in 0..n {
+                s.insert(Variant::Int(i), Variant::Int(i * 10));
+            }
+            s.insert(Variant::Int(1), Variant::Int(11));
+            s.insert(Variant::Float(-0.0), Variant::Nil);
+            s.insert(Variant::Float(0.0), Variant::Bool(true));
+            let e = s.into_entries();
+            assert_eq!(e.len(), n as usize + 1);
+            assert_eq!(e[1], (Variant::Int(1), Variant::Int(11)));
+            assert_eq!(e[n as usize], (Variant::Float(-0.0), Variant::Bool(true)));
+        }
     }
 }

@@ -37,6 +37,23 @@ pub const VERIFIED: &[(Family, u32)] = &[
     (Family::Godot4, 6),
 ];
 
+/// Types by wire id, derived from [`TYPES`] once at compile time (the decoder looks one up per value).
+const BY_ID3: [Option<VariantType>; 64] = by_id(true);
+const BY_ID4: [Option<VariantType>; 64] = by_id(false);
+
+const fn by_id(godot3: bool) -> [Option<VariantType>; 64] {
+    let mut table = [None; 64];
+    let mut i = 0;
+    while i < TYPES.len() {
+        let id = if godot3 { TYPES[i].id3 } else { TYPES[i].id4 };
+        if let Some(id) = id {
+            table[id as usize] = Some(TYPES[i].ty);
+        }
+        i += 1;
+    }
+    table
+}
+
 /// The newest minor of each family that this crate knows.
 const LATEST3: u32 = 6;
 const LATEST4: u32 = 6;

@@ -55,7 +55,7 @@ impl PartialEq for Reals {
 }
 
 /// A `NodePath`: names, subnames and whether it is absolute.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct NodePath {
     /// The node names (`a/b` has `a` and `b`).
     pub names: Vec<String>,
