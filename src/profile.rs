@@ -102,10 +102,12 @@ impl Profile {
 
     /// The type with a given wire id in this version's table.
     pub fn type_of(&self, id: u32) -> Option<VariantType> {
-        TYPES
-            .iter()
-            .map(|t| t.ty)
-            .find(|&t| self.id_of(t) == Some(id))
+        let table = match self.family {
+            Family::Godot3 => &BY_ID3,
+            Family::Godot4 => &BY_ID4,
+        };
+        let ty = (*table.get(id as usize)?)?;
+        self.id_of(ty).map(|_| ty)
     }
 
     /// Whether arrays carry an element type in the header (typed arrays, 4.3+, Godot PR #78219).
