@@ -118,15 +118,17 @@ fn codec(c: &mut Criterion) {
         let bytes = encode(&v, p, EncodeOptions::default()).unwrap();
         g.throughput(Throughput::Bytes(bytes.len() as u64));
         g.bench_with_input(BenchmarkId::new("encode", name), &v, |b, v| {
-            b.iter(|| encode(black_box(v), p, EncodeOptions::default()).unwrap())
+            b.iter_with_large_drop(|| encode(black_box(v), p, EncodeOptions::default()).unwrap())
         });
         g.bench_with_input(BenchmarkId::new("decode", name), &bytes, |b, bytes| {
-            b.iter(|| decode(black_box(bytes), p, DecodeOptions::default()).unwrap())
+            b.iter_with_large_drop(|| {
+                decode(black_box(bytes), p, DecodeOptions::default()).unwrap()
+            })
         });
         // The baseline: copy the same number of bytes into a fresh buffer, as encode and decode
         // both produce fresh buffers.
         g.bench_with_input(BenchmarkId::new("memcpy", name), &bytes, |b, bytes| {
-            b.iter(|| black_box(bytes).to_vec())
+            b.iter_with_large_drop(|| black_box(bytes).to_vec())
         });
     }
     g.finish();

@@ -34,6 +34,7 @@ pub mod json;
 pub mod keys;
 mod packed;
 pub mod profile;
+pub mod properties;
 pub mod reader;
 pub mod text;
 pub mod trace;

@@ -1,0 +1,10 @@
+#![no_main]
+//! See `check_decode` in src/properties.rs for the property.
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(e) = gdmarshal_fuzz::check_decode(data) {
+        panic!("{e}");
+    }
+});

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Fuzzing with cargo-fuzz (libFuzzer). Targets live in fuzz/fuzz_targets; their checks are
+# gdmarshal::properties (src/properties.rs), which tests/fuzz_replay.rs also runs on stable.
+#
+#   scripts/fuzz.sh install                  cargo-fuzz, if missing
+#   scripts/fuzz.sh seeds                    fuzz/seeds/* from tests/vectors/*.txt
+#   scripts/fuzz.sh run TARGET SECONDS [JOBS]   KEEP_GOING=1: fork mode, past crashes
+#   scripts/fuzz.sh smoke                    build every target, run each for 20 s (CI)
+#   scripts/fuzz.sh replay TARGET FILE       run one input through a target
+#   scripts/fuzz.sh tmin TARGET FILE         minimize a crash input
+#   scripts/fuzz.sh cmin TARGET              minimize fuzz/corpus/TARGET in place
+#   scripts/fuzz.sh coverage TARGET          per-file coverage of src/ (needs llvm-tools)
+#
+# SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+fuzz=$root/fuzz
+targets=(decode roundtrip)
+
+usage() {
+    sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+# cargo-fuzz needs nightly flags; without a nightly toolchain, let stable accept them.
+cargo_fuzz() {
+    if cargo +nightly --version >/dev/null 2>&1; then
+        cargo +nightly fuzz "$@"
+    else
+        RUSTC_BOOTSTRAP=1 cargo fuzz "$@"
+    fi
+}
+
+sanitizer() { echo "--sanitizer=${SANITIZER:-address}"; }
+
+check_target() {
+    [[ " ${targets[*]} " == *" ${1:-} "* ]] || { echo "unknown target '${1:-}': ${targets[*]}" >&2; exit 2; }
+}
+
+libfuzzer_flags=(-dict="$fuzz/gdmarshal.dict" -rss_limit_mb=2048 -timeout=5)
+
+install() {
+    cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+}
+
+# The selector byte that gdmarshal::properties::select maps to a profile: 2 * (index in
+# all_profiles(): 3.m is m, 4.m is 7 + m) + objects. tests/fuzz_replay.rs checks this mapping.
+selector() {
+    local version=$1 objects=$2 major=${1%%.*} minor=${1#*.}
+    local index=$((major == 3 ? minor : 7 + minor))
+    echo $((2 * index + objects))
+}
+
+# Hex text to raw bytes with coreutils only (no xxd on a bare CI image).
+unhex() {
+    printf '%b' "$(echo -n "$1" | sed 's/../\\x&/g')"
+}
+
+seeds() {
+    local dir=$fuzz/seeds/decode n=0
+    rm -rf "$dir" && mkdir -p "$dir"
+    for file in tests/vectors/godot-*.txt; do
+        local engine=${file##*/godot-}
+        local version
+        version=$(echo "$engine" | cut -d. -f1-2)
+        while read -r name hex; do
+            [[ -z $name || $name == \#* ]] && continue
+            local objects=0
+            [[ $name == */full_objects ]] && objects=1
+            local out
+            out=$dir/$version-$(echo "$name" | tr -c 'A-Za-z0-9._\n-' '_')
+            [[ -e $out ]] && { echo "duplicate seed name $out" >&2; exit 1; }
+            unhex "$(printf %02x "$(selector "$version" $objects)")$hex" >"$out"
+            n=$((n + 1))
+        done <"$file"
+    done
+    # roundtrip: every selector with the same generator bytes, so each profile is drawn from.
+    dir=$fuzz/seeds/roundtrip
+    rm -rf "$dir" && mkdir -p "$dir"
+    local profiles=21 body
+    body=$(seq 0 63 | xargs printf '%02x')
+    for ((s = 0; s < 2 * profiles; s++)); do
+        unhex "$(printf %02x $s)$body" >"$(printf '%s/selector-%02x' "$dir" $s)"
+    done
+    echo "wrote $n decode seeds and $((2 * profiles)) roundtrip seeds under fuzz/seeds/"
+}
+
+run() {
+    check_target "${1:-}"
+    local target=$1 seconds=${2:?usage: run TARGET SECONDS [JOBS]} jobs=${3:-1}
+    local corpus=$fuzz/corpus/$target
+    mkdir -p "$corpus"
+    local extra=()
+    if [[ ${KEEP_GOING:-0} == 1 ]]; then
+        # Fork mode saves each crash to fuzz/artifacts/ and carries on, for long runs.
+        extra=(-fork="$jobs" -ignore_crashes=1)
+    elif ((jobs > 1)); then
+        extra=(-jobs="$jobs" -workers="$jobs")
+    fi
+    # The first directory is where new inputs go; the seeds are read only.
+    cargo_fuzz run "$(sanitizer)" "$target" "$corpus" "$fuzz/seeds/$target" -- \
+        "${libfuzzer_flags[@]}" -max_total_time="$seconds" "${extra[@]}"
+}
+
+smoke() {
+    install
+    cargo_fuzz build "$(sanitizer)"
+    # Every target runs even after one crashes, so one report shows them all.
+    local failed=()
+    for t in "${targets[@]}"; do
+        run "$t" 20 || failed+=("$t")
+    done
+    if ((${#failed[@]})); then
+        echo "fuzz smoke: crashes in ${failed[*]}; inputs under fuzz/artifacts/" >&2
+        exit 1
+    fi
+}
+
+replay() {
+    check_target "${1:-}"
+    cargo_fuzz run "$(sanitizer)" "$1" "${2:?usage: replay TARGET FILE}"
+}
+
+tmin() {
+    check_target "${1:-}"
+    local target=$1 file=${2:?usage: tmin TARGET FILE}
+    cargo_fuzz tmin "$(sanitizer)" "$target" "$file" -- -timeout=5 >&2
+    local min
+    # shellcheck disable=SC2012 # artifact names are hex digests
+    min=$(ls -t "$fuzz/artifacts/$target"/minimized-from-* | head -1)
+    echo "minimized: $(od -An -tx1 -v "$min" | tr -d ' \n')"
+    echo "replay: scripts/fuzz.sh replay $target ${min#"$root"/}"
+}
+
+cmin() {
+    check_target "${1:-}"
+    mkdir -p "$fuzz/corpus/$1"
+    cargo_fuzz cmin "$(sanitizer)" "$1" "$fuzz/corpus/$1" -- "${libfuzzer_flags[@]}"
+}
+
+coverage() {
+    check_target "${1:-}"
+    local host tools
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    # Its own target dir: the instrumented build must not replace the fuzzing build.
+    cargo_fuzz coverage --target-dir "$fuzz/target/coverage" "$1" "$fuzz/corpus/$1" "$fuzz/seeds/$1"
+    tools=$(rustc +nightly --print sysroot)/lib/rustlib/$host/bin
+    "$tools/llvm-cov" report "$fuzz/target/coverage/$host/release/$1" \
+        -instr-profile="$fuzz/coverage/$1/coverage.profdata" -ignore-filename-regex='/\.cargo/|/rustc/|/fuzz/'
+}
+
+case "${1:-}" in
+install | seeds | run | smoke | replay | tmin | cmin | coverage) cmd=$1 && shift && "$cmd" "$@" ;;
+*) usage ;;
+esac
