@@ -12,6 +12,12 @@ trap 'rm -rf "$fresh"' EXIT
 bash scripts/make-vectors.sh "$fresh"
 status=0
 echo
+echo "== engines"
+./target/release/gdmarshal engines
+echo
+echo "== corpus: $(ls corpus/*.jsonl | wc -l) engine versions; codec against every case, engines asked again"
+./target/release/gdmarshal corpus check || status=1
+echo
 echo "== codec against vectors written just now by each engine"
 ./target/release/gdmarshal check-vectors "$fresh"/godot-*.txt || status=1
 echo

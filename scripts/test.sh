@@ -9,3 +9,5 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
+# The regression gate: every corpus case against the codec and, again, against the live engines.
+cargo run --quiet --release -- corpus check

@@ -94,8 +94,9 @@ impl Encoder<'_> {
             return Err(err(K::TooDeep { limit }));
         }
         let ty = v.get_type();
-        // 3.4+ and 4.x write a null object as Nil (`encode_variant`: "send a nullptr instead").
-        if matches!(v, Variant::Object(Object::Null)) && self.profile.null_object_as_nil() {
+        // A null object is written as Nil (`encode_variant`: "send a nullptr instead"). The
+        // engines do so from 3.2 on, though 3.2's source reads as if it wrote an Object header.
+        if matches!(v, Variant::Object(Object::Null)) {
             self.u32(self.id(VariantType::Nil)?);
             return Ok(());
         }
@@ -317,8 +318,7 @@ impl Encoder<'_> {
 
     fn object(&mut self, o: &Object, depth: usize) -> R {
         match (o, self.opts.full_objects) {
-            (Object::Null, false) => self.u64(0),
-            (Object::Null, true) => self.u32(0),
+            (Object::Null, _) => unreachable!("a null object is written as Nil"),
             (Object::Id(id), false) => self.u64(*id),
             (Object::Id(_), true) => {
                 return Err(err(K::Unsupported {

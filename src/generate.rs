@@ -2,7 +2,7 @@
 //!
 //! [`canonical_value`] draws any value of any type a profile has, driven by [`TYPES`], with exact
 //! float bits, and keeps to values that survive an encode/decode round trip unchanged: no null
-//! objects where the engine writes them as Nil, no NUL or leading byte-order mark in strings, no
+//! objects (the engines write them as Nil), no NUL or leading byte-order mark in strings, no
 //! duplicate dictionary keys, typed containers holding only their type.
 
 use arbitrary::{Result, Unstructured};
@@ -202,10 +202,7 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
 }
 
 fn object(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Object> {
-    // A null object reads back as Nil where the engine writes it as Nil.
-    if !o.profile.null_object_as_nil() && u.ratio(1, 4)? {
-        return Ok(Object::Null);
-    }
+    // No null objects: the engines write them as Nil, which reads back as Nil.
     if !o.full_objects {
         return Ok(Object::Id(u.int_in_range(1..=u64::MAX)?));
     }

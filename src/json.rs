@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::decode::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::float::{self, Float, FloatStyle};
 use crate::profile::Profile;
 use crate::types::{Element, Shape, VariantType};
@@ -62,6 +63,11 @@ impl Writer {
     }
 
     fn value(&self, v: &Variant) -> Value {
+        // Values nest up to the engines' 1024 levels: grow the stack rather than overflow it.
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(v))
+    }
+
+    fn value_here(&self, v: &Variant) -> Value {
         let ty = v.get_type();
         let mut m = Map::new();
         m.insert("type".into(), ty.name().into());
@@ -331,6 +337,10 @@ impl Parser {
     }
 
     fn value(&self, j: &Value, path: &str) -> R<Variant> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(j, path))
+    }
+
+    fn value_here(&self, j: &Value, path: &str) -> R<Variant> {
         let m = j
             .as_object()
             .ok_or_else(|| error(path, format!("expected a node object, found {}", kind(j))))?;
@@ -524,4 +534,14 @@ fn kind(j: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// Parses JSON of any nesting depth (values nest 1024 levels, their JSON twice that; serde_json
+/// alone stops at 128), growing the stack as it goes.
+pub fn parse_deep<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value = T::deserialize(serde_stacker::Deserializer::new(&mut de))?;
+    de.end()?;
+    Ok(value)
 }

@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod corpus;
 pub mod decode;
 pub mod encode;
 pub mod error;
@@ -32,6 +33,7 @@ pub mod header;
 pub mod inspect;
 pub mod json;
 pub mod keys;
+pub mod oracle;
 mod packed;
 pub mod profile;
 pub mod properties;

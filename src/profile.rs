@@ -121,14 +121,6 @@ impl Profile {
         self.family == Family::Godot4 && self.minor >= 4
     }
 
-    /// Whether a null object is written as a bare Nil header. 3.0 to 3.3 wrote an Object header with
-    /// a zero id (or an empty class name with full objects); the Nil form is in 3.6 and all of 4.x.
-    /// Which 3.x minor changed it is not known from the source history: 3.4 is assumed, with the
-    /// depth limit that came in the same rewrite.
-    pub fn null_object_as_nil(&self) -> bool {
-        self.family == Family::Godot4 || self.minor >= 4
-    }
-
     /// Whether real_t components are written as 64-bit (flagged) values: 4.x double builds.
     pub fn wide_reals(&self) -> bool {
         self.double_reals && self.family == Family::Godot4

@@ -1,11 +1,12 @@
-//! What a typed container does with each element it is given while decoding.
+//! What a typed Array does with each element it is given while decoding.
 //!
-//! The engine fills a decoded typed Array with `push_back` and a typed Dictionary with `d[k] = v`,
-//! both of which validate through `ContainerTypeValidate::validate`
+//! The engine fills a decoded typed Array with `push_back`, which validates through
+//! `ContainerTypeValidate::validate`
 //! (`core/variant/container_type_validate.h`): a matching element is kept, a few are converted
 //! (StringName and String into each other, int into float through a C++ `float`), null is allowed
 //! where objects are, and anything else is dropped with an error print while the decode still
-//! succeeds.
+//! succeeds. A typed Dictionary applies the same rule to keys only (`d[key] = value` checks the key;
+//! the value is assigned through the returned reference unchecked).
 
 use crate::types::VariantType;
 use crate::value::{ContainerType, Variant};

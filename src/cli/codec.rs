@@ -125,7 +125,11 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let j: serde_json::Value = match serde_json::from_slice(&raw) {
+    let text = match std::str::from_utf8(&raw) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("{name}: byte {} is not UTF-8", e.valid_up_to())),
+    };
+    let j: serde_json::Value = match crate::json::parse_deep(text) {
         Ok(j) => j,
         Err(e) => {
             return fail(format!(

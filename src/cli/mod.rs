@@ -10,6 +10,8 @@ use crate::profile::Profile;
 
 pub mod check_vectors;
 pub mod codec;
+pub mod corpus;
+pub mod engines;
 
 /// Exit code for bad input or a failing check.
 pub const EXIT_BAD_INPUT: u8 = 1;
@@ -34,6 +36,10 @@ pub enum Command {
     Inspect(codec::InspectArgs),
     /// Check that the codec reproduces engine-written vector files (godot-VERSION.txt) exactly.
     CheckVectors(check_vectors::CheckVectorsArgs),
+    /// Build or check the corpus of engine answers (corpus/, docs/corpus.md).
+    Corpus(corpus::CorpusArgs),
+    /// List the Godot engines the oracle can use, with the version each reports.
+    Engines(engines::EnginesArgs),
 }
 
 /// The `--godot VERSION` option shared by the codec commands.
@@ -55,6 +61,8 @@ pub fn main() -> ExitCode {
         Command::Encode(a) => codec::encode(&a),
         Command::Inspect(a) => codec::inspect(&a),
         Command::CheckVectors(a) => check_vectors::run(&a),
+        Command::Corpus(a) => corpus::run_corpus(&a),
+        Command::Engines(a) => engines::run(&a),
     }
 }
 

@@ -1,0 +1,654 @@
+extends Reference
+# The Godot 3.x side of the gdmarshal engine oracle (protocol: godot_project/README.md).
+#
+# Same requests and answers as oracle4.gd, in GDScript 1. Values cross the wire as tagged
+# JSON (docs/tagged-json.md, Godot 4 type names) with every float an exact 0x bits token.
+# GDScript 3 can reach an f32 only as a float (a double), through StreamPeerBuffer: every
+# f32 survives that except a signalling NaN, which comes back quiet. The engine's own
+# re-encoding, returned beside the tree, shows the true bits.
+
+const MARK = "@gdm:"
+const MAX_DEPTH = 4096
+const I64_MIN = -9223372036854775807 - 1
+# The second element of the probe arrays that measure how many bytes a value took.
+const SENTINEL = "gdmarshal consumed-bytes sentinel"
+
+var peer = StreamPeerTCP.new()
+var spb = StreamPeerBuffer.new()  # float <-> bits conversions
+var sentinel_bytes = var2bytes(SENTINEL)
+var problem = ""  # first error met while building a value from a tree
+var unsupported = ""  # why a tree cannot be built inside the engine
+var created = []  # non-reference objects made while serving a request, freed after it
+var deepest = 0  # the deepest container level tree() met in this request
+
+
+func run(port):
+	if not _connect(port):
+		return
+	var num = StreamPeerBuffer.new()
+	while true:
+		var head = peer.get_data(4)
+		if head[0] != OK:
+			return
+		num.data_array = head[1]
+		var size = num.get_u32()
+		var body = [OK, PoolByteArray()]
+		if size > 0:
+			body = peer.get_data(size)
+		if body[0] != OK:
+			return
+		var out = serve(body[1].get_string_from_utf8()).to_utf8()
+		num.data_array = PoolByteArray()
+		num.put_u32(out.size())
+		var frame = num.data_array
+		frame.append_array(out)
+		if peer.put_data(frame) != OK:
+			return
+
+
+func _connect(port):
+	if peer.connect_to_host("127.0.0.1", port) != OK:
+		printerr(MARK + "fatal:cannot connect to port %d" % port)
+		return false
+	var start = OS.get_ticks_msec()
+	# get_status() polls the connection in 3.x.
+	while peer.get_status() == StreamPeerTCP.STATUS_CONNECTING:
+		if OS.get_ticks_msec() - start > 10000:
+			break
+		OS.delay_msec(1)
+	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		printerr(MARK + "fatal:connection to port %d failed" % port)
+		return false
+	peer.set_no_delay(true)
+	return true
+
+
+func parse_json(text):
+	var r = JSON.parse(text)
+	return r.result if r.error == OK else null
+
+
+# One frame: a header line {"seq": N} then one request per line; the answer has the
+# same shape, one result line per request line, in order.
+func serve(text):
+	var lines = text.split("\n")
+	var seq = -1
+	var head = parse_json(lines[0]) if lines.size() > 0 else null
+	if typeof(head) == TYPE_DICTIONARY and typeof(head.get("seq")) == TYPE_REAL:
+		seq = int(head["seq"])
+	var out = PoolStringArray()
+	out.append(JSON.print({"seq": seq}))
+	for i in range(1, lines.size()):
+		# Markers on stderr let the host tie the engine's error lines to one request.
+		printerr(MARK + "b:%d:%d" % [seq, i - 1])
+		deepest = 0
+		var res = handle(lines[i], seq, i - 1)
+		if typeof(res) != TYPE_DICTIONARY:
+			res = {"error": "script error while serving the request (see the engine's stderr)"}
+			printerr(MARK + "m:%d:%d" % [seq, i - 1])
+		for o in created:
+			if is_instance_valid(o):
+				o.free()
+		created.clear()
+		out.append(JSON.print(res))
+	printerr(MARK + "e:%d" % seq)
+	return out.join("\n")
+
+
+func handle(line, seq, i):
+	var req = parse_json(line)
+	if typeof(req) != TYPE_DICTIONARY:
+		printerr(MARK + "m:%d:%d" % [seq, i])
+		return {"error": "request is not a JSON object"}
+	var op = req.get("op")
+	if op == "decode":
+		return decode(req, seq, i)
+	printerr(MARK + "m:%d:%d" % [seq, i])
+	if op == "encode":
+		return encode(req)
+	if op == "hello":
+		# 3.x math types always carry f32 on the wire.
+		return {"ok": true, "version": Engine.get_version_info(), "double_reals": false}
+	if op == "sleep":
+		# Keeps the engine busy, for testing the host's timeouts.
+		OS.delay_msec(int(req.get("ms", 0)))
+		return {"ok": true}
+	return {"error": "unknown op %s" % JSON.print(op)}
+
+
+# ---------------------------------------------------------------- decode
+
+
+# bytes2var's decode error is a script error in 3.x: it ends the calling function, which
+# then returns null. Wrapping the result tells an error (null) from a decoded Nil ([null]).
+func try_decode(b, objects):
+	return [bytes2var(b, objects)]
+
+
+func decode(req, seq, i):
+	if typeof(req.get("bytes")) != TYPE_STRING:
+		printerr(MARK + "m:%d:%d" % [seq, i])
+		return {"error": "decode needs \"bytes\" (base64)"}
+	var objects = bool(req.get("objects", false))
+	var b = Marshalls.base64_to_raw(req["bytes"])
+	var r = try_decode(b, objects)
+	printerr(MARK + "m:%d:%d" % [seq, i])
+	var out = {"ok": true, "accepted": r != null}
+	if r == null:
+		return out
+	var v = r[0]
+	out["consumed"] = consumed(b, v, objects)
+	out["tree"] = tree(v, 0)
+	if deepest > MAX_DEPTH:
+		out["incomplete"] = "the value nests deeper than the %d levels the oracle walks" % MAX_DEPTH
+	out["reencoded"] = Marshalls.raw_to_base64(var2bytes(v, false))
+	out["reencoded_full"] = Marshalls.raw_to_base64(var2bytes(v, true))
+	return out
+
+
+# 3.x has no decode_var_size. The decoder's byte count (padding included, which 3.x does
+# not always check is present) is found by decoding the array [value, SENTINEL] built from
+# the first L input bytes (zero-padded past the end) followed by the sentinel: the second
+# element reads back as the sentinel only when the value took exactly L bytes. The
+# engine's own encoding length and the whole input are tried first; otherwise every L is
+# tried (for inputs up to 4 KiB). Returns -1 when no L fits.
+func consumed(b, v, objects):
+	var guesses = [var2bytes(v, objects).size(), b.size()]
+	for n in guesses:
+		if n >= 4 and n <= b.size() + 3 and probe(b, n, objects):
+			return n
+	if b.size() > 4096:
+		return -1
+	for n in range(4, b.size() + 4):
+		if not (n in guesses) and probe(b, n, objects):
+			return n
+	return -1
+
+
+func probe(b, n, objects):
+	spb.data_array = PoolByteArray()
+	spb.put_u32(TYPE_ARRAY)
+	spb.put_u32(2)
+	var w = spb.data_array
+	w.append_array(b.subarray(0, min(n, b.size()) - 1))
+	for _k in range(b.size(), n):
+		w.append(0)
+	w.append_array(sentinel_bytes)
+	var r = try_decode(w, objects)
+	if r == null or typeof(r[0]) != TYPE_ARRAY or r[0].size() != 2:
+		return false
+	return typeof(r[0][1]) == TYPE_STRING and r[0][1] == SENTINEL
+
+
+func tree(v, depth):
+	deepest = max(deepest, depth)
+	if depth > MAX_DEPTH:
+		return {"type": "Nil", "error": "too deep"}
+	match typeof(v):
+		TYPE_NIL:
+			return {"type": "Nil"}
+		TYPE_BOOL:
+			return {"type": "bool", "value": v}
+		TYPE_INT:
+			return {"type": "int", "value": str(v)}
+		TYPE_REAL:
+			return {"type": "float", "value": f64(v)}
+		TYPE_STRING:
+			return {"type": "String", "value": v}
+		TYPE_ARRAY:
+			var items = []
+			for x in v:
+				items.append(tree(x, depth + 1))
+			return {"type": "Array", "value": items}
+		TYPE_DICTIONARY:
+			# keys() and values() share one order; v[k] would miss NaN keys.
+			var keys = v.keys()
+			var values = v.values()
+			var entries = []
+			for k in range(keys.size()):
+				entries.append([tree(keys[k], depth + 1), tree(values[k], depth + 1)])
+			return {"type": "Dictionary", "value": entries}
+		# Math types and Color: the component bits as the engine holds them, read from its own
+		# encoding (a plain copy of the floats). Reading v.x would widen to a GDScript float and
+		# quiet a signalling NaN.
+		TYPE_VECTOR2:
+			return {"type": "Vector2", "value": payload_f32s(v)}
+		TYPE_RECT2:
+			return {"type": "Rect2", "value": payload_f32s(v)}
+		TYPE_VECTOR3:
+			return {"type": "Vector3", "value": payload_f32s(v)}
+		TYPE_TRANSFORM2D:
+			return {"type": "Transform2D", "value": payload_f32s(v)}
+		TYPE_PLANE:
+			return {"type": "Plane", "value": payload_f32s(v)}
+		TYPE_QUAT:
+			return {"type": "Quaternion", "value": payload_f32s(v)}
+		TYPE_AABB:
+			return {"type": "AABB", "value": payload_f32s(v)}
+		TYPE_BASIS:
+			return {"type": "Basis", "value": payload_f32s(v)}
+		TYPE_TRANSFORM:
+			return {"type": "Transform3D", "value": payload_f32s(v)}
+		TYPE_COLOR:
+			return {"type": "Color", "value": payload_f32s(v)}
+		TYPE_NODE_PATH:
+			return path_tree(v)
+		TYPE_RID:
+			return {"type": "RID", "value": u64(v.get_id())}
+		TYPE_OBJECT:
+			return object_tree(v, depth)
+		TYPE_RAW_ARRAY:
+			return {"type": "PackedByteArray", "value": v.hex_encode()}
+		TYPE_INT_ARRAY:
+			return {"type": "PackedInt32Array", "value": Array(v)}
+		TYPE_REAL_ARRAY:
+			return {"type": "PackedFloat32Array", "value": f32s(Array(v))}
+		TYPE_STRING_ARRAY:
+			return {"type": "PackedStringArray", "value": Array(v)}
+		TYPE_VECTOR2_ARRAY:
+			var out = []
+			for x in v:
+				out.append(f32s([x.x, x.y]))
+			return {"type": "PackedVector2Array", "value": out}
+		TYPE_VECTOR3_ARRAY:
+			var out = []
+			for x in v:
+				out.append(f32s([x.x, x.y, x.z]))
+			return {"type": "PackedVector3Array", "value": out}
+		TYPE_COLOR_ARRAY:
+			var out = []
+			for x in v:
+				out.append(f32s([x.r, x.g, x.b, x.a]))
+			return {"type": "PackedColorArray", "value": out}
+	return {"type": "Nil", "error": "unknown variant type %d" % typeof(v)}
+
+
+# The wire carries rows; GDScript's x/y/z are columns, so read the transpose.
+func basis_rows(b):
+	var t = b.transposed()
+	return [t.x.x, t.x.y, t.x.z, t.y.x, t.y.y, t.y.z, t.z.x, t.z.y, t.z.z]
+
+
+func path_tree(v):
+	var names = []
+	for k in range(v.get_name_count()):
+		names.append(String(v.get_name(k)))
+	var subnames = []
+	for k in range(v.get_subname_count()):
+		subnames.append(String(v.get_subname(k)))
+	return {"type": "NodePath", "names": names, "subnames": subnames, "absolute": v.is_absolute()}
+
+
+func object_tree(v, depth):
+	if not is_instance_valid(v):
+		return {"type": "Object", "value": null}
+	if v.get_class() == "EncodedObjectAsID":
+		# Also what a full object of class EncodedObjectAsID decodes to: the two wire
+		# forms cannot be told apart once decoded.
+		return {"type": "Object", "id": u64(v.get_object_id())}
+	if not (v is Reference):
+		created.append(v)
+	# The properties the full-object encoder writes, in its order.
+	var props = []
+	for p in v.get_property_list():
+		if not (p["usage"] & PROPERTY_USAGE_STORAGE):
+			continue
+		props.append([p["name"], tree(v.get(p["name"]), depth + 1)])
+	return {"type": "Object", "class": v.get_class(), "properties": props}
+
+
+# ---------------------------------------------------------------- float bits
+
+
+func f64(x):
+	spb.seek(0)
+	spb.put_double(x)
+	spb.seek(0)
+	return hex64(spb.get_64())
+
+
+# The f32 components after the 4-byte header of the engine's own encoding of v.
+func payload_f32s(v):
+	var raw = var2bytes(v)
+	spb.data_array = raw
+	var out = []
+	for k in range(4, raw.size(), 4):
+		spb.seek(k)
+		out.append("0x%08x" % spb.get_u32())
+	return out
+
+
+func f32s(xs):
+	var out = []
+	for x in xs:
+		spb.seek(0)
+		spb.put_float(x)
+		spb.seek(0)
+		out.append("0x%08x" % spb.get_u32())
+	return out
+
+
+func hex64(u):
+	return "0x%08x%08x" % [(u >> 32) & 0xffffffff, u & 0xffffffff]
+
+
+# An unsigned 64-bit id, which GDScript holds as a signed int.
+func u64(x):
+	if x >= 0:
+		return str(x)
+	var half = (x >> 1) & 0x7fffffffffffffff  # x / 2 as unsigned
+	return str(half / 5) + str((half % 5) * 2 + (x & 1))
+
+
+# ---------------------------------------------------------------- encode
+
+
+func encode(req):
+	problem = ""
+	unsupported = ""
+	var v = build(req.get("tree"), 0)
+	if problem != "":
+		return {"error": problem}
+	if unsupported != "":
+		return {"ok": false, "unsupported": unsupported}
+	return {
+		"ok": true,
+		"bytes": Marshalls.raw_to_base64(var2bytes(v, false)),
+		"bytes_full": Marshalls.raw_to_base64(var2bytes(v, true)),
+		"tree": tree(v, 0),
+	}
+
+
+func fail(msg):
+	if problem == "":
+		problem = msg
+	return null
+
+
+func build(n, depth):
+	if problem != "" or unsupported != "":
+		return null
+	if depth > MAX_DEPTH:
+		return fail("tree too deep")
+	if typeof(n) != TYPE_DICTIONARY or typeof(n.get("type")) != TYPE_STRING:
+		return fail("a node must be an object with a \"type\" string")
+	var ty = n["type"]
+	var val = n.get("value")
+	match ty:
+		"Nil":
+			return null
+		"bool":
+			if typeof(val) != TYPE_BOOL:
+				return fail("bool needs true or false")
+			return val
+		"int":
+			return i64(val)
+		"float":
+			return floats([val], 8)[0]
+		"String":
+			return text(val)
+		"Vector2":
+			var c = floats(list(val, 2), 4)
+			return Vector2(c[0], c[1])
+		"Rect2":
+			var c = floats(list(val, 4), 4)
+			return Rect2(c[0], c[1], c[2], c[3])
+		"Vector3":
+			var c = floats(list(val, 3), 4)
+			return Vector3(c[0], c[1], c[2])
+		"Transform2D":
+			var c = floats(list(val, 6), 4)
+			return Transform2D(Vector2(c[0], c[1]), Vector2(c[2], c[3]), Vector2(c[4], c[5]))
+		"Plane":
+			var c = floats(list(val, 4), 4)
+			return Plane(c[0], c[1], c[2], c[3])
+		"Quaternion":
+			var c = floats(list(val, 4), 4)
+			return Quat(c[0], c[1], c[2], c[3])
+		"AABB":
+			var c = floats(list(val, 6), 4)
+			return AABB(Vector3(c[0], c[1], c[2]), Vector3(c[3], c[4], c[5]))
+		"Basis":
+			return rows_basis(floats(list(val, 9), 4))
+		"Transform3D":
+			var c = floats(list(val, 12), 4)
+			return Transform(rows_basis(c), Vector3(c[9], c[10], c[11]))
+		"Color":
+			var c = floats(list(val, 4), 4)
+			return Color(c[0], c[1], c[2], c[3])
+		"NodePath":
+			return build_path(n)
+		"RID":
+			if i64(val) != 0:
+				unsupported = "GDScript 3 cannot make an RID with a given id"
+				return null
+			return RID()
+		"Object":
+			return build_object(n, depth)
+		"Array":
+			if n.has("element_type"):
+				unsupported = "Godot 3 has no typed arrays"
+				return null
+			var items = []
+			for x in list(val, -1):
+				items.append(build(x, depth + 1))
+			return items
+		"Dictionary":
+			if n.has("key_type") or n.has("value_type"):
+				unsupported = "Godot 3 has no typed dictionaries"
+				return null
+			var d = {}
+			for pair in list(val, -1):
+				var kv = list(pair, 2)
+				if problem != "":
+					return null
+				var k = build(kv[0], depth + 1)
+				d[k] = build(kv[1], depth + 1)
+			return d
+		"PackedByteArray":
+			return hex_bytes(text(val))
+		"PackedInt32Array":
+			return PoolIntArray(i32s(val))
+		"PackedFloat32Array":
+			return PoolRealArray(floats(list(val, -1), 4))
+		"PackedStringArray":
+			var out = PoolStringArray()
+			for x in list(val, -1):
+				out.append(text(x))
+			return out
+		"PackedVector2Array":
+			var out = PoolVector2Array()
+			for item in list(val, -1):
+				var c = floats(list(item, 2), 4)
+				out.append(Vector2(c[0], c[1]))
+			return out
+		"PackedVector3Array":
+			var out = PoolVector3Array()
+			for item in list(val, -1):
+				var c = floats(list(item, 3), 4)
+				out.append(Vector3(c[0], c[1], c[2]))
+			return out
+		"PackedColorArray":
+			var out = PoolColorArray()
+			for item in list(val, -1):
+				var c = floats(list(item, 4), 4)
+				out.append(Color(c[0], c[1], c[2], c[3]))
+			return out
+	if ty in ["Vector2i", "Rect2i", "Vector3i", "Vector4", "Vector4i", "Projection", "StringName",
+			"Callable", "Signal", "PackedInt64Array", "PackedFloat64Array", "PackedVector4Array"]:
+		unsupported = "Godot 3 has no %s" % ty
+		return null
+	return fail("unknown type %s" % ty)
+
+
+func rows_basis(c):
+	# Basis(x, y, z) takes columns; the wire lists rows.
+	return Basis(Vector3(c[0], c[1], c[2]), Vector3(c[3], c[4], c[5]), Vector3(c[6], c[7], c[8])).transposed()
+
+
+func text(x):
+	if typeof(x) != TYPE_STRING:
+		fail("expected a JSON string")
+		return ""
+	return x
+
+
+func list(x, n):
+	if typeof(x) != TYPE_ARRAY or (n >= 0 and x.size() != n):
+		fail("expected an array of %d items" % n if n >= 0 else "expected an array")
+		var empty = []
+		for _k in range(max(n, 0)):
+			empty.append(null)
+		return empty
+	return x
+
+
+# String.to_int() is 32-bit in 3.2, so decimal strings are read digit by digit,
+# accumulating a negative number (which reaches -2^63).
+func i64(x):
+	if typeof(x) == TYPE_REAL and x == floor(x) and abs(x) <= 9007199254740992.0:
+		return int(x)
+	if typeof(x) != TYPE_STRING or not x.is_valid_integer():
+		fail("expected a 64-bit integer as a decimal string")
+		return 0
+	var neg = x.begins_with("-")
+	var digits = x.substr(1, x.length() - 1) if neg or x.begins_with("+") else x
+	var v = 0
+	for c in digits:
+		var d = ord(c) - 48
+		if v < (I64_MIN + d) / 10:
+			fail("integer %s is out of the 64-bit range" % x)
+			return 0
+		v = v * 10 - d
+	if not neg:
+		if v == I64_MIN:
+			fail("integer %s is out of the 64-bit range" % x)
+			return 0
+		v = -v
+	return v
+
+
+func i32s(x):
+	var out = []
+	for item in list(x, -1):
+		if typeof(item) != TYPE_REAL or item != floor(item) or item < -2147483648.0 or item > 2147483647.0:
+			fail("expected 32-bit integers")
+			return []
+		out.append(int(item))
+	return out
+
+
+# Float tokens as GDScript floats: width 4 reads f32 bits, width 8 reads f64 bits.
+func floats(tokens, width):
+	var out = []
+	for t in tokens:
+		out.append(token(t, width))
+	return out
+
+
+func token(t, width):
+	if typeof(t) != TYPE_STRING:
+		fail("a float must be a string token")
+		return 0.0
+	var digits = t.substr(2, t.length() - 2) if t.begins_with("0x") else ""
+	if t == "nan":
+		digits = "7ff8000000000000" if width == 8 else "7fc00000"
+	elif t == "inf":
+		digits = "7ff0000000000000" if width == 8 else "7f800000"
+	elif t == "-inf":
+		digits = "fff0000000000000" if width == 8 else "ff800000"
+	var hi = hex_u32(digits.substr(0, 8))
+	var lo = hex_u32(digits.substr(8, 8)) if width == 8 else 0
+	if digits.length() != width * 2 or hi < 0 or lo < 0:
+		fail("float %s: only exact 0x tokens of %d hex digits are accepted here" % [t, width * 2])
+		return 0.0
+	spb.seek(0)
+	if width == 4:
+		if hi & 0x7f800000 == 0x7f800000 and hi & 0x007fffff != 0 and hi & 0x00400000 == 0:
+			unsupported = "GDScript 3 holds f32 values as doubles, which quiet the signalling NaN %s" % t
+		spb.put_u32(hi)
+		spb.seek(0)
+		return spb.get_float()
+	spb.put_64((hi << 32) | lo)
+	spb.seek(0)
+	return spb.get_double()
+
+
+# Eight hex digits as an unsigned value, or -1. (String.hex_to_int() is 32-bit signed in 3.2.)
+func hex_u32(s):
+	if s.length() != 8:
+		return -1
+	var v = 0
+	for c in s.to_lower():
+		var d = "0123456789abcdef".find(c)
+		if d < 0:
+			return -1
+		v = v * 16 + d
+	return v
+
+
+func hex_bytes(s):
+	var out = PoolByteArray()
+	if s.length() % 2 != 0:
+		fail("PackedByteArray needs an even-length hex string")
+		return out
+	var digits = "0123456789abcdef"
+	for k in range(0, s.length(), 2):
+		var hi = digits.find(s[k].to_lower())
+		var lo = digits.find(s[k + 1].to_lower())
+		if hi < 0 or lo < 0:
+			fail("PackedByteArray needs a hex string")
+			return out
+		out.append(hi * 16 + lo)
+	return out
+
+
+func build_path(n):
+	var names = list(n.get("names", []), -1)
+	var subnames = list(n.get("subnames", []), -1)
+	var absolute = n.get("absolute", false)
+	if problem != "" or typeof(absolute) != TYPE_BOOL:
+		fail("NodePath needs names, subnames (arrays of strings) and absolute (bool)")
+		return NodePath()
+	# NodePath can only be built from its text form: names that the parser would split
+	# or drop cannot be built.
+	for s in names + subnames:
+		if typeof(s) != TYPE_STRING or s == "" or s.find("/") >= 0 or s.find(":") >= 0:
+			unsupported = "NodePath name %s cannot be written as path text" % JSON.print(s)
+			return NodePath()
+	var t = ("/" if absolute else "") + PoolStringArray(names).join("/")
+	if subnames.size() > 0:
+		t += ":" + PoolStringArray(subnames).join(":")
+	var p = NodePath(t)
+	var got = path_tree(p)
+	if got["names"] != names or got["subnames"] != subnames or got["absolute"] != absolute:
+		unsupported = "NodePath text %s does not parse back to the same path" % JSON.print(t)
+	return p
+
+
+func build_object(n, depth):
+	if n.has("value") and n["value"] == null:
+		return instance_from_id(0)  # a null Object, not Nil
+	if n.has("id"):
+		if i64(n["id"]) == 0:
+			return instance_from_id(0)
+		unsupported = "an object that exists only by its instance id cannot be built"
+		return null
+	var cls = text(n.get("class"))
+	if problem != "":
+		return null
+	if not ClassDB.can_instance(cls):
+		unsupported = "class %s cannot be instantiated" % cls
+		return null
+	var obj = ClassDB.instance(cls)
+	if not (obj is Reference):
+		created.append(obj)
+	for pair in list(n.get("properties", []), -1):
+		var kv = list(pair, 2)
+		if problem != "":
+			return null
+		var value = build(kv[1], depth + 1)
+		if problem != "" or unsupported != "":
+			return null
+		obj.set(text(kv[0]), value)
+	return obj

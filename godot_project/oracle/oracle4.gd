@@ -1,0 +1,757 @@
+extends RefCounted
+# The Godot 4.x side of the gdmarshal engine oracle (protocol: godot_project/README.md).
+#
+# Values cross the wire as tagged JSON (docs/tagged-json.md) with every float written as
+# an exact 0x bits token and every 64-bit integer as a decimal string. Floats are read and
+# built through raw memory (Packed*Array.to_byte_array, PackedByteArray.to_*_array) so that
+# no decimal text ever rounds them. Scalar real_t fields (Plane.d, Quaternion) can only be
+# reached as a GDScript float (a double): a signalling NaN there comes back quiet; the
+# engine's own re-encoding, returned beside the tree, shows the true bits.
+
+const MARK := "@gdm:"
+const MAX_DEPTH := 4096
+const I64_MIN := -9223372036854775807 - 1
+
+var peer := StreamPeerTCP.new()
+var double_reals := false
+var type_ids := {}  # Godot 4 type name -> Variant.Type
+var b4 := PackedByteArray()
+var b8 := PackedByteArray()
+var problem := ""  # first error met while building a value from a tree
+var unsupported := ""  # why a tree cannot be built inside the engine
+var created := []  # non-refcounted objects made while serving a request, freed after it
+var deepest := 0  # the deepest container level tree() met in this request
+
+
+func run(port: int) -> void:
+	b4.resize(4)
+	b8.resize(8)
+	for t in TYPE_MAX:
+		type_ids[type_string(t)] = t
+	# real_t is a double in builds made with precision=double: Vector2 then takes 16 bytes.
+	double_reals = var_to_bytes(Vector2()).size() > 12
+	if not _connect(port):
+		return
+	while true:
+		var head := peer.get_data(4)
+		if head[0] != OK:
+			return
+		var size: int = head[1].decode_u32(0)
+		var body := [OK, PackedByteArray()]
+		if size > 0:
+			body = peer.get_data(size)
+		if body[0] != OK:
+			return
+		var out: PackedByteArray = serve(body[1].get_string_from_utf8()).to_utf8_buffer()
+		var frame := PackedByteArray()
+		frame.resize(4)
+		frame.encode_u32(0, out.size())
+		frame.append_array(out)
+		if peer.put_data(frame) != OK:
+			return
+
+
+func _connect(port: int) -> bool:
+	if peer.connect_to_host("127.0.0.1", port) != OK:
+		printerr(MARK + "fatal:cannot connect to port %d" % port)
+		return false
+	var start := Time.get_ticks_msec()
+	while peer.get_status() == StreamPeerTCP.STATUS_CONNECTING:
+		peer.poll()
+		if Time.get_ticks_msec() - start > 10000:
+			break
+		OS.delay_msec(1)
+	if peer.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		printerr(MARK + "fatal:connection to port %d failed" % port)
+		return false
+	peer.set_no_delay(true)
+	return true
+
+
+# One frame: a header line {"seq": N} then one request per line; the answer has the
+# same shape, one result line per request line, in order.
+func serve(text: String) -> String:
+	var lines := text.split("\n")
+	var seq := -1
+	var head = JSON.parse_string(lines[0]) if lines.size() > 0 else null
+	if typeof(head) == TYPE_DICTIONARY and typeof(head.get("seq")) == TYPE_FLOAT:
+		seq = int(head["seq"])
+	var out := PackedStringArray()
+	out.append(JSON.stringify({"seq": seq}))
+	for i in range(1, lines.size()):
+		# Markers on stderr let the host tie the engine's error lines to one request.
+		printerr(MARK + "b:%d:%d" % [seq, i - 1])
+		deepest = 0
+		var res = handle(lines[i], seq, i - 1)
+		if typeof(res) != TYPE_DICTIONARY:
+			res = {"error": "script error while serving the request (see the engine's stderr)"}
+			printerr(MARK + "m:%d:%d" % [seq, i - 1])
+		for o in created:
+			if is_instance_valid(o):
+				o.free()
+		created.clear()
+		out.append(JSON.stringify(res) if deepest < 400 else json_text(res))
+	printerr(MARK + "e:%d" % seq)
+	return "\n".join(out)
+
+
+# JSON.stringify writes "[...]" past 1024 levels, and GDScript 4 allows 2048 nested calls
+# whatever max_call_stack says, so a deep tree (two JSON levels per container) is written
+# here with a stack of pending pieces instead of recursion.
+func json_text(root) -> String:
+	var out := PackedStringArray()
+	var todo := [root]
+	var raw := [false]  # whether the matching todo item is finished text
+	while not todo.is_empty():
+		var v = todo.pop_back()
+		if raw.pop_back():
+			out.append(v)
+		elif typeof(v) == TYPE_DICTIONARY:
+			var keys: Array = v.keys()
+			todo.append("}")
+			raw.append(true)
+			for k in range(keys.size() - 1, -1, -1):
+				todo.append_array([v[keys[k]], ("," if k > 0 else "") + JSON.stringify(str(keys[k])) + ":"])
+				raw.append_array([false, true])
+			todo.append("{")
+			raw.append(true)
+		elif typeof(v) == TYPE_ARRAY:
+			todo.append("]")
+			raw.append(true)
+			for k in range(v.size() - 1, -1, -1):
+				todo.append(v[k])
+				raw.append(false)
+				if k > 0:
+					todo.append(",")
+					raw.append(true)
+			todo.append("[")
+			raw.append(true)
+		else:
+			out.append(JSON.stringify(v))
+	return "".join(out)
+
+
+func handle(line: String, seq: int, i: int):
+	var req = JSON.parse_string(line)
+	if typeof(req) != TYPE_DICTIONARY:
+		printerr(MARK + "m:%d:%d" % [seq, i])
+		return {"error": "request is not a JSON object"}
+	var op = req.get("op")
+	if op == "decode":
+		return decode(req, seq, i)
+	printerr(MARK + "m:%d:%d" % [seq, i])
+	if op == "encode":
+		return encode(req)
+	if op == "hello":
+		return {"ok": true, "version": Engine.get_version_info(), "double_reals": double_reals}
+	if op == "sleep":
+		# Keeps the engine busy, for testing the host's timeouts.
+		OS.delay_msec(int(req.get("ms", 0)))
+		return {"ok": true}
+	return {"error": "unknown op %s" % JSON.stringify(op)}
+
+
+# ---------------------------------------------------------------- decode
+
+
+func decode(req: Dictionary, seq: int, i: int) -> Dictionary:
+	if typeof(req.get("bytes")) != TYPE_STRING:
+		printerr(MARK + "m:%d:%d" % [seq, i])
+		return {"error": "decode needs \"bytes\" (base64)"}
+	var objects := bool(req.get("objects", false))
+	var b := Marshalls.base64_to_raw(req["bytes"])
+	var v = bytes_to_var_with_objects(b) if objects else bytes_to_var(b)
+	printerr(MARK + "m:%d:%d" % [seq, i])
+	# bytes_to_var answers null both for a valid Nil and on error; a Nil header (low byte
+	# 0, flags ignored as the engine ignores them) with 4 bytes is a valid Nil.
+	var accepted := typeof(v) != TYPE_NIL or (b.size() >= 4 and b[0] == 0)
+	var out := {"ok": true, "accepted": accepted}
+	if not accepted:
+		return out
+	# decode_var_size runs the same decoder and gives its byte count (0 on error).
+	var consumed := b.decode_var_size(0, objects)
+	if consumed <= 0:
+		out["inconsistent"] = "bytes_to_var accepted what decode_var_size rejects"
+	out["consumed"] = consumed
+	out["tree"] = tree(v, 0)
+	if deepest > MAX_DEPTH:
+		out["incomplete"] = "the value nests deeper than the %d levels the oracle walks" % MAX_DEPTH
+	out["reencoded"] = Marshalls.raw_to_base64(var_to_bytes(v))
+	out["reencoded_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))
+	return out
+
+
+func tree(v, depth: int) -> Dictionary:
+	deepest = max(deepest, depth)
+	if depth > MAX_DEPTH:
+		return {"type": "Nil", "error": "too deep"}
+	match typeof(v):
+		TYPE_NIL:
+			return {"type": "Nil"}
+		TYPE_BOOL:
+			return {"type": "bool", "value": v}
+		TYPE_INT:
+			return {"type": "int", "value": str(v)}
+		TYPE_FLOAT:
+			return {"type": "float", "value": f64(v)}
+		TYPE_STRING:
+			return {"type": "String", "value": v}
+		# Containers are walked here, not in helpers: one call per level, see json_text.
+		TYPE_ARRAY:
+			var items := []
+			for x in v:
+				items.append(tree(x, depth + 1))
+			var out := {"type": "Array", "value": items}
+			if v.is_typed():
+				out["element_type"] = container_type(v.get_typed_builtin(), v.get_typed_class_name(), v.get_typed_script())
+			return out
+		TYPE_DICTIONARY:
+			# keys() and values() share one order; v[k] would miss NaN keys.
+			var keys: Array = v.keys()
+			var values: Array = v.values()
+			var entries := []
+			for k in keys.size():
+				entries.append([tree(keys[k], depth + 1), tree(values[k], depth + 1)])
+			var out := {"type": "Dictionary", "value": entries}
+			if v.is_typed_key():
+				out["key_type"] = container_type(v.get_typed_key_builtin(), v.get_typed_key_class_name(), v.get_typed_key_script())
+			if v.is_typed_value():
+				out["value_type"] = container_type(v.get_typed_value_builtin(), v.get_typed_value_class_name(), v.get_typed_value_script())
+			return out
+		# Math types and Color: the component bits as the engine holds them, read from its own
+		# encoding (a plain copy of the floats, rows for Basis). Reading v.x would widen to a
+		# GDScript float and quiet a signalling NaN.
+		TYPE_VECTOR2:
+			return {"type": "Vector2", "value": payload_reals(v)}
+		TYPE_VECTOR2I:
+			return {"type": "Vector2i", "value": [v.x, v.y]}
+		TYPE_RECT2:
+			return {"type": "Rect2", "value": payload_reals(v)}
+		TYPE_RECT2I:
+			return {"type": "Rect2i", "value": [v.position.x, v.position.y, v.size.x, v.size.y]}
+		TYPE_VECTOR3:
+			return {"type": "Vector3", "value": payload_reals(v)}
+		TYPE_VECTOR3I:
+			return {"type": "Vector3i", "value": [v.x, v.y, v.z]}
+		TYPE_TRANSFORM2D:
+			return {"type": "Transform2D", "value": payload_reals(v)}
+		TYPE_VECTOR4:
+			return {"type": "Vector4", "value": payload_reals(v)}
+		TYPE_VECTOR4I:
+			return {"type": "Vector4i", "value": [v.x, v.y, v.z, v.w]}
+		TYPE_PLANE:
+			return {"type": "Plane", "value": payload_reals(v)}
+		TYPE_QUATERNION:
+			return {"type": "Quaternion", "value": payload_reals(v)}
+		TYPE_AABB:
+			return {"type": "AABB", "value": payload_reals(v)}
+		TYPE_BASIS:
+			return {"type": "Basis", "value": payload_reals(v)}
+		TYPE_TRANSFORM3D:
+			return {"type": "Transform3D", "value": payload_reals(v)}
+		TYPE_PROJECTION:
+			return {"type": "Projection", "value": payload_reals(v)}
+		TYPE_COLOR:
+			return {"type": "Color", "value": f32s(var_to_bytes(v).slice(4))}
+		TYPE_STRING_NAME:
+			return {"type": "StringName", "value": String(v)}
+		TYPE_NODE_PATH:
+			return path_tree(v)
+		TYPE_RID:
+			return {"type": "RID", "value": u64(v.get_id())}
+		TYPE_OBJECT:
+			return object_tree(v, depth)
+		TYPE_CALLABLE:
+			var c := {"type": "Callable"}
+			if not v.is_null():
+				c["note"] = "not a null Callable: %s" % str(v)
+			return c
+		TYPE_SIGNAL:
+			return {"type": "Signal", "name": String(v.get_name()), "object": u64(v.get_object_id())}
+		TYPE_PACKED_BYTE_ARRAY:
+			return {"type": "PackedByteArray", "value": v.hex_encode()}
+		TYPE_PACKED_INT32_ARRAY:
+			return {"type": "PackedInt32Array", "value": Array(v)}
+		TYPE_PACKED_INT64_ARRAY:
+			var out := []
+			for x in v:
+				out.append(str(x))
+			return {"type": "PackedInt64Array", "value": out}
+		TYPE_PACKED_FLOAT32_ARRAY:
+			return {"type": "PackedFloat32Array", "value": f32s(v.to_byte_array())}
+		TYPE_PACKED_FLOAT64_ARRAY:
+			var raw: PackedByteArray = v.to_byte_array()
+			var out := []
+			for k in range(0, raw.size(), 8):
+				out.append(hex64(raw.decode_s64(k)))
+			return {"type": "PackedFloat64Array", "value": out}
+		TYPE_PACKED_STRING_ARRAY:
+			return {"type": "PackedStringArray", "value": Array(v)}
+		TYPE_PACKED_VECTOR2_ARRAY:
+			return {"type": "PackedVector2Array", "value": groups(reals(v.to_byte_array()), 2)}
+		TYPE_PACKED_VECTOR3_ARRAY:
+			return {"type": "PackedVector3Array", "value": groups(reals(v.to_byte_array()), 3)}
+		TYPE_PACKED_COLOR_ARRAY:
+			return {"type": "PackedColorArray", "value": groups(f32s(v.to_byte_array()), 4)}
+		TYPE_PACKED_VECTOR4_ARRAY:
+			return {"type": "PackedVector4Array", "value": groups(reals(v.to_byte_array()), 4)}
+	return {"type": "Nil", "error": "unknown variant type %d" % typeof(v)}
+
+
+func container_type(builtin: int, cls: StringName, script) -> Dictionary:
+	if script != null:
+		return {"script": script.resource_path}
+	if builtin == TYPE_OBJECT:
+		return {"class": String(cls)}
+	return {"builtin": type_string(builtin)}
+
+
+func path_tree(v: NodePath) -> Dictionary:
+	var names := []
+	for k in v.get_name_count():
+		names.append(String(v.get_name(k)))
+	var subnames := []
+	for k in v.get_subname_count():
+		subnames.append(String(v.get_subname(k)))
+	return {"type": "NodePath", "names": names, "subnames": subnames, "absolute": v.is_absolute()}
+
+
+func object_tree(v, depth: int) -> Dictionary:
+	if not is_instance_valid(v):
+		return {"type": "Object", "value": null}
+	if v is EncodedObjectAsID:
+		# Also what a full object of class EncodedObjectAsID decodes to: the two wire
+		# forms cannot be told apart once decoded.
+		return {"type": "Object", "id": u64(v.get_object_id())}
+	if not (v is RefCounted):
+		created.append(v)
+	# The properties the full-object encoder writes, in its order, with the script
+	# written as its path as the encoder does.
+	var props := []
+	for p in v.get_property_list():
+		if not (p["usage"] & PROPERTY_USAGE_STORAGE):
+			continue
+		var value = v.get(p["name"])
+		if p["name"] == "script" and value != null:
+			value = value.resource_path
+		props.append([p["name"], tree(value, depth + 1)])
+	return {"type": "Object", "class": v.get_class(), "properties": props}
+
+
+# ---------------------------------------------------------------- float bits
+
+
+func f64(x: float) -> String:
+	b8.encode_double(0, x)
+	return hex64(b8.decode_s64(0))
+
+
+func f32(x: float) -> String:
+	b4.encode_float(0, x)
+	return "0x%08x" % b4.decode_u32(0)
+
+
+func hex64(u: int) -> String:
+	return "0x%08x%08x" % [(u >> 32) & 0xffffffff, u & 0xffffffff]
+
+
+# One real_t component that GDScript only exposes as a float.
+func real(x: float) -> String:
+	return f64(x) if double_reals else f32(x)
+
+
+# The real_t components after the 4-byte header of the engine's own encoding of v.
+func payload_reals(v) -> Array:
+	return reals(var_to_bytes(v).slice(4))
+
+
+# real_t components from raw memory, exact to the bit.
+func reals(raw: PackedByteArray) -> Array:
+	if double_reals:
+		var out := []
+		for k in range(0, raw.size(), 8):
+			out.append(hex64(raw.decode_s64(k)))
+		return out
+	return f32s(raw)
+
+
+func f32s(raw: PackedByteArray) -> Array:
+	var out := []
+	for k in range(0, raw.size(), 4):
+		out.append("0x%08x" % raw.decode_u32(k))
+	return out
+
+
+func groups(flat: Array, n: int) -> Array:
+	var out := []
+	for k in range(0, flat.size(), n):
+		out.append(flat.slice(k, k + n))
+	return out
+
+
+# An unsigned 64-bit id, which GDScript holds as a signed int.
+func u64(x: int) -> String:
+	if x >= 0:
+		return str(x)
+	var half := (x >> 1) & 0x7fffffffffffffff  # x / 2 as unsigned
+	var q := half / 5
+	var r := (half % 5) * 2 + (x & 1)
+	return str(q) + str(r)
+
+
+# ---------------------------------------------------------------- encode
+
+
+func encode(req: Dictionary) -> Dictionary:
+	problem = ""
+	unsupported = ""
+	var v = build(req.get("tree"), 0)
+	if problem != "":
+		return {"error": problem}
+	if unsupported != "":
+		return {"ok": false, "unsupported": unsupported}
+	return {
+		"ok": true,
+		"bytes": Marshalls.raw_to_base64(var_to_bytes(v)),
+		"bytes_full": Marshalls.raw_to_base64(var_to_bytes_with_objects(v)),
+		"tree": tree(v, 0),
+	}
+
+
+func fail(msg: String):
+	if problem == "":
+		problem = msg
+	return null
+
+
+func build(n, depth: int):
+	if problem != "" or unsupported != "":
+		return null
+	if depth > MAX_DEPTH:
+		return fail("tree too deep")
+	if typeof(n) != TYPE_DICTIONARY or typeof(n.get("type")) != TYPE_STRING:
+		return fail("a node must be an object with a \"type\" string")
+	var ty: String = n["type"]
+	var val = n.get("value")
+	match ty:
+		"Nil":
+			return null
+		"bool":
+			if typeof(val) != TYPE_BOOL:
+				return fail("bool needs true or false")
+			return val
+		"int":
+			return i64(val)
+		"float":
+			var bits := token_bytes([val], 8)
+			return bits.decode_double(0) if problem == "" else null
+		"String":
+			return text(val)
+		"StringName":
+			return StringName(text(val))
+		"Vector2", "Rect2", "Transform2D":
+			var a := real_bytes(val, {"Vector2": 2, "Rect2": 4, "Transform2D": 6}[ty]).to_vector2_array()
+			if problem != "":
+				return null
+			if ty == "Vector2":
+				return a[0]
+			if ty == "Rect2":
+				return Rect2(a[0], a[1])
+			return Transform2D(a[0], a[1], a[2])
+		"Vector3", "AABB", "Basis", "Transform3D":
+			var a := real_bytes(val, {"Vector3": 3, "AABB": 6, "Basis": 9, "Transform3D": 12}[ty]).to_vector3_array()
+			if problem != "":
+				return null
+			if ty == "Vector3":
+				return a[0]
+			if ty == "AABB":
+				return AABB(a[0], a[1])
+			# The wire lists rows; Basis(x, y, z) takes columns, so transpose.
+			var basis := Basis(a[0], a[1], a[2]).transposed()
+			return basis if ty == "Basis" else Transform3D(basis, a[3])
+		"Vector4", "Projection":
+			var a := real_bytes(val, 4 if ty == "Vector4" else 16).to_vector4_array()
+			if problem != "":
+				return null
+			return a[0] if ty == "Vector4" else Projection(a[0], a[1], a[2], a[3])
+		"Plane", "Quaternion":
+			var raw := real_bytes(val, 4)
+			if problem != "":
+				return null
+			var c := []
+			for k in 4:
+				if not double_reals and signalling_f32(raw.decode_u32(k * 4)):
+					unsupported = "%s components pass through a double, which quiets a signalling NaN" % ty
+				c.append(raw.decode_double(k * 8) if double_reals else raw.decode_float(k * 4))
+			if ty == "Plane":
+				return Plane(c[0], c[1], c[2], c[3])
+			return Quaternion(c[0], c[1], c[2], c[3])
+		"Color":
+			var a := token_bytes(list(val, 4), 4).to_color_array()
+			return a[0] if problem == "" else null
+		"Vector2i":
+			var c := i32s(val, 2)
+			return Vector2i(c[0], c[1]) if problem == "" else null
+		"Rect2i":
+			var c := i32s(val, 4)
+			return Rect2i(c[0], c[1], c[2], c[3]) if problem == "" else null
+		"Vector3i":
+			var c := i32s(val, 3)
+			return Vector3i(c[0], c[1], c[2]) if problem == "" else null
+		"Vector4i":
+			var c := i32s(val, 4)
+			return Vector4i(c[0], c[1], c[2], c[3]) if problem == "" else null
+		"NodePath":
+			return build_path(n)
+		"RID":
+			return rid_from_int64(i64(val))
+		"Object":
+			return build_object(n, depth)
+		"Callable":
+			return Callable()
+		"Signal":
+			if typeof(n.get("name")) != TYPE_STRING:
+				return fail("Signal needs a \"name\" string")
+			if i64(n.get("object", "0")) != 0:
+				unsupported = "a Signal of an object that exists only by its id cannot be built"
+				return null
+			return Signal(null, StringName(n["name"]))
+		"Array":
+			return build_array(n, depth)
+		"Dictionary":
+			return build_dict(n, depth)
+		"PackedByteArray":
+			var s := text(val)
+			if s.length() % 2 != 0 or (s != "" and not ("0x" + s).is_valid_hex_number(true)):
+				return fail("PackedByteArray needs an even-length hex string")
+			return s.hex_decode()
+		"PackedInt32Array":
+			return PackedInt32Array(i32s(val, -1))
+		"PackedInt64Array":
+			var out := PackedInt64Array()
+			for x in list(val, -1):
+				out.append(i64(x))
+			return out
+		"PackedFloat32Array":
+			return token_bytes(list(val, -1), 4).to_float32_array()
+		"PackedFloat64Array":
+			return token_bytes(list(val, -1), 8).to_float64_array()
+		"PackedStringArray":
+			var out := PackedStringArray()
+			for x in list(val, -1):
+				out.append(text(x))
+			return out
+		"PackedVector2Array":
+			return real_bytes(flat(val, 2), -1).to_vector2_array()
+		"PackedVector3Array":
+			return real_bytes(flat(val, 3), -1).to_vector3_array()
+		"PackedVector4Array":
+			return real_bytes(flat(val, 4), -1).to_vector4_array()
+		"PackedColorArray":
+			return token_bytes(flat(val, 4), 4).to_color_array()
+	return fail("unknown type %s" % ty)
+
+
+func text(x) -> String:
+	if typeof(x) != TYPE_STRING:
+		fail("expected a JSON string")
+		return ""
+	return x
+
+
+func list(x, n: int) -> Array:
+	if typeof(x) != TYPE_ARRAY or (n >= 0 and x.size() != n):
+		fail("expected an array of %d items" % n if n >= 0 else "expected an array")
+		return []
+	return x
+
+
+# Nested arrays of n tokens each, flattened.
+func flat(x, n: int) -> Array:
+	var out := []
+	for item in list(x, -1):
+		out.append_array(list(item, n))
+	return out
+
+
+# String.to_int() saturates (or wraps, at 2^63) out of range, so decimal strings are read
+# digit by digit, accumulating a negative number (which reaches -2^63).
+func i64(x) -> int:
+	if typeof(x) == TYPE_FLOAT and x == floor(x) and abs(x) <= 9007199254740992.0:
+		return int(x)
+	if typeof(x) != TYPE_STRING or not x.is_valid_int():
+		fail("expected a 64-bit integer as a decimal string")
+		return 0
+	var neg: bool = x.begins_with("-")
+	var digits: String = x.substr(1) if neg or x.begins_with("+") else x
+	var v := 0
+	for c in digits:
+		var d := c.unicode_at(0) - 48
+		if v < (I64_MIN + d) / 10:
+			fail("integer %s is out of the 64-bit range" % x)
+			return 0
+		v = v * 10 - d
+	if not neg:
+		if v == I64_MIN:
+			fail("integer %s is out of the 64-bit range" % x)
+			return 0
+		v = -v
+	return v
+
+
+func i32s(x, n: int) -> Array:
+	var out := []
+	for item in list(x, n):
+		if typeof(item) != TYPE_FLOAT or item != floor(item) or item < -2147483648.0 or item > 2147483647.0:
+			fail("expected 32-bit integers")
+			return []
+		out.append(int(item))
+	return out
+
+
+# real_t tokens as raw memory of this build's real_t width.
+func real_bytes(x, n: int) -> PackedByteArray:
+	return token_bytes(list(x, n), 8 if double_reals else 4)
+
+
+func signalling_f32(u: int) -> bool:
+	return u & 0x7f800000 == 0x7f800000 and u & 0x007fffff != 0 and u & 0x00400000 == 0
+
+
+# Float tokens as raw little-endian memory, each `width` bytes.
+func token_bytes(tokens: Array, width: int) -> PackedByteArray:
+	var out := PackedByteArray()
+	out.resize(tokens.size() * width)
+	for k in tokens.size():
+		var t = tokens[k]
+		if typeof(t) != TYPE_STRING:
+			fail("a float must be a string token")
+			return out
+		var digits: String = t.substr(2) if t.begins_with("0x") else ""
+		if t == "nan":
+			digits = "7ff8000000000000" if width == 8 else "7fc00000"
+		elif t == "inf":
+			digits = "7ff0000000000000" if width == 8 else "7f800000"
+		elif t == "-inf":
+			digits = "fff0000000000000" if width == 8 else "ff800000"
+		if digits.length() != width * 2 or not ("0x" + digits).is_valid_hex_number(true):
+			fail("float %s: only exact 0x tokens of %d hex digits are accepted here" % [t, width * 2])
+			return out
+		if width == 4:
+			out.encode_u32(k * 4, ("0x" + digits).hex_to_int())
+		else:
+			var hi: int = ("0x" + digits.substr(0, 8)).hex_to_int()
+			var lo: int = ("0x" + digits.substr(8)).hex_to_int()
+			out.encode_s64(k * 8, (hi << 32) | lo)
+	return out
+
+
+func build_path(n: Dictionary) -> NodePath:
+	var names := list(n.get("names", []), -1)
+	var subnames := list(n.get("subnames", []), -1)
+	var absolute = n.get("absolute", false)
+	if problem != "" or typeof(absolute) != TYPE_BOOL:
+		fail("NodePath needs names, subnames (arrays of strings) and absolute (bool)")
+		return NodePath()
+	# NodePath can only be built from its text form: names that the parser would split
+	# or drop cannot be built.
+	for s in names + subnames:
+		if typeof(s) != TYPE_STRING or s == "" or s.contains("/") or s.contains(":"):
+			unsupported = "NodePath name %s cannot be written as path text" % JSON.stringify(s)
+			return NodePath()
+	var t := ("/" if absolute else "") + "/".join(PackedStringArray(names))
+	if subnames.size() > 0:
+		t += ":" + ":".join(PackedStringArray(subnames))
+	var p := NodePath(t)
+	var got := path_tree(p)
+	if got["names"] != names or got["subnames"] != subnames or got["absolute"] != absolute:
+		unsupported = "NodePath text %s does not parse back to the same path" % JSON.stringify(t)
+	return p
+
+
+func build_object(n: Dictionary, depth: int):
+	if n.has("value") and n["value"] == null:
+		return instance_from_id(0)  # a null Object, not Nil
+	if n.has("id"):
+		if i64(n["id"]) == 0:
+			return instance_from_id(0)
+		unsupported = "an object that exists only by its instance id cannot be built"
+		return null
+	var cls := text(n.get("class"))
+	if problem != "":
+		return null
+	if not ClassDB.can_instantiate(cls):
+		unsupported = "class %s cannot be instantiated" % cls
+		return null
+	var obj = ClassDB.instantiate(cls)
+	if not (obj is RefCounted):
+		created.append(obj)
+	for pair in list(n.get("properties", []), -1):
+		var kv := list(pair, 2)
+		if problem != "":
+			return null
+		var value = build(kv[1], depth + 1)
+		if problem != "" or unsupported != "":
+			return null
+		if kv[0] == "script" and typeof(value) == TYPE_STRING:
+			obj.set_script(load(value))
+		else:
+			obj.set(text(kv[0]), value)
+	return obj
+
+
+func build_array(n: Dictionary, depth: int):
+	var items := []
+	for x in list(n.get("value"), -1):
+		items.append(build(x, depth + 1))
+	if problem != "" or unsupported != "":
+		return null
+	if not n.has("element_type"):
+		return items
+	var t := parse_container_type(n["element_type"])
+	if problem != "":
+		return null
+	return Array(items, t[0], t[1], t[2])
+
+
+func build_dict(n: Dictionary, depth: int):
+	var d := {}
+	for pair in list(n.get("value"), -1):
+		var kv := list(pair, 2)
+		if problem != "":
+			return null
+		var k = build(kv[0], depth + 1)
+		d[k] = build(kv[1], depth + 1)
+	if problem != "" or unsupported != "":
+		return null
+	if not n.has("key_type") and not n.has("value_type"):
+		return d
+	var kt := parse_container_type(n.get("key_type"))
+	var vt := parse_container_type(n.get("value_type"))
+	if problem != "":
+		return null
+	return Dictionary(d, kt[0], kt[1], kt[2], vt[0], vt[1], vt[2])
+
+
+# [type, class name, script] from {"builtin": T} | {"class": C} | {"script": path}; null is untyped.
+func parse_container_type(x) -> Array:
+	if x == null:
+		return [TYPE_NIL, &"", null]
+	if typeof(x) != TYPE_DICTIONARY:
+		fail("a container type must be an object")
+		return [TYPE_NIL, &"", null]
+	if x.has("builtin"):
+		if not type_ids.has(x["builtin"]):
+			fail("unknown builtin type %s" % JSON.stringify(x["builtin"]))
+			return [TYPE_NIL, &"", null]
+		return [type_ids[x["builtin"]], &"", null]
+	if x.has("class"):
+		return [TYPE_OBJECT, StringName(text(x["class"])), null]
+	if x.has("script"):
+		var s = load(text(x["script"])) if problem == "" else null
+		if s == null:
+			unsupported = "script %s cannot be loaded" % JSON.stringify(x["script"])
+			return [TYPE_NIL, &"", null]
+		return [TYPE_OBJECT, s.get_instance_base_type(), s]
+	fail("a container type needs builtin, class or script")
+	return [TYPE_NIL, &"", null]

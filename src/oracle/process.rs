@@ -1,0 +1,292 @@
+//! One running engine process: its scratch directory, its connection, and the threads that
+//! turn its output into [`Event`]s.
+
+use std::io::{self, BufRead, BufReader, Read};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::discover::EngineSpec;
+use super::error::OracleError;
+use super::protocol::{read_frame, write_frame};
+
+/// The script the engine runs, inside the project.
+const ENTRY: &str = "res://oracle/main.gd";
+
+/// Something the engine did.
+#[derive(Debug)]
+pub enum Event {
+    /// A line on its stderr.
+    Stderr(String),
+    /// Its stderr closed: the process is gone or going.
+    StderrClosed,
+    /// A response frame.
+    Frame(Vec<u8>),
+    /// The connection closed.
+    SocketClosed,
+}
+
+/// A started engine process. Dropping it kills the process and removes its scratch directory.
+pub struct Process {
+    child: Child,
+    stream: TcpStream,
+    /// Everything the engine does, in arrival order.
+    pub events: Receiver<Event>,
+    exited: Option<ExitStatus>,
+    _scratch: tempfile::TempDir,
+}
+
+impl Process {
+    /// Starts the engine on a scratch copy of `project` and waits for it to connect.
+    pub fn spawn(
+        spec: &EngineSpec,
+        project: &Path,
+        timeout: Duration,
+    ) -> Result<Process, OracleError> {
+        let scratch = tempfile::Builder::new()
+            .prefix("gdmarshal-engine-")
+            .tempdir()
+            .map_err(OracleError::Scratch)?;
+        let copy = scratch.path().join("project");
+        let home = scratch.path().join("home");
+        copy_project(project, &copy).map_err(OracleError::Scratch)?;
+        std::fs::create_dir(&home).map_err(OracleError::Scratch)?;
+        let listener = TcpListener::bind("127.0.0.1:0").map_err(OracleError::Io)?;
+        let port = listener.local_addr().map_err(OracleError::Io)?.port();
+
+        // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
+        let mut child = Command::new(&spec.launcher)
+            .args(&spec.args)
+            .arg("--path")
+            .arg(&copy)
+            .args(["-s", ENTRY, &format!("--gdm-port={port}")])
+            .env("HOME", &home)
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("XDG_CACHE_HOME", home.join(".cache"))
+            .current_dir(scratch.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|source| OracleError::Spawn {
+                launcher: spec.launcher.display().to_string(),
+                source,
+            })?;
+
+        let (tx, events) = channel();
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        spawn_thread("gdmarshal-engine-stderr", stderr_reader(stderr, tx.clone()));
+        spawn_thread("gdmarshal-engine-stdout", move || {
+            // The banner and print() output: read only so that the pipe never fills.
+            let _ = io::copy(&mut BufReader::new(stdout), &mut io::sink());
+        });
+
+        let stream = match accept(&listener, &mut child, timeout) {
+            Ok(s) => s,
+            Err(e) => return Err(Self::failed_start(child, events, e, timeout)),
+        };
+        let process = Process {
+            child,
+            stream,
+            events,
+            exited: None,
+            _scratch: scratch,
+        };
+        let reader = process.stream.try_clone().map_err(OracleError::Io)?;
+        spawn_thread("gdmarshal-engine-socket", socket_reader(reader, tx));
+        process.stream.set_nodelay(true).map_err(OracleError::Io)?;
+        Ok(process)
+    }
+
+    // Why a start failed: the engine's own words (its stderr) and how it ended.
+    fn failed_start(
+        mut child: Child,
+        events: Receiver<Event>,
+        err: io::Error,
+        timeout: Duration,
+    ) -> OracleError {
+        let exited = child.try_wait().ok().flatten();
+        if exited.is_none() {
+            let _ = child.kill();
+        }
+        let status = describe(child.wait().ok());
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut stderr = String::new();
+        while let Ok(Event::Stderr(line)) =
+            events.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            stderr.push_str(&line);
+            stderr.push('\n');
+        }
+        if exited.is_some() {
+            OracleError::ExitedEarly { status, stderr }
+        } else if err.kind() == io::ErrorKind::TimedOut {
+            OracleError::NoConnection { timeout, stderr }
+        } else {
+            OracleError::Io(err)
+        }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends one request frame.
+    pub fn send(&mut self, body: &[u8]) -> io::Result<()> {
+        write_frame(&mut self.stream, body)
+    }
+
+    /// Waits up to `grace` for the process to end, kills it if it has not, and says how it
+    /// ended.
+    pub fn finish(&mut self, grace: Duration) -> String {
+        let deadline = Instant::now() + grace;
+        while self.exited.is_none() && Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(status)) => self.exited = Some(status),
+                Ok(None) => thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
+            }
+        }
+        if self.exited.is_none() {
+            let _ = self.child.kill();
+            self.exited = self.child.wait().ok();
+        }
+        describe(self.exited)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        if self.exited.is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Accepts the engine's connection, polling so that an engine that dies first is noticed.
+fn accept(listener: &TcpListener, child: &mut Child, timeout: Duration) -> io::Result<TcpStream> {
+    listener.set_nonblocking(true)?;
+    let deadline = Instant::now() + timeout;
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false)?;
+                return Ok(stream);
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                if child.try_wait()?.is_some() {
+                    return Err(io::Error::other("the engine exited"));
+                }
+                if Instant::now() >= deadline {
+                    return Err(io::Error::new(io::ErrorKind::TimedOut, "no connection"));
+                }
+                thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn stderr_reader(
+    stderr: impl Read + Send + 'static,
+    tx: Sender<Event>,
+) -> impl FnOnce() + Send + 'static {
+    move || {
+        let mut reader = BufReader::new(stderr);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match reader.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line);
+                    let text = text.trim_end_matches(['\n', '\r']).to_string();
+                    if tx.send(Event::Stderr(text)).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let _ = tx.send(Event::StderrClosed);
+    }
+}
+
+fn socket_reader(stream: TcpStream, tx: Sender<Event>) -> impl FnOnce() + Send + 'static {
+    move || {
+        let mut reader = BufReader::with_capacity(1 << 16, stream);
+        loop {
+            match read_frame(&mut reader) {
+                Ok(body) => {
+                    if tx.send(Event::Frame(body)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => {
+                    let _ = tx.send(Event::SocketClosed);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn spawn_thread(name: &str, f: impl FnOnce() + Send + 'static) {
+    thread::Builder::new()
+        .name(name.to_string())
+        .spawn(f)
+        .expect("cannot start a thread");
+}
+
+/// Copies the project, leaving out engine caches (`.godot`, `.import`).
+fn copy_project(from: &Path, to: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name.to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type()?.is_dir() {
+            copy_project(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+/// How a process ended, e.g. `killed by signal 11 (SIGSEGV)` or `exited with status 1`.
+pub fn describe(status: Option<ExitStatus>) -> String {
+    let Some(status) = status else {
+        return "unknown exit".to_string();
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            let name = match sig {
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            return format!("killed by signal {sig}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => "unknown exit".to_string(),
+    }
+}
