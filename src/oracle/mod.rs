@@ -18,7 +18,6 @@
 //! }
 //! ```
 
-mod base64;
 mod discover;
 mod engine;
 mod error;

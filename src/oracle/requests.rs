@@ -1,8 +1,9 @@
 //! Request lines for the engine script, and its answers turned into results.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-use super::base64;
 use super::result::{DecodeResult, EncodeResult, Verdict};
 use crate::float::FloatStyle;
 use crate::json::{from_json, to_json};
@@ -38,7 +39,7 @@ pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
     // Base64 needs no JSON escaping, and this is the hot path of a campaign.
     format!(
         r#"{{"op":"decode","objects":{allow_objects},"bytes":"{}"}}"#,
-        base64::encode(bytes)
+        BASE64.encode(bytes)
     )
 }
 
@@ -173,7 +174,7 @@ fn open(
 
 fn bytes_of(j: &Value, key: &str, notes: &mut Vec<String>) -> Option<Vec<u8>> {
     let text = j.get(key)?.as_str()?;
-    let bytes = base64::decode(text);
+    let bytes = BASE64.decode(text).ok();
     if bytes.is_none() {
         notes.push(format!("{key} is not base64"));
     }
