@@ -1,0 +1,148 @@
+//! The command line's contract: exit codes (0 ok, 1 bad input, 2 usage) and error lines that say
+//! what is wrong and where (byte offset, JSON path, file and line).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn gdmarshal(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn decode_prints_tagged_json() {
+    // var_to_bytes([1, "hi"]) in Godot 4.6 (the Array/mixed vectors in tests/vectors show the layout).
+    let (code, out, _) = gdmarshal(
+        &["decode", "--godot", "4.6", "--hex"],
+        "1c000000 02000000 02000000 01000000 04000000 02000000 68690000",
+    );
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        r#"{"type":"Array","value":[{"type":"int","value":"1"},{"type":"String","value":"hi"}]}"#
+    );
+}
+
+#[test]
+fn truncated_input_names_the_offset() {
+    let (code, out, err) = gdmarshal(
+        &["decode", "--godot", "4.6", "--hex"],
+        "04000000 05000000 6869",
+    );
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("at byte 4") && err.contains("string length 5"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "one error line: {err}");
+}
+
+#[test]
+fn trailing_bytes_are_noted_not_rejected() {
+    let (code, out, err) = gdmarshal(
+        &["decode", "--godot", "3.2", "--hex"],
+        "02000000 07000000 ff",
+    );
+    assert_eq!(code, 0);
+    assert!(out.contains(r#""value":"7""#));
+    assert!(err.contains("1 trailing bytes from byte 8"), "{err}");
+}
+
+#[test]
+fn bad_hex_names_the_character() {
+    let (code, _, err) = gdmarshal(&["decode", "--godot", "4", "--hex"], "02 00 0g 00");
+    assert_eq!(code, 1);
+    assert!(err.contains("character 7"), "{err}");
+}
+
+#[test]
+fn invalid_json_names_line_and_column() {
+    let (code, _, err) = gdmarshal(
+        &["encode", "--godot", "4.6", "--hex"],
+        "{\"type\":\n  \"int\",,}",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("stdin:2:"), "{err}");
+}
+
+#[test]
+fn bad_node_names_the_json_path() {
+    let input =
+        r#"{"type":"Array","value":[{"type":"int","value":"1"},{"type":"Vector2","value":["1"]}]}"#;
+    let (code, _, err) = gdmarshal(&["encode", "--godot", "4.6", "--hex"], input);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("$.value[1].value") && err.contains("Vector2 has 2 components"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_type_the_version_lacks_names_the_value_path() {
+    let input = r#"{"type":"Array","value":[{"type":"Vector2i","value":[1,2]}]}"#;
+    let (code, _, err) = gdmarshal(&["encode", "--godot", "3.6", "--hex"], input);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("$[0]") && err.contains("Godot 3.6 has no type Vector2i"),
+        "{err}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(gdmarshal(&["decode", "--godot", "5.0"], "").0, 2);
+    assert_eq!(gdmarshal(&["decode"], "").0, 2);
+    assert_eq!(gdmarshal(&["frobnicate"], "").0, 2);
+}
+
+#[test]
+fn encode_writes_the_bytes() {
+    let (code, out, _) = gdmarshal(
+        &["encode", "--godot", "4.6", "--hex"],
+        r#"{"type":"float","value":"0.1"}"#,
+    );
+    assert_eq!(code, 0);
+    // 0.1 does not survive f32, so it takes 64 bits (Godot's rule; tests/vectors/godot-4.6.3.stable.txt float/tenth).
+    assert_eq!(out.trim(), "030001009a9999999999b93f");
+}
+
+#[test]
+fn inspect_annotates_every_field_and_fails_on_bad_input() {
+    let (code, out, _) = gdmarshal(
+        &["inspect", "--godot", "4.6", "--hex"],
+        "1c000000 01000000 02000000 07000000",
+    );
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Array (id 28)")
+            && out.contains("element count")
+            && out.contains("[0]")
+            && out.contains("int (id 2)"),
+        "{out}"
+    );
+    assert!(out.contains("ok: 16 bytes consumed"), "{out}");
+    let (code, out, _) = gdmarshal(
+        &["inspect", "--godot", "4.6", "--hex"],
+        "1c000000 01000000 02000000",
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("error: at byte 12"), "{out}");
+}
