@@ -235,6 +235,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             }
         };
         b.finish_and_clear();
+        let before = changed;
         for (old, new) in c.records.iter().zip(&fresh) {
             let d = old.differences(new);
             if !d.is_empty() {
@@ -253,7 +254,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             "drift check {}: {} cases asked again, {} changed",
             c.entry.version,
             fresh.len(),
-            changed
+            changed - before
         );
     }
     changed
