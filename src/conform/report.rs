@@ -7,9 +7,10 @@ use serde_json::{Value, json};
 
 use crate::corpus::codec::first_difference;
 use crate::corpus::run::Settled;
-use crate::decode::{DecodeOptions, decode};
+use crate::decode::{DecodeOptions, decode, decode_traced};
 use crate::float::FloatStyle;
 use crate::json::{to_json, unhex};
+use crate::trace::Trace;
 
 use super::testee::Exchange;
 use super::{Case, Conformance, is_failure};
@@ -96,6 +97,62 @@ fn hex_around(bytes: &[u8], at: usize) -> String {
     s
 }
 
+/// Finds the field that holds one byte offset, as the decoder reads the bytes.
+struct Locate {
+    at: usize,
+    path: Vec<String>,
+    found: Option<String>,
+}
+
+impl Trace for Locate {
+    const ACTIVE: bool = true;
+
+    fn open(&mut self, _offset: usize, label: std::fmt::Arguments<'_>) {
+        let label = label.to_string();
+        self.path
+            .push(if label.starts_with('[') || label.starts_with('.') {
+                label
+            } else {
+                format!(" {label}")
+            });
+    }
+
+    fn field(&mut self, start: usize, end: usize, name: &str, meaning: std::fmt::Arguments<'_>) {
+        if self.found.is_none() && (start..end.max(start + 1)).contains(&self.at) {
+            self.found = Some(format!("{name} of ${} ({meaning})", self.path.concat()));
+        }
+    }
+
+    fn close(&mut self, _offset: usize) {
+        self.path.pop();
+    }
+}
+
+/// What field byte `at` of `bytes` belongs to, as this crate's decoder reads them.
+fn field_at(bytes: &[u8], at: usize, c: &Conformance, objects: bool) -> String {
+    if at >= bytes.len() {
+        return format!("past the end ({} bytes)", bytes.len());
+    }
+    let mut t = Locate {
+        at,
+        path: Vec::new(),
+        found: None,
+    };
+    let result = decode_traced(
+        bytes,
+        c.profile,
+        DecodeOptions {
+            allow_objects: objects,
+        },
+        &mut t,
+    );
+    match (t.found, result) {
+        (Some(f), _) => f,
+        (None, Err(e)) => format!("unreadable: {e}"),
+        (None, Ok(_)) => "trailing bytes".into(),
+    }
+}
+
 /// The lines under a failure: both byte strings around the first differing byte and, decoded
 /// with this crate's codec, the first differing node and both trees.
 fn byte_details(
@@ -109,6 +166,14 @@ fn byte_details(
     out.push(format!("first differing byte: offset {at}"));
     out.push(format!("engine bytes {}", hex_around(expected, at)));
     out.push(format!("testee bytes {}", hex_around(got, at)));
+    out.push(format!(
+        "byte {at} is, in the engine's bytes: {}",
+        field_at(expected, at, c, objects)
+    ));
+    out.push(format!(
+        "byte {at} is, in the testee's bytes: {}",
+        field_at(got, at, c, objects)
+    ));
     let tree = |b: &[u8]| {
         decode(
             b,
@@ -122,7 +187,8 @@ fn byte_details(
     };
     match (tree(expected), tree(got)) {
         (Some(e), Some(g)) => {
-            let path = first_difference(&e, &g, "$").unwrap_or_else(|| "$ (same value)".into());
+            let path = first_difference(&e, &g, "$")
+                .unwrap_or_else(|| "none (same value, other bytes)".into());
             out.push(format!(
                 "as values (read back by gdmarshal): first differing node {path}"
             ));

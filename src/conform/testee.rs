@@ -129,6 +129,7 @@ struct Process {
     stdin: ChildStdin,
     lines: Receiver<std::io::Result<String>>,
     stderr: Arc<Mutex<String>>,
+    stderr_done: Receiver<()>,
 }
 
 impl Process {
@@ -211,6 +212,7 @@ impl Testee {
         });
         let stderr = Arc::new(Mutex::new(String::new()));
         let sink = stderr.clone();
+        let (done, stderr_done) = channel();
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n) = err.read(&mut buf) {
@@ -226,12 +228,14 @@ impl Testee {
                     }
                 }
             }
+            let _ = done.send(());
         });
         Ok(Process {
             child,
             stdin,
             lines,
             stderr,
+            stderr_done,
         })
     }
 
@@ -293,7 +297,7 @@ impl Testee {
                 let why = why.unwrap_or_else(|| {
                     // Give the process a moment to finish dying, to report its status.
                     let mut status = None;
-                    for _ in 0..50 {
+                    for _ in 0..200 {
                         if let Ok(Some(s)) = p.child.try_wait() {
                             status = Some(s);
                             break;
@@ -305,8 +309,10 @@ impl Testee {
                         None => "testee crashed (closed its output)".to_string(),
                     }
                 });
-                let tail = p.stderr_tail();
                 let _ = p.child.kill();
+                // What it printed before dying is the best clue: wait for the last of it.
+                let _ = p.stderr_done.recv_timeout(Duration::from_secs(2));
+                let tail = p.stderr_tail();
                 Err(format!("{why}{tail}"))
             }
         }
