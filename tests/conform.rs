@@ -301,6 +301,19 @@ print(len(cases), len(failures), len(skipped))
 }
 
 #[test]
+fn a_testee_without_the_version_is_an_error() {
+    let o = conform(
+        "python3 testees/python/gdmarshal_testee.py",
+        "4.6-double",
+        &["--corpus", "corpus"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let o = conform(&own_testee(), "4.2", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the corpus has no answers for Godot 4.2"));
+}
+
+#[test]
 fn a_testee_that_does_not_start_is_an_error() {
     let o = conform("/nonexistent/testee", "4.6", &[]);
     assert_eq!(o.status.code(), Some(1));

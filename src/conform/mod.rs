@@ -201,6 +201,15 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
     let first = Testee::start(&o.testee, o.timeout)?;
     let hello = first.hello().clone();
     let profile = corpus.profile;
+    if !hello
+        .versions
+        .covers(&profile.to_string(), &[&profile.major().to_string()])
+    {
+        return Err(format!(
+            "testee {:?} does not declare Godot {profile} (it declares {:?})",
+            hello.name, hello.versions
+        ));
+    }
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
 
     // Selection, in corpus order; undeclared cases are settled here as skipped.
@@ -421,4 +430,56 @@ pub fn expect_fail_list(c: &Conformance) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
+        Record {
+            name: name.into(),
+            direction: "decode".into(),
+            input: input.map(str::to_string),
+            value: None,
+            objects: false,
+            verdict: crate::corpus::Verdict::Rejected,
+            consumed: None,
+            tree,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        }
+    }
+
+    #[test]
+    fn families_come_from_names_values_and_headers() {
+        let p46: Profile = "4.6".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let f = |n: &str, i: Option<&str>, p| family(&record(n, i, None), p);
+        assert_eq!(f("encode/float/one", None, p46), "float");
+        assert_eq!(
+            f("decode/valid/Vector2/x", Some("05000000"), p46),
+            "Vector2"
+        );
+        assert_eq!(
+            f("decode/truncated/Array/1/at_3", Some("1c00"), p46),
+            "Array"
+        );
+        assert_eq!(f("decode/noncanonical/x", Some("1c000000"), p46), "Array");
+        assert_eq!(f("decode/noncanonical/x", Some("13000000"), p36), "Array");
+        assert_eq!(
+            f("decode/unknown_type/64", Some("40000000"), p46),
+            "unknown_type"
+        );
+        let types = case_types(
+            &record(
+                "decode/x",
+                Some("1c000000"),
+                Some(serde_json::json!({"type":"Array","value":[{"type":"float","value":"1"}]})),
+            ),
+            p46,
+        );
+        assert_eq!(types.into_iter().collect::<Vec<_>>(), ["Array", "float"]);
+    }
 }
