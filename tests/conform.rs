@@ -365,3 +365,55 @@ fn testee_speaks_the_protocol() {
     assert_eq!(lines[3]["ok"], false);
     assert!(lines[3]["error"].as_str().unwrap().contains("byte 0"));
 }
+
+/// Whether the Godot engine of this manifest name is installed; on CI it must be.
+fn engine_installed(name: &str) -> bool {
+    let found = gdmarshal::oracle::discover().iter().any(|s| s.name == name);
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Godot engine {name} is not installed (scripts/install-engines.sh)"
+        );
+        eprintln!("note: Godot engine {name} is not installed; live mode not tested");
+    }
+    found
+}
+
+#[test]
+fn live_mode_judges_the_testee_on_a_live_engines_answers() {
+    if !engine_installed("4.6") {
+        return;
+    }
+    let o = conform(&own_testee(), "4.6", &["--live", "150", "--seed", "5"]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("ok: "), "{text}");
+
+    let o = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--live", "150", "--seed", "5", "--format", "json"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let failed: Vec<&serde_json::Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .collect();
+    assert!(!failed.is_empty(), "{report:#}");
+    for c in failed {
+        let name = c["name"].as_str().unwrap();
+        assert!(name.starts_with("live/"), "{name}");
+        let details = c["details"].to_string();
+        assert!(details.contains("flags 0x10000"), "{name}: {details}");
+        assert!(
+            c["replay"]
+                .as_str()
+                .unwrap()
+                .contains("--live 150 --seed 5 --run live/"),
+            "{c}"
+        );
+    }
+}

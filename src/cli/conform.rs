@@ -73,6 +73,13 @@ pub struct ConformArgs {
     /// Corpus folder (default: the corpus this binary was built with).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
+    /// Live mode: instead of the corpus, draw N random values, ask the installed engine of
+    /// --godot to encode them and to decode its own bytes, and judge the testee on its answers.
+    #[arg(long, value_name = "N")]
+    live: Option<usize>,
+    /// Seed of the live mode's values (default: from the clock; the report shows it).
+    #[arg(long, value_name = "S", requires = "live")]
+    seed: Option<u64>,
 }
 
 /// `gdmarshal testee`.
@@ -92,18 +99,39 @@ pub fn testee(_: &TesteeArgs) -> ExitCode {
 
 /// Runs `gdmarshal conform`.
 pub fn run(a: &ConformArgs) -> ExitCode {
-    let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
-    let corpora = match corpus::load(&dir) {
-        Ok(c) => c,
-        Err(e) => return fail(e),
-    };
-    let Some(engine) = corpora.iter().find(|c| c.profile == a.profile) else {
-        let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
-        return fail(format!(
-            "the corpus has no answers for Godot {} (it has {})",
-            a.profile,
-            have.join(", ")
-        ));
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(1)
+    });
+    let live;
+    let corpora;
+    let engine = if let Some(n) = a.live {
+        eprintln!(
+            "live mode: {n} random values, seed {seed}, asked of the Godot {} engine",
+            a.profile
+        );
+        live = match conform::live::live_corpus(a.profile, n, seed) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        &live
+    } else {
+        let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
+        corpora = match corpus::load(&dir) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        let Some(engine) = corpora.iter().find(|c| c.profile == a.profile) else {
+            let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
+            return fail(format!(
+                "the corpus has no answers for Godot {} (it has {})",
+                a.profile,
+                have.join(", ")
+            ));
+        };
+        engine
     };
     let known = match &a.expect_fail {
         Some(p) if !p.exists() => return fail(format!("{}: no such file", p.display())),
@@ -129,12 +157,16 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         known,
         jobs: a.jobs.max(1),
         timeout: Duration::from_secs_f64(a.timeout),
+        sample: a.live.is_some(),
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
     let mut extra = String::new();
+    if let Some(n) = a.live {
+        extra.push_str(&format!(" --live {n} --seed {seed}"));
+    }
     if let Some(d) = &a.corpus {
         extra.push_str(&format!(
             " --corpus {}",
