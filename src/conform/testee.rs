@@ -126,7 +126,7 @@ pub type Transcript = Arc<Mutex<Vec<Exchange>>>;
 
 struct Process {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<std::io::Result<String>>,
     stderr: Arc<Mutex<String>>,
     stderr_done: Receiver<()>,
@@ -147,7 +147,15 @@ impl Process {
 }
 
 impl Drop for Process {
+    /// Closes the testee's stdin, which asks it to exit; kills it if it has not within a second.
     fn drop(&mut self) {
+        drop(self.stdin.take());
+        for _ in 0..100 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -232,7 +240,7 @@ impl Testee {
         });
         Ok(Process {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             stderr,
             stderr_done,
@@ -270,10 +278,10 @@ impl Testee {
         let p = self.process.as_mut().expect("started");
         let mut line = serde_json::to_string(request).expect("requests serialize");
         line.push('\n');
-        let sent = p
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|_| p.stdin.flush());
+        let sent = match p.stdin.as_mut() {
+            Some(stdin) => stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()),
+            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        };
         let result = match sent {
             Err(_) => Err(None),
             Ok(()) => match p.lines.recv_timeout(timeout) {
