@@ -18,6 +18,12 @@ echo
 echo "== corpus: $(ls corpus/*.jsonl | wc -l) engine versions; codec against every case, engines asked again"
 ./target/release/gdmarshal corpus check || status=1
 echo
+echo "== conformance runner: the codec as a testee, and the Python example, per engine version"
+for v in 3.2 3.6 4.6; do
+  ./target/release/gdmarshal conform --testee "./target/release/gdmarshal testee" --godot "$v" | tail -1 | sed "s/^/$v own codec: /" || status=1
+  ./target/release/gdmarshal conform --testee "python3 testees/python/gdmarshal_testee.py" --godot "$v" | tail -1 | sed "s/^/$v python example: /" || status=1
+done
+echo
 echo "== codec against vectors written just now by each engine"
 ./target/release/gdmarshal check-vectors "$fresh"/godot-*.txt || status=1
 echo

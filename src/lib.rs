@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod conform;
 pub mod corpus;
 pub mod decode;
 pub mod encode;

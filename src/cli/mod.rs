@@ -10,6 +10,7 @@ use crate::profile::Profile;
 
 pub mod check_vectors;
 pub mod codec;
+pub mod conform;
 pub mod corpus;
 pub mod engines;
 
@@ -40,6 +41,11 @@ pub enum Command {
     Corpus(corpus::CorpusArgs),
     /// List the Godot engines the oracle can use, with the version each reports.
     Engines(engines::EnginesArgs),
+    /// Run the corpus against another implementation of the format (a testee program speaking
+    /// the protocol of docs/conformance.md).
+    Conform(conform::ConformArgs),
+    /// Serve this crate's codec over the testee protocol on stdin/stdout.
+    Testee(conform::TesteeArgs),
 }
 
 /// The `--godot VERSION` option shared by the codec commands.
@@ -63,6 +69,8 @@ pub fn main() -> ExitCode {
         Command::CheckVectors(a) => check_vectors::run(&a),
         Command::Corpus(a) => corpus::run_corpus(&a),
         Command::Engines(a) => engines::run(&a),
+        Command::Conform(a) => conform::run(&a),
+        Command::Testee(a) => conform::testee(&a),
     }
 }
 

@@ -28,6 +28,9 @@ pub enum DecodeAnswer {
     Rejected(String),
     /// The implementation does not handle this case.
     Skipped(String),
+    /// The implementation gave no answer at all (a testee process crashed, hung or broke the
+    /// protocol): always a failure, whatever the engine answered.
+    NoAnswer(String),
 }
 
 /// What an implementation answers to an encode.
@@ -39,6 +42,8 @@ pub enum EncodeAnswer {
     Rejected(String),
     /// The implementation does not handle this case.
     Skipped(String),
+    /// The implementation gave no answer at all (crashed, hung, broke the protocol).
+    NoAnswer(String),
 }
 
 /// An implementation of the format under test.
@@ -188,6 +193,7 @@ fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
         (DecodeAnswer::Skipped(why), _) => {
             return Outcome::Skip(format!("skipped by the implementation: {why}"));
         }
+        (DecodeAnswer::NoAnswer(why), _) => return Outcome::Fail(why),
         (DecodeAnswer::Rejected(_), Verdict::Rejected) => return Outcome::Pass,
         (DecodeAnswer::Rejected(why), _) => {
             return Outcome::Fail(format!("rejected input the engine accepts: {why}"));
@@ -231,6 +237,9 @@ fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
             EncodeAnswer::Skipped(why) => {
                 return Outcome::Skip(format!("re-encoding skipped by the implementation: {why}"));
             }
+            EncodeAnswer::NoAnswer(why) => {
+                return Outcome::Fail(format!("re-encoding the decoded value: {why}"));
+            }
         }
     }
     Outcome::Pass
@@ -256,5 +265,6 @@ fn judge_encode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
         EncodeAnswer::Skipped(why) => {
             Outcome::Skip(format!("skipped by the implementation: {why}"))
         }
+        EncodeAnswer::NoAnswer(why) => Outcome::Fail(why),
     }
 }

@@ -32,18 +32,37 @@ impl Entry {
     pub fn matches(&self, engine: &str, case: &str) -> bool {
         self.engine.is_match(engine) && self.case.is_match(case)
     }
+
+    /// Whether the entry is about an engine version at all.
+    pub fn engine_glob_matches(&self, engine: &str) -> bool {
+        self.engine.is_match(engine)
+    }
+
+    /// The engine glob as written.
+    pub fn engine_glob(&self) -> &str {
+        self.engine.glob().glob()
+    }
+
+    /// The case glob as written.
+    pub fn case_glob(&self) -> &str {
+        self.case.glob().glob()
+    }
 }
 
 /// Reads a list; a missing file is an empty list. Errors name the file and line.
 pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text, &path.display().to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Parses a list; `source` names it in origins and errors (`source:line`).
+pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let origin = format!("{}:{}", path.display(), i + 1);
+        let origin = format!("{source}:{}", i + 1);
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
