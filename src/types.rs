@@ -571,6 +571,10 @@ impl VariantType {
 
     /// Looks a type up by its Godot 4 name, or by its Godot 3 name.
     pub fn from_name(name: &str) -> Option<VariantType> {
+        // Godot 3's enum spells float `REAL` (`TYPE_REAL`), though its type name is "float".
+        if name == "Real" {
+            return Some(VariantType::Float);
+        }
         TYPES
             .iter()
             .find(|t| t.name == name || t.name3 == Some(name))
@@ -601,6 +605,14 @@ impl Element {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn godot3_names_are_accepted() {
+        assert_eq!(VariantType::from_name("Real"), Some(VariantType::Float));
+        assert_eq!(VariantType::from_name("Quat"), Some(VariantType::Quaternion));
+        assert_eq!(VariantType::from_name("Transform"), Some(VariantType::Transform3D));
+        assert_eq!(VariantType::from_name("PoolIntArray"), Some(VariantType::PackedInt32Array));
+    }
 
     #[test]
     fn table_is_in_enum_order() {
