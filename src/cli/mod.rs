@@ -11,6 +11,7 @@ use crate::profile::Profile;
 pub mod check_vectors;
 pub mod codec;
 pub mod corpus;
+pub mod diff;
 pub mod engines;
 
 /// Exit code for bad input or a failing check.
@@ -38,6 +39,8 @@ pub enum Command {
     CheckVectors(check_vectors::CheckVectorsArgs),
     /// Build or check the corpus of engine answers (corpus/, docs/corpus.md).
     Corpus(corpus::CorpusArgs),
+    /// Differential campaign against real engines, or replay a finding (--replay FILE).
+    Diff(diff::DiffArgs),
     /// List the Godot engines the oracle can use, with the version each reports.
     Engines(engines::EnginesArgs),
 }
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::CheckVectors(a) => check_vectors::run(&a),
         Command::Corpus(a) => corpus::run_corpus(&a),
         Command::Engines(a) => engines::run(&a),
+        Command::Diff(a) => diff::run(&a),
     }
 }
 
