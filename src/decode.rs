@@ -336,9 +336,9 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 np.subnames.push(s)
             }
         }
-        // The engine builds `NodePath(names, subnames, absolute)`, which stays the empty path
-        // (never absolute) when both lists are empty.
-        if np.names.is_empty() && np.subnames.is_empty() {
+        // 3.x builds `NodePath(names, subnames, absolute)`, which stays the empty path (never
+        // absolute) when both lists are empty; 4.x keeps the flag.
+        if self.profile.major() == 3 && np.names.is_empty() && np.subnames.is_empty() {
             np.absolute = false;
         }
         Ok(np)

@@ -142,8 +142,9 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
             let subnames: Vec<String> = (0..u.int_in_range(0..=2)?)
                 .map(|_| string(u, o))
                 .collect::<Result<_>>()?;
-            // An empty path is never absolute (the engine's constructor keeps it empty).
-            let absolute = u.arbitrary::<bool>()? && !(names.is_empty() && subnames.is_empty());
+            // In 3.x an empty path is never absolute (the engine's constructor keeps it empty).
+            let empty3 = o.profile.major() == 3 && names.is_empty() && subnames.is_empty();
+            let absolute = u.arbitrary::<bool>()? && !empty3;
             Variant::NodePath(NodePath {
                 names,
                 subnames,

@@ -3,7 +3,7 @@
 //! The engine fills a decoded typed Array with `push_back`, which validates through
 //! `ContainerTypeValidate::validate`
 //! (`core/variant/container_type_validate.h`): a matching element is kept, a few are converted
-//! (StringName and String into each other, int into float through a C++ `float`), null is allowed
+//! (StringName and String into each other, int into float), null is allowed
 //! where objects are, and anything else is dropped with an error print while the decode still
 //! succeeds. A typed Dictionary applies the same rule to keys only (`d[key] = value` checks the key;
 //! the value is assigned through the returned reference unchecked).
@@ -23,8 +23,9 @@ pub fn admit(t: &ContainerType, v: Variant) -> Option<Variant> {
         (VariantType::Object, Variant::Nil) => Variant::Nil,
         (VariantType::String, Variant::StringName(s)) => Variant::String(s),
         (VariantType::StringName, Variant::String(s)) => Variant::StringName(s),
-        // `(float)variant` narrows to a C++ float before it is stored back as a double.
-        (VariantType::Float, Variant::Int(i)) => Variant::Float(i as f32 as f64),
+        // An int element of a float array is converted to the double nearest to it (Godot 4.6
+        // keeps 33554435 exact: no narrowing through a C++ float).
+        (VariantType::Float, Variant::Int(i)) => Variant::Float(i as f64),
         _ => return None,
     })
 }

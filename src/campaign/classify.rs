@@ -117,6 +117,9 @@ pub fn known_cause(version: &str, r: &Record, why: &str, profile: Profile) -> Op
     if version.starts_with("3.2") && why.contains("nesting deeper") {
         return Some("3.2 has no nesting limit");
     }
+    if r.objects && r.verdict == Verdict::Rejected && why.contains("Cannot get class") {
+        return Some("full objects: the codec does not know which classes the engine has");
+    }
     let tree = r.tree.as_ref().or(r.value.as_ref());
     if r.objects && mentions(tree, "Object") {
         return Some("full objects: the engine writes every stored property of the class");

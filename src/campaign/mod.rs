@@ -9,6 +9,7 @@
 pub mod cases;
 pub mod classify;
 pub mod minimize;
+pub mod report;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

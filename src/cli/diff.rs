@@ -36,13 +36,18 @@ pub struct DiffArgs {
     /// Replay a saved reproducer against its engine and print both answers.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "seed", "from"])]
     replay: Option<PathBuf>,
+    /// Run one corpus case (by name, e.g. `decode/depth/arrays_50000`) on the engines and print
+    /// each engine's answer and class.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["cases", "seed", "from", "replay"])]
+    corpus_case: Option<String>,
 }
 
 /// Runs `gdmarshal diff`.
 pub fn run(a: &DiffArgs) -> ExitCode {
-    match &a.replay {
-        Some(p) => replay(p),
-        None => campaign_cmd(a),
+    match (&a.replay, &a.corpus_case) {
+        (Some(p), _) => replay(p),
+        (None, Some(name)) => corpus_case(a, name),
+        (None, None) => campaign_cmd(a),
     }
 }
 
@@ -94,14 +99,59 @@ fn replay(path: &std::path::Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn campaign_cmd(a: &DiffArgs) -> ExitCode {
-    let names: Vec<String> = a
-        .engines
+fn engine_names(a: &DiffArgs) -> Vec<String> {
+    a.engines
         .iter()
         .filter(|n| n.as_str() != "all")
         .cloned()
-        .collect();
-    let engines = match start_engines(&names) {
+        .collect()
+}
+
+fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
+    let engines = match start_engines(&engine_names(a)) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    for mut engine in engines {
+        let profile = engine.profile();
+        let version = engine.info().version.clone();
+        // The corpus cases include very deep values: find and run the case with room for them.
+        let name = name.to_string();
+        let out = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let case = crate::corpus::all_cases(profile)
+                    .into_iter()
+                    .find(|c| match c {
+                        crate::corpus::Case::Decode { name: n, .. }
+                        | crate::corpus::Case::Encode { name: n, .. } => *n == name,
+                    })?;
+                let j = classify_batch(&mut engine, &version, std::slice::from_ref(&case));
+                let codec = campaign::classify::codec_answer(&case, profile);
+                Some((version, j, codec))
+            })
+            .expect("thread starts")
+            .join();
+        match out {
+            Ok(Some((version, Ok(mut j), codec))) => {
+                let j = j.pop().expect("one answer per case");
+                println!(
+                    "Godot {version}: {} — {}\n  engine: {}\n  codec:  {codec}",
+                    j.class,
+                    j.detail.lines().next().unwrap_or(""),
+                    serde_json::to_string(&j.record).expect("records serialize")
+                );
+            }
+            Ok(Some((version, Err(e), _))) => return fail(format!("engine {version}: {e}")),
+            Ok(None) => println!("{profile}: no corpus case of that name"),
+            Err(_) => return fail("the case panicked"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn campaign_cmd(a: &DiffArgs) -> ExitCode {
+    let engines = match start_engines(&engine_names(a)) {
         Ok(e) => e,
         Err(e) => return fail(e),
     };

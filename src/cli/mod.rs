@@ -13,6 +13,7 @@ pub mod codec;
 pub mod corpus;
 pub mod diff;
 pub mod engines;
+pub mod report;
 
 /// Exit code for bad input or a failing check.
 pub const EXIT_BAD_INPUT: u8 = 1;
@@ -41,6 +42,9 @@ pub enum Command {
     Corpus(corpus::CorpusArgs),
     /// Differential campaign against real engines, or replay a finding (--replay FILE).
     Diff(diff::DiffArgs),
+    /// Regenerate docs/report.md: type tables, version differences, documentation errors and
+    /// engine defects, each with a vector and the engines' answers.
+    Report(report::ReportArgs),
     /// List the Godot engines the oracle can use, with the version each reports.
     Engines(engines::EnginesArgs),
 }
@@ -67,6 +71,7 @@ pub fn main() -> ExitCode {
         Command::Corpus(a) => corpus::run_corpus(&a),
         Command::Engines(a) => engines::run(&a),
         Command::Diff(a) => diff::run(&a),
+        Command::Report(a) => report::run(&a),
     }
 }
 
