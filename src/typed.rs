@@ -3,7 +3,7 @@
 //! The engine fills a decoded typed Array with `push_back`, which validates through
 //! `ContainerTypeValidate::validate`
 //! (`core/variant/container_type_validate.h`): a matching element is kept, a few are converted
-//! (StringName and String into each other, int into float), null is allowed
+//! (StringName and String into each other, bool, int and float into each other), null is allowed
 //! where objects are, and anything else is dropped with an error print while the decode still
 //! succeeds. A typed Dictionary applies the same rule to keys only (`d[key] = value` checks the key;
 //! the value is assigned through the returned reference unchecked).
@@ -26,6 +26,20 @@ pub fn admit(t: &ContainerType, v: Variant) -> Option<Variant> {
         // An int element of a float array is converted to the double nearest to it (Godot 4.6
         // keeps 33554435 exact: no narrowing through a C++ float).
         (VariantType::Float, Variant::Int(i)) => Variant::Float(i as f64),
+        // `Variant::can_convert_strict` also lets bool into int and float, and float into int
+        // (C++ truncation; NaN and out-of-range values become INT64_MIN on the engines' x86-64
+        // builds). Checked against Godot 4.6.3; other strict conversions (e.g. Vector2i into
+        // Vector2) exist in the engine but are not modelled: such elements are dropped here.
+        (VariantType::Float, Variant::Bool(b)) => Variant::Float(if b { 1.0 } else { 0.0 }),
+        (VariantType::Int, Variant::Bool(b)) => Variant::Int(b as i64),
+        (VariantType::Int, Variant::Float(f)) => Variant::Int(
+            if f.is_finite() && f > -9_223_372_036_854_775_809.0 && f < 9_223_372_036_854_775_808.0
+            {
+                f as i64
+            } else {
+                i64::MIN
+            },
+        ),
         _ => return None,
     })
 }
