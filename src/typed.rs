@@ -32,6 +32,8 @@ pub fn admit(t: &ContainerType, v: Variant) -> Option<Variant> {
         // Vector2) exist in the engine but are not modelled: such elements are dropped here.
         (VariantType::Float, Variant::Bool(b)) => Variant::Float(if b { 1.0 } else { 0.0 }),
         (VariantType::Int, Variant::Bool(b)) => Variant::Int(b as i64),
+        (VariantType::Bool, Variant::Int(i)) => Variant::Bool(i != 0),
+        (VariantType::Bool, Variant::Float(f)) => Variant::Bool(f != 0.0),
         (VariantType::Int, Variant::Float(f)) => Variant::Int(
             if f.is_finite() && f > -9_223_372_036_854_775_809.0 && f < 9_223_372_036_854_775_808.0
             {

@@ -675,6 +675,10 @@ pub fn render(inp: &Inputs) -> (String, usize) {
     if let Some(c) = &inp.campaign {
         write!(md, "{c}\n\n").ok();
     }
+    md.push_str("Rows of class `codec-differs` are open differences of this crate's codec (not engine defects), listed so\n");
+    md.push_str(
+        "that they are fixed or explained; every other row is the engine's own behaviour.\n\n",
+    );
     md.push_str("| source | engine | class | vector | engine's answer | detail | replay |\n|---|---|---|---|---|---|---|\n");
     let mut n_defects = 0;
     for (path, f) in &inp.findings {
