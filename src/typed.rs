@@ -45,3 +45,50 @@ pub fn admit(t: &ContainerType, v: Variant) -> Option<Variant> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_conversions_as_godot_4_6_makes_them() {
+        let t = |ty| ContainerType::Builtin(ty);
+        assert_eq!(
+            admit(&t(VariantType::Float), Variant::Int(33554435)),
+            Some(Variant::Float(33554435.0))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Int), Variant::Bool(true)),
+            Some(Variant::Int(1))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Int), Variant::Float(-1.5)),
+            Some(Variant::Int(-1))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Int), Variant::Float(f64::NAN)),
+            Some(Variant::Int(i64::MIN))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Int), Variant::Float(-9.5e30)),
+            Some(Variant::Int(i64::MIN))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Bool), Variant::Float(f64::NAN)),
+            Some(Variant::Bool(true))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Bool), Variant::Float(-0.0)),
+            Some(Variant::Bool(false))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Float), Variant::Bool(true)),
+            Some(Variant::Float(1.0))
+        );
+        assert_eq!(
+            admit(&t(VariantType::Int), Variant::String("1".into())),
+            None
+        );
+        assert_eq!(admit(&t(VariantType::Int), Variant::Nil), None);
+    }
+}
