@@ -144,6 +144,9 @@ impl<T: Trace> Decoder<'_, '_, T> {
 
     fn payload(&mut self, ty: VariantType, head: u32, depth: usize) -> R<Variant> {
         let wide = head & FLAG_64 != 0;
+        // 3.x reads real_t components as 32-bit whatever the flag says (no 64-bit path for math
+        // types or Pool Vector arrays in 3.x marshalls.cpp); 4.x follows the flag.
+        let wide_reals = wide && self.profile.major() >= 4;
         Ok(match ty.shape() {
             Shape::Empty => Variant::Nil,
             Shape::Bool => Variant::Bool(self.u32("value")? != 0),
@@ -158,7 +161,7 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 }
             }
             Shape::Reals(_) => {
-                let reals = self.reals(ty, wide)?;
+                let reals = self.reals(ty, wide_reals)?;
                 Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
             }
             Shape::Ints(n) => {
@@ -181,7 +184,7 @@ impl<T: Trace> Decoder<'_, '_, T> {
             }
             Shape::Dictionary => Variant::Dictionary(self.dictionary(head, depth)?),
             Shape::Array => Variant::Array(self.array(head, depth)?),
-            Shape::Packed(e) => self.packed(ty, e, wide)?,
+            Shape::Packed(e) => self.packed(ty, e, wide_reals)?,
             Shape::PackedStrings => {
                 let n = self.u32("count")? as i32;
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
@@ -332,6 +335,11 @@ impl<T: Trace> Decoder<'_, '_, T> {
             } else {
                 np.subnames.push(s)
             }
+        }
+        // 3.x builds `NodePath(names, subnames, absolute)`, which stays the empty path (never
+        // absolute) when both lists are empty; 4.x keeps the flag.
+        if self.profile.major() == 3 && np.names.is_empty() && np.subnames.is_empty() {
+            np.absolute = false;
         }
         Ok(np)
     }

@@ -136,16 +136,19 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
             real_bits32(u)?,
         ]),
         Shape::NodePath => {
-            let names = (0..u.int_in_range(0..=3)?)
+            let names: Vec<String> = (0..u.int_in_range(0..=3)?)
                 .map(|_| string(u, o))
                 .collect::<Result<_>>()?;
-            let subnames = (0..u.int_in_range(0..=2)?)
+            let subnames: Vec<String> = (0..u.int_in_range(0..=2)?)
                 .map(|_| string(u, o))
                 .collect::<Result<_>>()?;
+            // In 3.x an empty path is never absolute (the engine's constructor keeps it empty).
+            let empty3 = o.profile.major() == 3 && names.is_empty() && subnames.is_empty();
+            let absolute = u.arbitrary::<bool>()? && !empty3;
             Variant::NodePath(NodePath {
                 names,
                 subnames,
-                absolute: u.arbitrary()?,
+                absolute,
             })
         }
         // 3.x writes no RID payload: every RID reads back as 0.

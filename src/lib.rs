@@ -22,6 +22,7 @@
 
 #![warn(missing_docs)]
 
+pub mod campaign;
 pub mod cli;
 pub mod conform;
 pub mod corpus;

@@ -609,9 +609,18 @@ mod tests {
     #[test]
     fn godot3_names_are_accepted() {
         assert_eq!(VariantType::from_name("Real"), Some(VariantType::Float));
-        assert_eq!(VariantType::from_name("Quat"), Some(VariantType::Quaternion));
-        assert_eq!(VariantType::from_name("Transform"), Some(VariantType::Transform3D));
-        assert_eq!(VariantType::from_name("PoolIntArray"), Some(VariantType::PackedInt32Array));
+        assert_eq!(
+            VariantType::from_name("Quat"),
+            Some(VariantType::Quaternion)
+        );
+        assert_eq!(
+            VariantType::from_name("Transform"),
+            Some(VariantType::Transform3D)
+        );
+        assert_eq!(
+            VariantType::from_name("PoolIntArray"),
+            Some(VariantType::PackedInt32Array)
+        );
     }
 
     #[test]

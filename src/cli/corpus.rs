@@ -55,7 +55,7 @@ pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
     }
 }
 
-fn bar(len: usize, what: &str) -> ProgressBar {
+pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
     let b = ProgressBar::new(len as u64);
     b.set_style(
         ProgressStyle::with_template("{prefix:>10} [{bar:30}] {pos}/{len} {msg}")
@@ -66,7 +66,7 @@ fn bar(len: usize, what: &str) -> ProgressBar {
     b
 }
 
-fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
+pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
     let specs: Vec<_> = oracle::discover()
         .into_iter()
         .filter(|s| names.is_empty() || names.contains(&s.name))

@@ -12,7 +12,9 @@ pub mod check_vectors;
 pub mod codec;
 pub mod conform;
 pub mod corpus;
+pub mod diff;
 pub mod engines;
+pub mod report;
 
 /// Exit code for bad input or a failing check.
 pub const EXIT_BAD_INPUT: u8 = 1;
@@ -39,6 +41,11 @@ pub enum Command {
     CheckVectors(check_vectors::CheckVectorsArgs),
     /// Build or check the corpus of engine answers (corpus/, docs/corpus.md).
     Corpus(corpus::CorpusArgs),
+    /// Differential campaign against real engines, or replay a finding (--replay FILE).
+    Diff(diff::DiffArgs),
+    /// Regenerate docs/report.md: type tables, version differences, documentation errors and
+    /// engine defects, each with a vector and the engines' answers.
+    Report(report::ReportArgs),
     /// List the Godot engines the oracle can use, with the version each reports.
     Engines(engines::EnginesArgs),
     /// Run the corpus against another implementation of the format (a testee program speaking
@@ -71,6 +78,8 @@ pub fn main() -> ExitCode {
         Command::Engines(a) => engines::run(&a),
         Command::Conform(a) => conform::run(&a),
         Command::Testee(a) => conform::testee(&a),
+        Command::Diff(a) => diff::run(&a),
+        Command::Report(a) => report::run(&a),
     }
 }
 

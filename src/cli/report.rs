@@ -1,0 +1,76 @@
+//! `gdmarshal report`: regenerates docs/report.md from the corpus, the saved campaign findings and
+//! the live engines' answers to the documentation's claims.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::corpus::start_engines;
+use super::fail;
+use crate::campaign::{load_findings, report};
+use crate::corpus;
+
+/// `gdmarshal report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Corpus folder.
+    #[arg(long, default_value_os_t = corpus::default_dir())]
+    corpus: PathBuf,
+    /// Folder of campaign reproducers (`gdmarshal diff --findings`).
+    #[arg(long, default_value = "findings")]
+    findings: PathBuf,
+    /// A text file with the campaign's summary (its command, time and counts), quoted in the report.
+    #[arg(long)]
+    campaign_summary: Option<PathBuf>,
+    /// Where to write the report.
+    #[arg(long, short, default_value = "docs/report.md")]
+    output: PathBuf,
+}
+
+/// Runs `gdmarshal report`.
+pub fn run(a: &ReportArgs) -> ExitCode {
+    let corpora = match corpus::load(&a.corpus) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let engines = match start_engines(&[]) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let mut claims = Vec::new();
+    for mut e in engines {
+        let version = e.info().version.clone();
+        let profile = e.info().profile;
+        match report::ask_claims(&mut e, &version) {
+            Ok(c) => claims.push((version, profile, c)),
+            Err(err) => return fail(format!("engine {version}: {err}")),
+        }
+    }
+    claims.sort_by(|a, b| a.0.cmp(&b.0));
+    let findings = load_findings(&a.findings)
+        .into_iter()
+        .map(|(p, f)| (p.display().to_string(), f))
+        .collect();
+    let campaign = match &a.campaign_summary {
+        Some(p) => match std::fs::read_to_string(p) {
+            Ok(t) => Some(t),
+            Err(e) => return fail(format!("{}: {e}", p.display())),
+        },
+        None => None,
+    };
+    let inputs = report::Inputs {
+        corpora: &corpora,
+        claims,
+        findings,
+        campaign,
+    };
+    let (text, confirmed) = report::render(&inputs);
+    if let Err(e) = report::write(&a.output, &text) {
+        return fail(e);
+    }
+    println!(
+        "{}: {} documented-spec discrepancies confirmed by the engines",
+        a.output.display(),
+        confirmed
+    );
+    ExitCode::SUCCESS
+}
