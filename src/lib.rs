@@ -25,6 +25,7 @@
 pub mod cli;
 pub mod corpus;
 pub mod decode;
+pub mod differential;
 pub mod encode;
 pub mod error;
 pub mod float;
