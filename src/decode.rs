@@ -158,7 +158,10 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 }
             }
             Shape::Reals(_) => {
-                let reals = self.reals(ty, wide)?;
+                // 3.x reads real_t components as 32-bit whatever the flag says (it checks
+                // ENCODE_FLAG_64 for int and float only: 3.6.2 reads a flagged Vector2 as 12 bytes,
+                // found by differential fuzzing). 4.x reads them as 64-bit when flagged.
+                let reals = self.reals(ty, wide && self.profile.major() == 4)?;
                 Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
             }
             Shape::Ints(n) => {
@@ -451,7 +454,8 @@ impl<T: Trace> Decoder<'_, '_, T> {
 
     fn packed(&mut self, ty: VariantType, e: Element, wide: bool) -> R<Variant> {
         let double = match e {
-            Element::Reals(_) => wide,
+            // As for single values: 3.x reads packed real_t arrays as 32-bit whatever the flag.
+            Element::Reals(_) => wide && self.profile.major() == 4,
             _ => false,
         };
         let size = e.size(double);
