@@ -159,8 +159,8 @@ impl<T: Trace> Decoder<'_, '_, T> {
             }
             Shape::Reals(_) => {
                 // 3.x reads real_t components as 32-bit whatever the flag says (it checks
-                // ENCODE_FLAG_64 for int and float only: 3.6.2 reads a flagged Vector2 as 12 bytes,
-                // found by differential fuzzing). 4.x reads them as 64-bit when flagged.
+                // ENCODE_FLAG_64 for int and float only: 3.2.3 and 3.6.2 read a flagged Vector2
+                // as 12 bytes, found by differential fuzzing). 4.x reads them as 64-bit if flagged.
                 let reals = self.reals(ty, wide && self.profile.major() == 4)?;
                 Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
             }
