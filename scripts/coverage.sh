@@ -5,7 +5,8 @@
 #   scripts/coverage.sh [CORPUS_DIR]     default fuzz/corpus (its decode/ and roundtrip/)
 #
 # Needs a nightly with llvm-tools (rustup component add llvm-tools --toolchain nightly). Builds
-# into target/coverage, so the normal build is untouched; prints llvm-cov's per-file table.
+# into target/coverage, so the normal build is untouched; prints llvm-cov's per-file table for
+# src/, then the table for the codec's files alone, whose TOTAL line is the codec's figure.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -20,7 +21,15 @@ GDMARSHAL_REPLAY_CORPUS=$corpus cargo +nightly test --tests --lib --bins >&2
 mapfile -t objects < <(cargo +nightly test --tests --lib --bins --no-run --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
 "$tools/llvm-profdata" merge -sparse "$prof"/*.profraw -o "$prof/merged.profdata"
-args=()
-for o in "${objects[@]}"; do args+=(-object "$o"); done
+# llvm-cov takes the first binary as is and the others as -object.
+args=("${objects[0]}")
+for o in "${objects[@]:1}"; do args+=(-object "$o"); done
 "$tools/llvm-cov" report "${args[@]}" -instr-profile="$prof/merged.profdata" \
     -ignore-filename-regex='/\.cargo/|/rustc/|/tests/|/benches/|/fuzz/|/target/'
+files=()
+for f in decode encode json text keys typed header reader types profile float packed; do
+    files+=("$root/src/$f.rs")
+done
+echo
+echo "codec files:"
+"$tools/llvm-cov" report "${args[@]}" -instr-profile="$prof/merged.profdata" "${files[@]}"

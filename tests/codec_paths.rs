@@ -128,3 +128,33 @@ fn inspect_annotates_every_field() {
 }
 
 const NODE_PATH: &str = "1600000002000080000000000000000004000000616263640400000065666768";
+
+#[test]
+fn tagged_json_names_what_it_found() {
+    for (value, found) in [
+        (json!(null), "null"),
+        (json!(1.5), "a number"),
+        (json!([]), "an array"),
+        (json!({}), "an object"),
+    ] {
+        let e = from_json(&json!({"type": "String", "value": value}), p("4.6")).unwrap_err();
+        assert!(e.message.contains(found), "{e:?}");
+    }
+    let e = from_json(&json!({"type": "bool", "value": "yes"}), p("4.6")).unwrap_err();
+    assert_eq!(e.message, "expected true or false");
+    let e = from_json(&json!({"type": "Object"}), p("4.6")).unwrap_err();
+    assert!(e.message.contains("class"), "{e:?}");
+}
+
+#[test]
+fn profiles_say_what_is_verified_and_limited() {
+    // Engines 3.2.3, 3.6.2 and 4.6.3 have been checked; 3.4 added the nesting limit.
+    for v in ["3.2", "3.6", "4.6"] {
+        assert!(p(v).is_verified(), "{v}");
+    }
+    assert!(!p("4.6-double").is_verified());
+    assert!(!p("4.1").is_verified());
+    assert!(!p("3.3").engine_limits_depth());
+    assert!(p("3.4").engine_limits_depth());
+    assert!(p("4.0").engine_limits_depth());
+}
