@@ -10,8 +10,12 @@
 #   scripts/fuzz.sh tmin TARGET FILE         minimize a crash input
 #   scripts/fuzz.sh cmin TARGET              minimize fuzz/corpus/TARGET in place
 #   scripts/fuzz.sh coverage TARGET          per-file coverage of src/ (needs llvm-tools)
+#   scripts/fuzz.sh differential ENGINE SECONDS   codec against a live engine (e.g. 4.6)
+#   scripts/fuzz.sh differential-replay ENGINE FINDING.json   one finding again, verbosely
 #
 # SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
+# The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
+# the engine is a separate, uninstrumented process. Its findings go to fuzz/findings/ENGINE/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -19,7 +23,7 @@ fuzz=$root/fuzz
 targets=(decode roundtrip)
 
 usage() {
-    sed -n '5,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -83,7 +87,15 @@ seeds() {
     for ((s = 0; s < 2 * profiles; s++)); do
         unhex "$(printf %02x $s)$body" >"$(printf '%s/selector-%02x' "$dir" $s)"
     done
-    echo "wrote $n decode seeds and $((2 * profiles)) roundtrip seeds under fuzz/seeds/"
+    # differential: the decode seeds serve its decode mode as they are (selectors below 0x80);
+    # these are its encode mode (0x80, objects bit 0), drawing a value from the same bytes.
+    dir=$fuzz/seeds/differential
+    rm -rf "$dir" && mkdir -p "$dir"
+    for s in 80 81; do
+        unhex "$s$body" >"$dir/encode-$s"
+        unhex "$s$(seq 63 -1 0 | xargs printf '%02x')" >"$dir/encode-$s-down"
+    done
+    echo "wrote $n decode seeds, $((2 * profiles)) roundtrip seeds and 4 differential seeds under fuzz/seeds/"
 }
 
 run() {
@@ -150,7 +162,39 @@ coverage() {
         -instr-profile="$fuzz/coverage/$1/coverage.profdata" -ignore-filename-regex='/\.cargo/|/rustc/|/fuzz/'
 }
 
+differential_binary() {
+    local host
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    cargo_fuzz build --sanitizer="${SANITIZER:-none}" differential >&2
+    echo "$fuzz/target/$host/release/differential"
+}
+
+differential() {
+    local engine=${1:?usage: differential ENGINE SECONDS} seconds=${2:?usage: differential ENGINE SECONDS}
+    local corpus=$fuzz/corpus/differential-$engine bin
+    mkdir -p "$corpus"
+    bin=$(differential_binary)
+    # The engine's own timeout (3 s) and restart come first; libFuzzer's is a backstop.
+    GDMARSHAL_FUZZ_ENGINE=$engine "$bin" "$corpus" "$fuzz/seeds/differential" "$fuzz/seeds/decode" \
+        -dict="$fuzz/gdmarshal.dict" -rss_limit_mb=4096 -timeout=60 -max_total_time="$seconds" \
+        -print_final_stats=1
+    local found=$fuzz/findings/$engine
+    echo "findings for $engine: $(find "$found" -name '*.json' 2>/dev/null | wc -l) under ${found#"$root"/}"
+}
+
+differential_replay() {
+    local engine=${1:?usage: differential-replay ENGINE FINDING.json} file=${2:?usage: differential-replay ENGINE FINDING.json}
+    local bin tmp
+    bin=$(differential_binary)
+    tmp=$(mktemp -d)
+    unhex "$(sed -n 's/^ *"input": "\([0-9a-f]*\)",*$/\1/p' "$file")" >"$tmp/input"
+    GDMARSHAL_FUZZ_ENGINE=$engine GDMARSHAL_FUZZ_VERBOSE=1 GDMARSHAL_FINDINGS_DIR=$tmp/findings \
+        "$bin" "$tmp/input"
+    rm -rf "$tmp"
+}
+
 case "${1:-}" in
-install | seeds | run | smoke | replay | tmin | cmin | coverage) cmd=$1 && shift && "$cmd" "$@" ;;
+install | seeds | run | smoke | replay | tmin | cmin | coverage | differential) cmd=$1 && shift && "$cmd" "$@" ;;
+differential-replay) shift && differential_replay "$@" ;;
 *) usage ;;
 esac

@@ -457,11 +457,10 @@ impl<T: Trace> Decoder<'_, '_, T> {
         Ok(d)
     }
 
-    fn packed(&mut self, ty: VariantType, e: Element, wide: bool) -> R<Variant> {
-        let double = match e {
-            Element::Reals(_) => wide,
-            _ => false,
-        };
+    /// A packed array; `wide_reals` is whether real_t elements are 64-bit on the wire (the caller
+    /// has applied the version's rule for the flag).
+    fn packed(&mut self, ty: VariantType, e: Element, wide_reals: bool) -> R<Variant> {
+        let double = matches!(e, Element::Reals(_)) && wide_reals;
         let size = e.size(double);
         let n = self.count("count", size)?;
         let data_at = self.r.pos();

@@ -134,6 +134,11 @@ impl Encoder<'_> {
         Ok(match t {
             ContainerType::None => header::kind::NONE,
             ContainerType::Builtin(_) => header::kind::BUILTIN,
+            // A container typed as objects of no class is typed as Object: the engine writes the
+            // class-name kind only for a non-empty class (seen in 4.6.3, by differential fuzzing).
+            ContainerType::ClassName(c) if c.is_empty() && self.opts.full_objects => {
+                header::kind::BUILTIN
+            }
             ContainerType::ClassName(_) => header::kind::CLASS_NAME,
             ContainerType::Script(_) if self.opts.full_objects => header::kind::SCRIPT,
             ContainerType::Script(_) => header::kind::CLASS_NAME,
@@ -157,6 +162,10 @@ impl Encoder<'_> {
             ContainerType::None => {}
             ContainerType::Builtin(ty) => {
                 let id = self.id(*ty)?;
+                self.u32(id);
+            }
+            ContainerType::ClassName(c) if c.is_empty() && self.opts.full_objects => {
+                let id = self.id(VariantType::Object)?;
                 self.u32(id);
             }
             // Without full objects the engine names the class its objects will decode to.

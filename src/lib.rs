@@ -27,6 +27,7 @@ pub mod cli;
 pub mod conform;
 pub mod corpus;
 pub mod decode;
+pub mod differential;
 pub mod encode;
 pub mod error;
 pub mod float;

@@ -1,5 +1,7 @@
 //! Replays the fuzz seeds and every saved crash input (`fuzz/seeds/*/`, `fuzz/regressions/*/`)
 //! through the fuzz targets' own checks (`gdmarshal::properties`), on stable and without the fuzzer.
+//! With `GDMARSHAL_REPLAY_CORPUS=DIR` set, `DIR/decode/` and `DIR/roundtrip/` (a fuzzing corpus,
+//! e.g. `fuzz/corpus`) are replayed too: scripts/coverage.sh measures coverage that way.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -14,7 +16,8 @@ const TARGETS: &[(&str, Check)] = &[
     ("roundtrip", checks::check_roundtrip),
 ];
 
-/// The input files of one target under `fuzz/DIR/TARGET/`, skipping dotfiles and notes.
+/// The input files of one target under `fuzz/DIR/TARGET/` (or `DIR/TARGET/` for an absolute
+/// `DIR`), skipping dotfiles and notes.
 fn inputs(dir: &str, target: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fuzz")
@@ -61,6 +64,18 @@ fn seeds_pass() {
 #[test]
 fn regressions_pass() {
     replay("regressions");
+}
+
+#[test]
+fn corpus_passes_if_given() {
+    if let Some(dir) = std::env::var_os("GDMARSHAL_REPLAY_CORPUS") {
+        let dir = std::fs::canonicalize(dir).expect("GDMARSHAL_REPLAY_CORPUS exists");
+        assert!(
+            replay(&dir.to_string_lossy()) > 0,
+            "no inputs in {}",
+            dir.display()
+        );
+    }
 }
 
 /// `scripts/fuzz.sh seeds` writes selector byte 2 * (3.m: m, 4.m: 7 + m) + objects.

@@ -40,7 +40,7 @@ fn error_text(text: &str, v: &OracleVerdict) -> String {
     text.trim().chars().take(ERROR_CHARS).collect()
 }
 
-fn decode_record(
+pub(crate) fn decode_record(
     name: &str,
     input: &[u8],
     objects: bool,
@@ -76,7 +76,7 @@ fn decode_record(
     })
 }
 
-fn encode_record(
+pub(crate) fn encode_record(
     name: &str,
     value: &crate::Variant,
     objects: bool,

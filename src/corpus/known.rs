@@ -18,6 +18,7 @@ pub struct Entry {
     pub origin: String,
     engine: GlobMatcher,
     case: GlobMatcher,
+    case_text: String,
     /// Why the difference is expected.
     pub reason: String,
 }
@@ -26,6 +27,16 @@ impl Entry {
     /// Whether the difference comes and goes between runs.
     pub fn flaky(&self) -> bool {
         self.reason.starts_with("flaky:")
+    }
+
+    /// The case glob as written.
+    pub fn case_pattern(&self) -> &str {
+        &self.case_text
+    }
+
+    /// Whether the entry's engine glob covers an engine version.
+    pub fn matches_engine(&self, engine: &str) -> bool {
+        self.engine.is_match(engine)
     }
 
     /// Whether the entry covers a case of an engine version.
@@ -80,6 +91,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
             origin: origin.clone(),
             engine: glob(e)?,
             case: glob(c)?,
+            case_text: c.to_string(),
             reason: parts.next().unwrap_or("").trim().to_string(),
         });
     }

@@ -1,0 +1,160 @@
+//! Paths of the codec that the engine-written vectors, the corpus and the fuzz corpus do not
+//! reach: values the engines cannot produce (so the encoder refuses them), malformed tagged JSON,
+//! and the annotated dump. Expected bytes come from the engine-written vectors.
+
+use gdmarshal::error::EncodeErrorKind as E;
+use gdmarshal::inspect::inspect;
+use gdmarshal::json::{from_json, unhex};
+use gdmarshal::value::{Array, ContainerType, Dictionary, Object, Reals};
+use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, VariantType, encode};
+use serde_json::json;
+
+fn p(v: &str) -> Profile {
+    v.parse().unwrap()
+}
+
+fn enc(v: &Variant, profile: &str) -> Result<Vec<u8>, E> {
+    encode(v, p(profile), EncodeOptions::default()).map_err(|e| e.kind)
+}
+
+#[test]
+fn encoder_refuses_what_the_version_cannot_write() {
+    // Vector2i is a 4.x type.
+    let v = Variant::Vector2i(vec![1, 2]);
+    assert!(matches!(enc(&v, "3.6"), Err(E::TypeNotInVersion { .. })));
+    // Typed arrays are 4.3+, typed dictionaries 4.4+.
+    let typed = Variant::Array(Array {
+        element_type: ContainerType::Builtin(VariantType::Int),
+        items: vec![],
+    });
+    assert!(matches!(enc(&typed, "4.2"), Err(E::Unsupported { .. })));
+    let dict = Variant::Dictionary(Dictionary {
+        key_type: ContainerType::Builtin(VariantType::Int),
+        ..Dictionary::default()
+    });
+    assert!(matches!(enc(&dict, "4.3"), Err(E::Unsupported { .. })));
+    // A full object needs full objects on.
+    let obj = Variant::Object(Object::Full {
+        class: "Resource".into(),
+        properties: vec![],
+    });
+    assert!(matches!(enc(&obj, "4.6"), Err(E::Unsupported { .. })));
+}
+
+#[test]
+fn encoder_refuses_malformed_values() {
+    let three = Variant::Vector2(Reals::F32(vec![1.0, 2.0, 3.0]));
+    assert!(matches!(enc(&three, "4.6"), Err(E::WrongArity { .. })));
+    let wide = Variant::Vector2(Reals::F64(vec![1.0, 2.0]));
+    assert!(matches!(enc(&wide, "4.6"), Err(E::WrongRealWidth { .. })));
+    let ints = Variant::Vector3i(vec![1, 2]);
+    assert!(matches!(enc(&ints, "4.6"), Err(E::WrongArity { .. })));
+    let packed = Variant::PackedVector2Array(Reals::F32(vec![1.0, 2.0, 3.0]));
+    assert!(matches!(enc(&packed, "4.6"), Err(E::WrongArity { .. })));
+    // Deeper than the engines' 1024 levels.
+    let mut deep = Variant::Nil;
+    for _ in 0..1100 {
+        deep = Variant::Array(Array {
+            element_type: ContainerType::None,
+            items: vec![deep],
+        });
+    }
+    let r = stacker::grow(64 << 20, || enc(&deep, "4.6"));
+    assert!(matches!(r, Err(E::TooDeep { .. })));
+}
+
+#[test]
+fn empty_class_container_is_written_as_object_typed() {
+    // 4.6.3 writes Array[Object] as built-in kind 1, type 24 (tests/differential/4.6/).
+    let v = Variant::Array(Array {
+        element_type: ContainerType::ClassName(String::new()),
+        items: vec![],
+    });
+    let b = encode(&v, p("4.6"), EncodeOptions { full_objects: true }).unwrap();
+    assert_eq!(b, unhex("1c0001001800000000000000").unwrap());
+}
+
+#[test]
+fn tagged_json_errors_name_the_path() {
+    let bad = [
+        json!({"type": "int", "value": 1.5}),
+        json!({"type": "int", "value": true}),
+        json!({"type": "RID", "value": -1}),
+        json!({"type": "RID", "value": []}),
+        json!({"type": "Vector2", "value": ["1"]}),
+        json!({"type": "Array", "element_type": {"builtin": "int", "class": "X"}, "value": []}),
+        json!({"type": "Array", "element_type": {"bogus": "int"}, "value": []}),
+        json!({"type": "Dictionary", "value": [[{"type": "Nil"}]]}),
+        json!({"type": "Object", "value": 3}),
+        json!({"type": "Object", "class": "Resource", "properties": [["a"]]}),
+        json!({"type": "PackedVector2Array", "value": [["1", "x"]]}),
+    ];
+    for j in bad {
+        let e = from_json(&j, p("4.6")).expect_err(&j.to_string());
+        assert!(e.path.starts_with('$'), "{j}: {e:?}");
+    }
+    assert!(unhex("abc").is_err());
+}
+
+#[test]
+fn tagged_json_reads_numbers_and_double_reals() {
+    assert_eq!(
+        from_json(&json!({"type": "int", "value": 7}), p("4.6")).unwrap(),
+        Variant::Int(7)
+    );
+    assert_eq!(
+        from_json(&json!({"type": "RID", "value": 9}), p("4.6")).unwrap(),
+        Variant::Rid(9)
+    );
+    let d = p("4.6-double");
+    let v = from_json(&json!({"type": "Vector2", "value": ["1", "2"]}), d).unwrap();
+    assert_eq!(v, Variant::Vector2(Reals::F64(vec![1.0, 2.0])));
+    assert_eq!(
+        gdmarshal::json::to_json(&v, d, gdmarshal::float::FloatStyle::Shortest),
+        json!({"type": "Vector2", "value": ["1", "2"]})
+    );
+}
+
+#[test]
+fn inspect_annotates_every_field() {
+    // a String and NodePath/relative as 4.6.3 writes them (tests/vectors/godot-4.6.3.stable.txt).
+    for hex in ["040000000200000061620000", NODE_PATH] {
+        let bytes = unhex(hex).unwrap();
+        let d = inspect(&bytes, p("4.6"), DecodeOptions::default());
+        assert!(d.error.is_none(), "{hex}");
+        assert_eq!(d.consumed, Some(bytes.len()));
+        assert!(d.lines.iter().any(|l| l.contains("header")));
+    }
+}
+
+const NODE_PATH: &str = "1600000002000080000000000000000004000000616263640400000065666768";
+
+#[test]
+fn tagged_json_names_what_it_found() {
+    for (value, found) in [
+        (json!(null), "null"),
+        (json!(1.5), "a number"),
+        (json!([]), "an array"),
+        (json!({}), "an object"),
+    ] {
+        let e = from_json(&json!({"type": "String", "value": value}), p("4.6")).unwrap_err();
+        assert!(e.message.contains(found), "{e:?}");
+    }
+    let e = from_json(&json!({"type": "bool", "value": "yes"}), p("4.6")).unwrap_err();
+    assert_eq!(e.message, "expected true or false");
+    let e = from_json(&json!({"type": "Object"}), p("4.6")).unwrap_err();
+    assert!(e.message.contains("class"), "{e:?}");
+}
+
+#[test]
+fn profiles_say_what_is_verified_and_limited() {
+    // Engines 3.2.3, 3.6.2 and 4.6.3 have been checked; 3.4 added the nesting limit.
+    for v in ["3.2", "3.6", "4.6"] {
+        assert!(p(v).is_verified(), "{v}");
+    }
+    assert!(!p("4.6-double").is_verified());
+    assert!(!p("4.1").is_verified());
+    assert!(!p("3.3").engine_limits_depth());
+    assert!(p("3.4").engine_limits_depth());
+    assert!(p("4.0").engine_limits_depth());
+}
