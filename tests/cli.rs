@@ -1,24 +1,10 @@
 //! The command line's contract: exit codes (0 ok, 1 bad input, 2 usage) and error lines that say
 //! what is wrong and where (byte offset, JSON path, file and line).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 fn gdmarshal(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::gdmarshal(args, input.as_bytes());
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

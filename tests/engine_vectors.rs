@@ -2,9 +2,7 @@
 //! scripts/make-vectors.sh): each decodes, and re-encodes to the engine's exact bytes, directly, via
 //! tagged JSON, and through the `gdmarshal decode | gdmarshal encode` command line.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json};
@@ -65,16 +63,10 @@ fn every_engine_vector_decodes_and_reencodes_exactly() {
     );
 }
 
+mod common;
+
 fn run(args: &[&str], input: &[u8]) -> (bool, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gdmarshal runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::gdmarshal(args, input);
     (
         out.status.success(),
         out.stdout,
