@@ -424,9 +424,14 @@ impl<T: Trace> Decoder<'_, '_, T> {
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
         a.items.reserve(n.min(self.r.left() / 4));
+        let typed = a.element_type != ContainerType::None;
         for i in 0..n {
             let item = self.child(depth + 1, format_args!("[{i}]"))?;
-            a.items.extend(typed::admit(&a.element_type, item));
+            if typed {
+                a.items.extend(typed::admit(&a.element_type, item));
+            } else {
+                a.items.push(item);
+            }
         }
         Ok(a)
     }
