@@ -365,7 +365,26 @@ impl<T: Trace> Decoder<'_, '_, T> {
         let mut properties = Vec::with_capacity(n.min(self.r.left() / 8));
         for _ in 0..n {
             let name = self.string("property name")?;
+            let at = self.r.pos();
             let v = self.child(depth + 1, format_args!(".{name}"))?;
+            // 4.3+ sets a full object's script from a resource path and refuses anything else
+            // (`marshalls.cpp`: "Invalid value for \"script\" property"). Whether the path exists
+            // is the engine's to know; a value that is no `res://` path never is.
+            if self.profile.typed_arrays() && name == "script" && !matches!(v, Variant::Nil) {
+                match &v {
+                    Variant::String(p) if is_resource_path(p) => {}
+                    _ => {
+                        let why = "a full object's script must be a res:// path".to_string();
+                        return Err(self.r.error_at(
+                            at,
+                            K::Invalid {
+                                what: "script property",
+                                why,
+                            },
+                        ));
+                    }
+                }
+            }
             properties.push((name, v));
         }
         Ok(Object::Full { class, properties })
@@ -402,7 +421,20 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 }
             }
             header::kind::SCRIPT => {
+                let at = self.r.pos();
                 let path = self.string("script path")?;
+                // With objects allowed the engine loads the script, and refuses a path that is
+                // empty or not under res:// (`marshalls.cpp`, "Invalid script path").
+                if self.opts.allow_objects && !is_resource_path(&path) {
+                    let why = format!("{path:?} is not a res:// path");
+                    return Err(self.r.error_at(
+                        at,
+                        K::Invalid {
+                            what: "script path",
+                            why,
+                        },
+                    ));
+                }
                 if self.opts.allow_objects {
                     ContainerType::Script(path)
                 } else {
@@ -517,4 +549,9 @@ impl<T: Trace> Decoder<'_, '_, T> {
             }
         })
     }
+}
+
+/// Whether a script path is one the engine would try to load: non-empty, under `res://`.
+fn is_resource_path(path: &str) -> bool {
+    path.len() > "res://".len() && path.starts_with("res://")
 }

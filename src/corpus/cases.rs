@@ -706,4 +706,34 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             );
         }
     }
+    // With objects allowed, script paths are loaded: anything but a res:// path is refused.
+    if profile.typed_arrays() {
+        let arr = profile.id_of(VariantType::Array).expect("Array");
+        let object = profile.id_of(VariantType::Object).expect("Object");
+        let string = profile.id_of(VariantType::String).expect("String");
+        let with_objects: Vec<(&str, Vec<u8>)> = vec![
+            ("typed_script_not_res_path", {
+                let mut b = le(&[arr | 3 << 16, 3]);
+                b.extend(b"abc\0");
+                b.extend(le(&[0]));
+                b
+            }),
+            ("script_property_not_a_path", {
+                let mut b = le(&[object, 8]);
+                b.extend(b"Resource");
+                b.extend(le(&[1, 6]));
+                b.extend(b"script\0\0");
+                b.extend(le(&[string, 3]));
+                b.extend(b"abc\0");
+                b
+            }),
+        ];
+        for (k, input) in with_objects {
+            out.push(Case::Decode {
+                name: format!("decode/objects/{k}"),
+                input,
+                allow_objects: true,
+            });
+        }
+    }
 }
