@@ -19,8 +19,8 @@ pub struct ReportArgs {
     #[arg(long, default_value = "findings")]
     findings: PathBuf,
     /// A text file with the campaign's summary (its command, time and counts), quoted in the report.
-    #[arg(long)]
-    campaign_summary: Option<PathBuf>,
+    #[arg(long, default_value = "docs/campaign-summary.md")]
+    campaign_summary: PathBuf,
     /// Where to write the report.
     #[arg(long, short, default_value = "docs/report.md")]
     output: PathBuf,
@@ -50,12 +50,11 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         .into_iter()
         .map(|(p, f)| (p.display().to_string(), f))
         .collect();
-    let campaign = match &a.campaign_summary {
-        Some(p) => match std::fs::read_to_string(p) {
-            Ok(t) => Some(t),
-            Err(e) => return fail(format!("{}: {e}", p.display())),
-        },
-        None => None,
+    // The summary is optional: a report without a campaign has no such section.
+    let campaign = match std::fs::read_to_string(&a.campaign_summary) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return fail(format!("{}: {e}", a.campaign_summary.display())),
     };
     let inputs = report::Inputs {
         corpora: &corpora,
