@@ -15,9 +15,13 @@ fn put<T: bytemuck::Pod>(out: &mut Vec<u8>, v: &[T], to_le: impl Fn(&T) -> T) {
 
 /// Reads little-endian elements; `bytes.len()` must be a multiple of the element size.
 fn get<T: bytemuck::Pod>(bytes: &[u8], from_le: impl Fn(T) -> T) -> Vec<T> {
-    let n = bytes.len() / size_of::<T>();
-    let mut v: Vec<T> = vec![T::zeroed(); n];
-    bytemuck::cast_slice_mut::<T, u8>(&mut v).copy_from_slice(&bytes[..n * size_of::<T>()]);
+    let bytes = &bytes[..bytes.len() / size_of::<T>() * size_of::<T>()];
+    let mut v: Vec<T> = Vec::with_capacity(bytes.len() / size_of::<T>());
+    match bytemuck::try_cast_slice::<u8, T>(bytes) {
+        // Input aligned for T (the usual case: buffers come from the allocator): one copy.
+        Ok(items) => v.extend_from_slice(items),
+        Err(_) => v.extend(bytes.chunks_exact(size_of::<T>()).map(bytemuck::pod_read_unaligned::<T>)),
+    }
     if cfg!(target_endian = "big") {
         v.iter_mut().for_each(|x| *x = from_le(*x));
     }
