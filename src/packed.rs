@@ -20,7 +20,11 @@ fn get<T: bytemuck::Pod>(bytes: &[u8], from_le: impl Fn(T) -> T) -> Vec<T> {
     match bytemuck::try_cast_slice::<u8, T>(bytes) {
         // Input aligned for T (the usual case: buffers come from the allocator): one copy.
         Ok(items) => v.extend_from_slice(items),
-        Err(_) => v.extend(bytes.chunks_exact(size_of::<T>()).map(bytemuck::pod_read_unaligned::<T>)),
+        Err(_) => v.extend(
+            bytes
+                .chunks_exact(size_of::<T>())
+                .map(bytemuck::pod_read_unaligned::<T>),
+        ),
     }
     if cfg!(target_endian = "big") {
         v.iter_mut().for_each(|x| *x = from_le(*x));
