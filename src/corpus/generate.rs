@@ -6,7 +6,8 @@
 use crate::float::FloatStyle;
 use crate::json::{hex, to_json};
 use crate::oracle::{
-    DecodeRequest, DecodeResult, EncodeRequest, EncodeResult, Oracle, Verdict as OracleVerdict,
+    DecodeRequest, DecodeResult, EncodeRequest, EncodeResult, Oracle, Request, Response,
+    Verdict as OracleVerdict,
 };
 use crate::profile::Profile;
 
@@ -110,66 +111,47 @@ pub fn run_once(
     let profile = engine.profile();
     let mut out = Vec::with_capacity(cases.len());
     for chunk in cases.chunks(BATCH) {
-        // Keep the order of the cases: runs of one direction go out as one batch.
-        let mut i = 0;
-        while i < chunk.len() {
-            let decode = matches!(chunk[i], Case::Decode { .. });
-            let run: Vec<&Case> = chunk[i..]
-                .iter()
-                .take_while(|c| matches!(c, Case::Decode { .. }) == decode)
-                .collect();
-            i += run.len();
-            if decode {
-                let reqs: Vec<DecodeRequest> = run
-                    .iter()
-                    .map(|c| match c {
-                        Case::Decode {
-                            input,
-                            allow_objects,
-                            ..
-                        } => DecodeRequest {
-                            bytes: input,
-                            allow_objects: *allow_objects,
-                        },
-                        Case::Encode { .. } => unreachable!("a run holds one direction"),
-                    })
-                    .collect();
-                for (c, r) in run.iter().zip(engine.decode_batch(&reqs)) {
-                    if let Case::Decode {
+        let requests: Vec<Request> = chunk
+            .iter()
+            .map(|c| match c {
+                Case::Decode {
+                    input,
+                    allow_objects,
+                    ..
+                } => Request::Decode(DecodeRequest {
+                    bytes: input,
+                    allow_objects: *allow_objects,
+                }),
+                Case::Encode {
+                    value,
+                    full_objects,
+                    ..
+                } => Request::Encode(EncodeRequest {
+                    value,
+                    full_objects: *full_objects,
+                }),
+            })
+            .collect();
+        for (c, r) in chunk.iter().zip(engine.run(&requests)) {
+            out.push(match (c, r) {
+                (
+                    Case::Decode {
                         name,
                         input,
                         allow_objects,
-                    } = c
-                    {
-                        out.push(decode_record(name, input, *allow_objects, &r, profile)?);
-                    }
-                }
-            } else {
-                let reqs: Vec<EncodeRequest> = run
-                    .iter()
-                    .map(|c| match c {
-                        Case::Encode {
-                            value,
-                            full_objects,
-                            ..
-                        } => EncodeRequest {
-                            value,
-                            full_objects: *full_objects,
-                        },
-                        Case::Decode { .. } => unreachable!("a run holds one direction"),
-                    })
-                    .collect();
-                for (c, r) in run.iter().zip(engine.encode_batch(&reqs)) {
-                    if let Case::Encode {
+                    },
+                    Response::Decode(r),
+                ) => decode_record(name, input, *allow_objects, &r, profile)?,
+                (
+                    Case::Encode {
                         name,
                         value,
                         full_objects,
-                    } = c
-                    {
-                        out.push(encode_record(name, value, *full_objects, &r, profile)?);
-                    }
-                }
-            }
+                    },
+                    Response::Encode(r),
+                ) => encode_record(name, value, *full_objects, &r, profile)?,
+                (c, r) => return Err(format!("{}: the engine answered {r:?}", c.name())),
+            });
         }
         progress(out.len());
     }

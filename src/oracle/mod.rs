@@ -97,6 +97,9 @@ pub trait Oracle {
     /// Builds and encodes many values; one result per request, in order.
     fn encode_batch(&mut self, requests: &[EncodeRequest<'_>]) -> Vec<EncodeResult>;
 
+    /// Serves a mixed batch; one response per request, in order.
+    fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response>;
+
     /// Decodes one input.
     fn decode(&mut self, bytes: &[u8], allow_objects: bool) -> DecodeResult {
         let mut r = self.decode_batch(&[DecodeRequest {
@@ -116,9 +119,9 @@ pub trait Oracle {
     }
 }
 
-impl Engine {
+impl Oracle for Engine {
     /// Serves a mixed batch; one response per request, in order.
-    pub fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response> {
+    fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response> {
         let profile = self.info().profile;
         let lines: Vec<String> = requests
             .iter()
@@ -139,9 +142,7 @@ impl Engine {
             })
             .collect()
     }
-}
 
-impl Oracle for Engine {
     fn name(&self) -> &str {
         &self.spec().name
     }
