@@ -4,9 +4,10 @@
 //! differences. Cases whose answer changes between runs are named as nondeterministic, and an
 //! engine that refuses its own output is named too. On CI a missing engine fails the test.
 
-use gdmarshal::corpus::codec::{Outcome, ThisCodec, judge};
+use gdmarshal::corpus::codec::ThisCodec;
 use gdmarshal::corpus::generate::generate;
-use gdmarshal::corpus::{Verdict, all_cases, default_dir, known};
+use gdmarshal::corpus::run::{Settled, run};
+use gdmarshal::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
 use gdmarshal::json::unhex;
 use gdmarshal::oracle::{
     DecodeRequest, MANIFEST_ENGINES, Oracle, Verdict as OracleVerdict, discover, start_all,
@@ -46,23 +47,28 @@ fn check_all_engines() {
         let cases = all_cases(info.profile);
         let records = generate(&mut engine, &cases, &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", info.version));
-        for r in &records {
-            if !r.nondeterministic.is_empty() {
-                notes.push(format!(
-                    "{} {}: nondeterministic {:?}",
-                    info.version, r.name, r.nondeterministic
-                ));
-            }
-            let listed = known.iter().find(|k| k.matches(&info.version, &r.name));
-            match (judge(&mut ThisCodec, r, info.profile), listed) {
-                (Outcome::Fail(why), None) => {
-                    failures.push(format!("{} {}: {why}", info.version, r.name))
-                }
-                (Outcome::Pass, Some(k)) if !k.flaky() => failures.push(format!(
-                    "{} {}: passes but {} expects a difference",
-                    info.version, r.name, k.origin
-                )),
-                _ => {}
+        for r in records.iter().filter(|r| !r.nondeterministic.is_empty()) {
+            notes.push(format!(
+                "{} {}: nondeterministic {:?}",
+                info.version, r.name, r.nondeterministic
+            ));
+        }
+        // Settled exactly as `gdmarshal corpus check` settles the committed records.
+        let entry = ManifestEntry {
+            version: info.version.clone(),
+            profile: info.profile.to_string(),
+            file: String::new(),
+            cases: records.len(),
+            invalid: records.iter().filter(|r| r.is_invalid()).count(),
+        };
+        let fresh = [EngineCorpus {
+            entry,
+            profile: info.profile,
+            records: records.clone(),
+        }];
+        for r in run(&mut ThisCodec, &fresh, &known, &|_, _| true, &mut || {}) {
+            if let Settled::Fail(why) | Settled::UnexpectedPass(why) = &r.settled {
+                failures.push(format!("{} {}: {why}", r.engine, r.name));
             }
         }
         // The engine must accept every re-encoding it wrote itself.
