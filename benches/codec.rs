@@ -17,28 +17,20 @@ fn families() -> Vec<(&'static str, Variant)> {
     let n4 = PACKED_BYTES / 4;
     let n8 = PACKED_BYTES / 8;
     let small_dict = |i: i64| {
-        Variant::Dictionary(Dictionary {
-            entries: vec![
-                (Variant::String("id".into()), Variant::Int(i)),
-                (
-                    Variant::String("name".into()),
-                    Variant::String(format!("enemy {i}")),
-                ),
-                (Variant::String("hp".into()), Variant::Float(i as f64 * 0.5)),
-                (
-                    Variant::String("pos".into()),
-                    Variant::Vector2(Reals::F32(vec![i as f32, -1.5])),
-                ),
-            ],
-            ..Dictionary::default()
-        })
+        Variant::Dictionary(Dictionary::new(vec![
+            (Variant::String("id".into()), Variant::Int(i)),
+            (
+                Variant::String("name".into()),
+                Variant::String(format!("enemy {i}").into()),
+            ),
+            (Variant::String("hp".into()), Variant::Float(i as f64 * 0.5)),
+            (
+                Variant::String("pos".into()),
+                Variant::Vector2(Reals::F32(smallvec::smallvec![i as f32, -1.5])),
+            ),
+        ]))
     };
-    let array = |items: Vec<Variant>| {
-        Variant::Array(Array {
-            items,
-            ..Array::default()
-        })
-    };
+    let array = |items: Vec<Variant>| Variant::Array(Array::new(items));
     vec![
         (
             "scalars",
@@ -58,7 +50,7 @@ fn families() -> Vec<(&'static str, Variant)> {
             "strings",
             array(
                 (0..100_000)
-                    .map(|i| Variant::String(format!("string number {i}")))
+                    .map(|i| Variant::String(format!("string number {i}").into()))
                     .collect(),
             ),
         ),
@@ -88,7 +80,7 @@ fn families() -> Vec<(&'static str, Variant)> {
         ),
         (
             "PackedStringArray",
-            Variant::PackedStringArray((0..100_000).map(|i| format!("s{i}")).collect()),
+            Variant::PackedStringArray((0..100_000).map(|i| format!("s{i}").into()).collect()),
         ),
         (
             "PackedVector2Array",

@@ -10,12 +10,16 @@ use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use crate::keys::EntrySet;
 use crate::packed;
 use crate::profile::Profile;
-use crate::reader::Reader;
+use crate::reader::{Failure, Reader};
+use crate::stack;
 use crate::text::{decode_utf8, padding};
 use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
-use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Variant};
+use crate::value::{
+    Array, ContainerType, Dictionary, F32s, F64s, I32s, NodePath, Object, Reals, Signal, Text,
+    Variant,
+};
 
 /// Decoding switches, matching the engine's API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,7 +58,8 @@ pub fn decode_traced<T: Trace>(
         trace,
         missing_padding: 0,
     };
-    let value = d.value(0)?;
+    let mut value = Variant::Nil;
+    d.value(0, &mut value).map_err(|e| *e)?;
     Ok(Decoded {
         value,
         consumed: d.r.pos() + d.missing_padding,
@@ -70,17 +75,12 @@ struct Decoder<'a, 't, T: Trace> {
     missing_padding: usize,
 }
 
-type R<V> = Result<V, DecodeError>;
-
-/// Stack left below which a nested value continues on a new stack segment.
-pub(crate) const STACK_RED_ZONE: usize = 64 * 1024;
-/// Size of each new stack segment.
-pub(crate) const STACK_SEGMENT: usize = 1024 * 1024;
+type R<V> = Result<V, Failure>;
 
 /// The class Godot gives objects that were decoded from instance ids.
 pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
-impl<T: Trace> Decoder<'_, '_, T> {
+impl<'a, T: Trace> Decoder<'a, '_, T> {
     fn u32(&mut self, name: &'static str) -> R<u32> {
         let start = self.r.pos();
         let v = self.r.u32(name)?;
@@ -109,7 +109,11 @@ impl<T: Trace> Decoder<'_, '_, T> {
         Ok(n as usize)
     }
 
-    fn value(&mut self, depth: usize) -> R<Variant> {
+    /// Decodes one value into `out`. Values are written where they end up (an array's slot, a
+    /// dictionary's entry) rather than returned: moving them up through every call costs more
+    /// than reading most of them.
+    #[inline(always)]
+    fn value(&mut self, depth: usize, out: &mut Variant) -> R<()> {
         let start = self.r.pos();
         let head = self.r.u32("type header")?;
         let id = head & TYPE_MASK;
@@ -126,34 +130,41 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 format_args!("{ty} (id {id}), flags {flags:#x}"),
             );
         }
-        let v = self.payload(ty, head, depth)?;
-        Ok(v)
+        self.payload(ty, head, depth, out)
     }
 
-    fn child(&mut self, depth: usize, label: std::fmt::Arguments<'_>) -> R<Variant> {
+    #[inline(always)]
+    fn child(&mut self, depth: usize, label: std::fmt::Arguments<'_>, out: &mut Variant) -> R<()> {
         let limit = self.profile.max_depth();
         if depth > limit {
             return Err(self.r.error(K::TooDeep { limit }));
         }
         self.trace.open(self.r.pos(), label);
         // 1024 levels need more stack than a small thread has: grow it on demand.
-        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value(depth))?;
+        stack::nested(depth, || self.value(depth, out))?;
         self.trace.close(self.r.pos());
+        Ok(())
+    }
+
+    /// A nested value, returned.
+    fn child_value(&mut self, depth: usize, label: std::fmt::Arguments<'_>) -> R<Variant> {
+        let mut v = Variant::Nil;
+        self.child(depth, label, &mut v)?;
         Ok(v)
     }
 
-    fn payload(&mut self, ty: VariantType, head: u32, depth: usize) -> R<Variant> {
+    fn payload(&mut self, ty: VariantType, head: u32, depth: usize, out: &mut Variant) -> R<()> {
         let wide = head & FLAG_64 != 0;
         // 3.x reads real_t components as 32-bit whatever the flag says (no 64-bit path for math
         // types or Pool Vector arrays in 3.x marshalls.cpp); 4.x follows the flag.
         let wide_reals = wide && self.profile.major() >= 4;
-        Ok(match ty.shape() {
+        let v = match ty.shape() {
             Shape::Empty => Variant::Nil,
             Shape::Bool => Variant::Bool(self.u32("value")? != 0),
             Shape::Int => Variant::Int(self.int(wide)?),
             Shape::Float => Variant::Float(self.float(wide)?),
             Shape::String => {
-                let s = self.string("string")?;
+                let s = self.text("string")?;
                 if ty == VariantType::StringName {
                     Variant::StringName(s)
                 } else {
@@ -164,18 +175,18 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 let reals = self.reals(ty, wide_reals)?;
                 Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
             }
-            Shape::Ints(n) => {
-                let mut v = Vec::with_capacity(n);
+            Shape::Ints(_) => {
+                let mut v = I32s::new();
                 for name in ty.info().fields {
                     v.push(self.u32(name)? as i32);
                 }
                 Variant::from_ints(ty, v).expect("Ints shape has an ints variant")
             }
             Shape::Color => Variant::Color(self.color()?),
-            Shape::NodePath => Variant::NodePath(self.node_path()?),
+            Shape::NodePath => Variant::NodePath(Box::new(self.node_path()?)),
             Shape::Rid if self.profile.major() == 3 => Variant::Rid(0),
             Shape::Rid => Variant::Rid(self.u64("id")?),
-            Shape::Object => Variant::Object(self.object(head, depth)?),
+            Shape::Object => Variant::Object(Box::new(self.object(head, depth)?)),
             Shape::Callable => Variant::Callable,
             Shape::Signal => {
                 let name = self.string("name")?;
@@ -192,12 +203,16 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 let mut v = Vec::with_capacity(n.min(self.r.left() / 4));
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    v.push(self.string("string")?);
+                    v.push(self.text("string")?);
                     self.trace.close(self.r.pos());
                 }
                 Variant::PackedStringArray(v)
             }
-        })
+        };
+        // `out` is a Nil slot: nothing to drop, so skip the drop call a plain assignment makes.
+        debug_assert!(matches!(out, Variant::Nil));
+        std::mem::forget(std::mem::replace(out, v));
+        Ok(())
     }
 
     fn u64(&mut self, name: &'static str) -> R<u64> {
@@ -248,7 +263,18 @@ impl<T: Trace> Decoder<'_, '_, T> {
     /// the build). Same-width values are kept bit for bit; f64 narrows to f32 with rounding.
     fn reals(&mut self, ty: VariantType, wide: bool) -> R<Reals> {
         let names = ty.info().fields;
-        let (mut singles, mut doubles) = (Vec::new(), Vec::new());
+        // The common case in one read: 32-bit on the wire and in the build, nobody tracing, and
+        // every component there (else the loop below names the one that is missing).
+        if !T::ACTIVE && !wide && !self.profile.double_reals && self.r.left() >= 4 * names.len() {
+            let bytes = self.r.take(4 * names.len(), "components")?;
+            return Ok(Reals::F32(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            ));
+        }
+        let (mut singles, mut doubles) = (F32s::new(), F64s::new());
         for name in names {
             let start = self.r.pos();
             if wide {
@@ -271,7 +297,8 @@ impl<T: Trace> Decoder<'_, '_, T> {
         })
     }
 
-    fn string(&mut self, name: &'static str) -> R<String> {
+    /// A string field, borrowed from the input.
+    fn str(&mut self, name: &'static str) -> R<&'a str> {
         let start = self.r.pos();
         let len = self.r.u32("string length")?;
         let n = len as i32;
@@ -298,6 +325,15 @@ impl<T: Trace> Decoder<'_, '_, T> {
                 .field(bytes_at, self.r.pos(), name, format_args!("{s:?}"));
         }
         Ok(s)
+    }
+
+    /// A string field as text held by a value (inline when short).
+    fn text(&mut self, name: &'static str) -> R<Text> {
+        self.str(name).map(Text::from)
+    }
+
+    fn string(&mut self, name: &'static str) -> R<String> {
+        self.str(name).map(str::to_owned)
     }
 
     fn node_path(&mut self) -> R<NodePath> {
@@ -366,7 +402,7 @@ impl<T: Trace> Decoder<'_, '_, T> {
         for _ in 0..n {
             let name = self.string("property name")?;
             let at = self.r.pos();
-            let v = self.child(depth + 1, format_args!(".{name}"))?;
+            let v = self.child_value(depth + 1, format_args!(".{name}"))?;
             // 4.3+ sets a full object's script from a resource path and refuses anything else
             // (`marshalls.cpp`: "Invalid value for \"script\" property"). Whether the path exists
             // is the engine's to know; a value that is no `res://` path never is.
@@ -447,22 +483,25 @@ impl<T: Trace> Decoder<'_, '_, T> {
 
     fn array(&mut self, head: u32, depth: usize) -> R<Array> {
         let mut a = Array::default();
-        if self.profile.typed_arrays() {
-            a.element_type =
-                self.container_type(header::container_kind(head, header::ARRAY_TYPE_SHIFT))?;
+        let kind = header::container_kind(head, header::ARRAY_TYPE_SHIFT);
+        if self.profile.typed_arrays() && kind != header::kind::NONE {
+            let t = self.container_type(kind)?;
+            a.set_element_type(t);
         }
         let start = self.r.pos();
         let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
         a.items.reserve(n.min(self.r.left() / 4));
-        let typed = a.element_type != ContainerType::None;
+        let typed = *a.element_type() != ContainerType::None;
         for i in 0..n {
-            let item = self.child(depth + 1, format_args!("[{i}]"))?;
+            a.items.push(Variant::Nil);
+            let slot = a.items.last_mut().expect("just pushed");
+            self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
-                a.items.extend(typed::admit(&a.element_type, item));
-            } else {
-                a.items.push(item);
+                let item = a.items.pop().expect("just pushed");
+                let item = typed::admit(a.element_type(), item);
+                a.items.extend(item);
             }
         }
         Ok(a)
@@ -470,24 +509,30 @@ impl<T: Trace> Decoder<'_, '_, T> {
 
     fn dictionary(&mut self, head: u32, depth: usize) -> R<Dictionary> {
         let mut d = Dictionary::default();
-        if self.profile.typed_dictionaries() {
-            d.key_type =
-                self.container_type(header::container_kind(head, header::DICT_KEY_TYPE_SHIFT))?;
-            d.value_type =
-                self.container_type(header::container_kind(head, header::DICT_VALUE_TYPE_SHIFT))?;
+        let key_kind = header::container_kind(head, header::DICT_KEY_TYPE_SHIFT);
+        let value_kind = header::container_kind(head, header::DICT_VALUE_TYPE_SHIFT);
+        let typed = key_kind != header::kind::NONE || value_kind != header::kind::NONE;
+        if self.profile.typed_dictionaries() && typed {
+            let key_type = self.container_type(key_kind)?;
+            let value_type = self.container_type(value_kind)?;
+            d.set_types(key_type, value_type);
         }
         let start = self.r.pos();
         let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let mut entries = EntrySet::with_capacity(n.min(self.r.left() / 8));
+        let keys_typed = *d.key_type() != ContainerType::None;
         for i in 0..n {
-            let k = self.child(depth + 1, format_args!("key {i}"))?;
-            let v = self.child(depth + 1, format_args!("value {i}"))?;
+            let (k, v) = entries.push_blank();
+            self.child(depth + 1, format_args!("key {i}"), k)?;
+            self.child(depth + 1, format_args!("value {i}"), v)?;
             // `d[key] = value` checks the key's type but not the value's: the engine drops an
             // entry with a key of another type and keeps any value (seen in 4.6.3).
-            if let Some(k) = typed::admit(&d.key_type, k) {
-                entries.insert(k, v);
+            if keys_typed {
+                entries.admit_last(|k| typed::admit(d.key_type(), k));
+            } else {
+                entries.settle_last();
             }
         }
         d.entries = entries.into_entries();
@@ -533,8 +578,8 @@ impl<T: Trace> Decoder<'_, '_, T> {
             }
             Element::Reals(_) => {
                 let reals = match (double, self.profile.double_reals) {
-                    (false, false) => Reals::F32(packed::get_f32s(bytes)),
-                    (true, true) => Reals::F64(packed::get_f64s(bytes)),
+                    (false, false) => Reals::F32(packed::get_f32s(bytes).into()),
+                    (true, true) => Reals::F64(packed::get_f64s(bytes).into()),
                     (false, true) => {
                         Reals::F64(packed::get_f32s(bytes).into_iter().map(f64::from).collect())
                     }

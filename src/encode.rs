@@ -6,11 +6,12 @@
 //! strings inside a string array carry their NUL terminator in their length; a null object in 4.x is
 //! written as Nil.
 
-use crate::decode::{ENCODED_OBJECT_AS_ID, STACK_RED_ZONE, STACK_SEGMENT};
+use crate::decode::ENCODED_OBJECT_AS_ID;
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID};
 use crate::packed;
 use crate::profile::{Family, Profile};
+use crate::stack;
 use crate::text::padding;
 use crate::types::{Shape, VariantType};
 use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Variant};
@@ -96,13 +97,13 @@ impl Encoder<'_> {
         let ty = v.get_type();
         // A null object is written as Nil (`encode_variant`: "send a nullptr instead"). The
         // engines do so from 3.2 on, though 3.2's source reads as if it wrote an Object header.
-        if matches!(v, Variant::Object(Object::Null)) {
+        if matches!(v, Variant::Object(o) if **o == Object::Null) {
             self.u32(self.id(VariantType::Nil)?);
             return Ok(());
         }
         let head = self.id(ty)? | self.flags(v)?;
         self.u32(head);
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.payload(v, depth))
+        stack::nested(depth, || self.payload(v, depth))
     }
 
     /// The header flags Godot sets for a value.
@@ -113,11 +114,11 @@ impl Encoder<'_> {
             Variant::Float(d) if (*d as f32) as f64 != *d => FLAG_64,
             Variant::Object(_) if !self.opts.full_objects => FLAG_OBJECT_AS_ID,
             Variant::Array(a) => {
-                self.container_kind(&a.element_type, "typed Array")? << header::ARRAY_TYPE_SHIFT
+                self.container_kind(a.element_type(), "typed Array")? << header::ARRAY_TYPE_SHIFT
             }
             Variant::Dictionary(d) => {
-                let key = self.dict_kind(&d.key_type)?;
-                let value = self.dict_kind(&d.value_type)?;
+                let key = self.dict_kind(d.key_type())?;
+                let value = self.dict_kind(d.value_type())?;
                 key << header::DICT_KEY_TYPE_SHIFT | value << header::DICT_VALUE_TYPE_SHIFT
             }
             _ if v.reals().is_some() && self.profile.wide_reals() => FLAG_64,
@@ -354,7 +355,7 @@ impl Encoder<'_> {
     }
 
     fn array(&mut self, a: &Array, depth: usize) -> R {
-        self.container_type(&a.element_type)?;
+        self.container_type(a.element_type())?;
         self.len(a.items.len())?;
         for (i, item) in a.items.iter().enumerate() {
             self.value(item, depth + 1)
@@ -364,8 +365,8 @@ impl Encoder<'_> {
     }
 
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> R {
-        self.container_type(&d.key_type)?;
-        self.container_type(&d.value_type)?;
+        self.container_type(d.key_type())?;
+        self.container_type(d.value_type())?;
         self.len(d.entries.len())?;
         for (i, (k, v)) in d.entries.iter().enumerate() {
             self.value(k, depth + 1)

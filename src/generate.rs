@@ -9,7 +9,9 @@ use arbitrary::{Result, Unstructured};
 
 use crate::profile::Profile;
 use crate::types::{Element, Shape, TYPES, VariantType};
-use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Variant};
+use crate::value::{
+    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
+};
 
 /// How values are drawn.
 #[derive(Clone, Copy, Debug)]
@@ -122,8 +124,8 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
             u.arbitrary()?
         }),
         Shape::Float => Variant::Float(real_bits64(u)?),
-        Shape::String if ty == VariantType::StringName => Variant::StringName(string(u, o)?),
-        Shape::String => Variant::String(string(u, o)?),
+        Shape::String if ty == VariantType::StringName => Variant::StringName(string(u, o)?.into()),
+        Shape::String => Variant::String(string(u, o)?.into()),
         Shape::Reals(n) => Variant::from_reals(ty, reals(u, o, n)?).expect("Reals shape"),
         Shape::Ints(n) => {
             Variant::from_ints(ty, (0..n).map(|_| u.arbitrary()).collect::<Result<_>>()?)
@@ -145,7 +147,7 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
             // In 3.x an empty path is never absolute (the engine's constructor keeps it empty).
             let empty3 = o.profile.major() == 3 && names.is_empty() && subnames.is_empty();
             let absolute = u.arbitrary::<bool>()? && !empty3;
-            Variant::NodePath(NodePath {
+            Variant::node_path(NodePath {
                 names,
                 subnames,
                 absolute,
@@ -154,7 +156,7 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
         // 3.x writes no RID payload: every RID reads back as 0.
         Shape::Rid if o.profile.major() == 3 => Variant::Rid(0),
         Shape::Rid => Variant::Rid(u.arbitrary()?),
-        Shape::Object => Variant::Object(object(u, o, depth)?),
+        Shape::Object => Variant::object(object(u, o, depth)?),
         Shape::Signal => Variant::Signal(Signal {
             name: string(u, o)?,
             object_id: u.arbitrary()?,
@@ -163,7 +165,7 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
         Shape::Dictionary => Variant::Dictionary(dictionary(u, o, depth)?),
         Shape::PackedStrings => Variant::PackedStringArray(
             (0..len(u, o)?)
-                .map(|_| string(u, o))
+                .map(|_| string(u, o).map(Text::from))
                 .collect::<Result<_>>()?,
         ),
         Shape::Packed(e) => {
@@ -247,10 +249,7 @@ fn array(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Array> {
     let items = (0..len(u, o)?)
         .map(|_| element(u, o, &element_type, depth + 1))
         .collect::<Result<_>>()?;
-    Ok(Array {
-        element_type,
-        items,
-    })
+    Ok(Array::typed(element_type, items))
 }
 
 fn dictionary(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Dictionary> {
@@ -266,9 +265,5 @@ fn dictionary(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Dict
             entries.push((k, v));
         }
     }
-    Ok(Dictionary {
-        key_type,
-        value_type,
-        entries,
-    })
+    Ok(Dictionary::typed(key_type, value_type, entries))
 }

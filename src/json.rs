@@ -5,11 +5,13 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::decode::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::float::{self, Float, FloatStyle};
 use crate::profile::Profile;
+use crate::stack::{STACK_RED_ZONE, STACK_SEGMENT};
 use crate::types::{Element, Shape, VariantType};
-use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Variant};
+use crate::value::{
+    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
+};
 
 /// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -85,30 +87,32 @@ impl Writer {
                 None
             }
             Variant::Rid(id) => Some(id.to_string().into()),
-            Variant::Object(Object::Null) => Some(Value::Null),
-            Variant::Object(Object::Id(id)) => {
-                m.insert("id".into(), id.to_string().into());
-                None
-            }
-            Variant::Object(Object::Full { class, properties }) => {
-                m.insert("class".into(), class.as_str().into());
-                let props = properties
-                    .iter()
-                    .map(|(k, v)| json!([k, self.value(v)]))
-                    .collect();
-                m.insert("properties".into(), Value::Array(props));
-                None
-            }
+            Variant::Object(o) => match &**o {
+                Object::Null => Some(Value::Null),
+                Object::Id(id) => {
+                    m.insert("id".into(), id.to_string().into());
+                    None
+                }
+                Object::Full { class, properties } => {
+                    m.insert("class".into(), class.as_str().into());
+                    let props = properties
+                        .iter()
+                        .map(|(k, v)| json!([k, self.value(v)]))
+                        .collect();
+                    m.insert("properties".into(), Value::Array(props));
+                    None
+                }
+            },
             Variant::Signal(s) => {
                 m.insert("name".into(), s.name.as_str().into());
                 m.insert("object".into(), s.object_id.to_string().into());
                 None
             }
             Variant::Dictionary(d) => {
-                if let Some(t) = self.container_type(&d.key_type) {
+                if let Some(t) = self.container_type(d.key_type()) {
                     m.insert("key_type".into(), t);
                 }
-                if let Some(t) = self.container_type(&d.value_type) {
+                if let Some(t) = self.container_type(d.value_type()) {
                     m.insert("value_type".into(), t);
                 }
                 Some(
@@ -119,7 +123,7 @@ impl Writer {
                 )
             }
             Variant::Array(a) => {
-                if let Some(t) = self.container_type(&a.element_type) {
+                if let Some(t) = self.container_type(a.element_type()) {
                     m.insert("element_type".into(), t);
                 }
                 Some(a.items.iter().map(|x| self.value(x)).collect())
@@ -131,7 +135,9 @@ impl Writer {
             }
             Variant::PackedFloat32Array(a) => Some(a.iter().map(|x| self.f(*x)).collect()),
             Variant::PackedFloat64Array(a) => Some(a.iter().map(|x| self.f(*x)).collect()),
-            Variant::PackedStringArray(a) => Some(json!(a)),
+            Variant::PackedStringArray(a) => {
+                Some(a.iter().map(|s| Value::from(s.as_str())).collect())
+            }
             Variant::PackedColorArray(a) => Some(
                 a.iter()
                     .map(|c| c.iter().map(|x| self.f(*x)).collect::<Value>())
@@ -360,7 +366,7 @@ impl Parser {
             Shape::Int => Variant::Int(self.i64(value()?, &vpath)?),
             Shape::Float => Variant::Float(self.float(value()?, &vpath)?),
             Shape::String => {
-                let s = self.str(value()?, &vpath)?.to_string();
+                let s = Text::from(self.str(value()?, &vpath)?);
                 if ty == VariantType::StringName {
                     Variant::StringName(s)
                 } else {
@@ -400,14 +406,14 @@ impl Parser {
                 let absolute = absolute
                     .as_bool()
                     .ok_or_else(|| error(&format!("{path}.absolute"), "expected true or false"))?;
-                Variant::NodePath(NodePath {
+                Variant::NodePath(Box::new(NodePath {
                     names: strings("names")?,
                     subnames: strings("subnames")?,
                     absolute,
-                })
+                }))
             }
             Shape::Rid => Variant::Rid(self.u64(value()?, &vpath)?),
-            Shape::Object => Variant::Object(self.object(m, path)?),
+            Shape::Object => Variant::Object(Box::new(self.object(m, path)?)),
             Shape::Signal => {
                 let name = self
                     .str(self.member(m, "name", path)?, &format!("{path}.name"))?
@@ -416,14 +422,14 @@ impl Parser {
                     self.u64(self.member(m, "object", path)?, &format!("{path}.object"))?;
                 Variant::Signal(Signal { name, object_id })
             }
-            Shape::Array => Variant::Array(Array {
-                element_type: self.container_type(m, "element_type", path)?,
-                items: self.list(value()?, &vpath, |x, p| self.value(x, p))?,
-            }),
-            Shape::Dictionary => Variant::Dictionary(Dictionary {
-                key_type: self.container_type(m, "key_type", path)?,
-                value_type: self.container_type(m, "value_type", path)?,
-                entries: self.list(value()?, &vpath, |x, p| {
+            Shape::Array => Variant::Array(Array::typed(
+                self.container_type(m, "element_type", path)?,
+                self.list(value()?, &vpath, |x, p| self.value(x, p))?,
+            )),
+            Shape::Dictionary => Variant::Dictionary(Dictionary::typed(
+                self.container_type(m, "key_type", path)?,
+                self.container_type(m, "value_type", path)?,
+                self.list(value()?, &vpath, |x, p| {
                     let pair = self.array(x, p)?;
                     if pair.len() != 2 {
                         return Err(error(
@@ -436,10 +442,10 @@ impl Parser {
                         self.value(&pair[1], &format!("{p}[1]"))?,
                     ))
                 })?,
-            }),
+            )),
             Shape::PackedStrings => {
                 Variant::PackedStringArray(
-                    self.list(value()?, &vpath, |x, p| self.str(x, p).map(str::to_string))?,
+                    self.list(value()?, &vpath, |x, p| self.str(x, p).map(Text::from))?,
                 )
             }
             Shape::Packed(e) => self.packed(ty, e, value()?, &vpath)?,

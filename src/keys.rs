@@ -27,11 +27,19 @@ fn eq64(a: &[f64], b: &[f64]) -> bool {
             .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
 }
 
+fn is_full_object(v: &Variant) -> bool {
+    matches!(v.as_object(), Some(Object::Full { .. }))
+}
+
 /// Whether two keys are the same dictionary key.
 pub fn same_key(a: &Variant, b: &Variant) -> bool {
     use Variant as V;
     match (a, b) {
         (V::String(x) | V::StringName(x), V::String(y) | V::StringName(y)) => x == y,
+        // The common key types first, without the generic comparison below.
+        (V::Int(x), V::Int(y)) => x == y,
+        (V::Int(_) | V::String(_) | V::StringName(_), _)
+        | (_, V::Int(_) | V::String(_) | V::StringName(_)) => false,
         (V::Float(x), V::Float(y)) => eq64(&[*x], &[*y]),
         (V::Color(x), V::Color(y)) => eq32(x, y),
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => eq32(x, y),
@@ -39,7 +47,7 @@ pub fn same_key(a: &Variant, b: &Variant) -> bool {
         (V::PackedColorArray(x), V::PackedColorArray(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(c, d)| eq32(c, d))
         }
-        (V::Object(Object::Full { .. }), _) | (_, V::Object(Object::Full { .. })) => false,
+        _ if is_full_object(a) || is_full_object(b) => false,
         (V::Array(x), V::Array(y)) => {
             x.items.len() == y.items.len()
                 && x.items.iter().zip(&y.items).all(|(p, q)| same_key(p, q))
@@ -116,11 +124,14 @@ fn hash_key<H: Hasher>(v: &Variant, h: &mut H) {
 const SCAN: usize = 8;
 
 /// Collects entries as the engine's `d[key] = value` does: later duplicates overwrite in place.
+///
+/// The decoder fills each entry where it will stay ([`EntrySet::push_blank`]), then settles it.
 #[derive(Default)]
 pub struct EntrySet {
     entries: Vec<(Variant, Variant)>,
-    /// First entry index per key hash, once there are more than [`SCAN`] entries.
-    index: HashMap<u64, usize>,
+    /// First entry index per key hash, built once there are more than [`SCAN`] entries (so small
+    /// dictionaries never pay for a map).
+    index: Option<HashMap<u64, usize>>,
 }
 
 impl EntrySet {
@@ -128,7 +139,7 @@ impl EntrySet {
     pub fn with_capacity(n: usize) -> EntrySet {
         EntrySet {
             entries: Vec::with_capacity(n),
-            index: HashMap::new(),
+            index: None,
         }
     }
 
@@ -138,35 +149,78 @@ impl EntrySet {
         h.finish()
     }
 
-    fn find(&mut self, k: &Variant) -> Option<usize> {
-        if self.entries.len() <= SCAN {
-            return self.entries.iter().position(|(e, _)| same_key(e, k));
+    /// The earlier entry with the same key as entry `last`, which is the newest.
+    #[inline]
+    fn find_before(&mut self, last: usize) -> Option<usize> {
+        let (earlier, newest) = self.entries.split_at(last);
+        let k = &newest[0].0;
+        if last <= SCAN {
+            return earlier.iter().position(|(e, _)| same_key(e, k));
         }
-        if self.index.is_empty() {
-            for (i, (e, _)) in self.entries.iter().enumerate() {
-                self.index.entry(Self::hash(e)).or_insert(i);
+        let index = self.index.get_or_insert_with(|| {
+            let mut index = HashMap::with_capacity(earlier.len() * 2);
+            for (i, (e, _)) in earlier.iter().enumerate() {
+                index.entry(Self::hash(e)).or_insert(i);
+            }
+            index
+        });
+        let h = Self::hash(k);
+        match index.get(&h) {
+            Some(&i) if same_key(&earlier[i].0, k) => Some(i),
+            // A hash shared by different keys: rare, so a scan settles it.
+            Some(_) => earlier.iter().position(|(e, _)| same_key(e, k)),
+            None => {
+                index.insert(h, last);
+                None
             }
         }
-        match self.index.get(&Self::hash(k)) {
-            Some(&i) if same_key(&self.entries[i].0, k) => Some(i),
-            // A hash shared by different keys: rare, so a scan settles it.
-            Some(_) => self.entries.iter().position(|(e, _)| same_key(e, k)),
-            None => None,
+    }
+
+    /// Settles the newest entry: if an earlier entry has the same key, the newest value replaces
+    /// that entry's value and the newest entry goes.
+    #[inline]
+    fn settle_newest(&mut self) {
+        let last = self.entries.len() - 1;
+        if let Some(i) = self.find_before(last) {
+            let (_, v) = self.entries.pop().expect("newest entry");
+            self.entries[i].1 = v;
         }
     }
 
     /// Inserts or overwrites.
     pub fn insert(&mut self, k: Variant, v: Variant) {
-        match self.find(&k) {
-            Some(i) => self.entries[i].1 = v,
-            None => {
-                if !self.index.is_empty() {
-                    self.index
-                        .entry(Self::hash(&k))
-                        .or_insert(self.entries.len());
-                }
-                self.entries.push((k, v));
-            }
+        self.entries.push((k, v));
+        self.settle_newest();
+    }
+
+    /// Appends an entry of two Nils for the caller to fill in, then to settle with
+    /// [`EntrySet::settle_last`] or [`EntrySet::admit_last`]. Filling entries where they stay
+    /// saves moving every decoded key and value.
+    pub fn push_blank(&mut self) -> (&mut Variant, &mut Variant) {
+        let n = self.entries.len();
+        self.entries
+            .extend(std::iter::once((Variant::Nil, Variant::Nil)));
+        let (k, v) = &mut self.entries[n];
+        (k, v)
+    }
+
+    /// Settles the entry [`EntrySet::push_blank`] added once it is filled in, as
+    /// [`EntrySet::insert`] would have inserted it.
+    #[inline]
+    pub fn settle_last(&mut self) {
+        if !self.entries.is_empty() {
+            self.settle_newest();
+        }
+    }
+
+    /// Like [`EntrySet::settle_last`], but the key first goes through `admit`, which may convert
+    /// it or refuse the entry.
+    pub fn admit_last(&mut self, admit: impl FnOnce(Variant) -> Option<Variant>) {
+        let Some((k, v)) = self.entries.pop() else {
+            return;
+        };
+        if let Some(k) = admit(k) {
+            self.insert(k, v);
         }
     }
 
@@ -196,7 +250,7 @@ mod tests {
             &Variant::String("ab".into()),
             &Variant::String("a".into())
         ));
-        let full = Variant::Object(Object::Full {
+        let full = Variant::object(Object::Full {
             class: "Resource".into(),
             properties: vec![],
         });

@@ -41,6 +41,7 @@ mod packed;
 pub mod profile;
 pub mod properties;
 pub mod reader;
+mod stack;
 pub mod text;
 pub mod trace;
 pub mod typed;

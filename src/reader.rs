@@ -2,6 +2,9 @@
 
 use crate::error::{DecodeError, DecodeErrorKind};
 
+/// A decode error behind a pointer: results on the hot path stay as small as the values they carry.
+pub type Failure = Box<DecodeError>;
+
 /// Reads fields from a byte slice; every failure names the offset where it happened.
 #[derive(Clone, Copy)]
 pub struct Reader<'a> {
@@ -26,17 +29,18 @@ impl<'a> Reader<'a> {
     }
 
     /// An error at the current offset.
-    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+    pub fn error(&self, kind: DecodeErrorKind) -> Failure {
         self.error_at(self.pos, kind)
     }
 
     /// An error at a given offset.
-    pub fn error_at(&self, offset: usize, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError { offset, kind }
+    #[cold]
+    pub fn error_at(&self, offset: usize, kind: DecodeErrorKind) -> Failure {
+        Box::new(DecodeError { offset, kind })
     }
 
     /// Takes `n` bytes.
-    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], DecodeError> {
+    pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], Failure> {
         if n > self.left() {
             return Err(self.error(DecodeErrorKind::Truncated {
                 what,
@@ -54,7 +58,7 @@ impl<'a> Reader<'a> {
         self.pos += n.min(self.left());
     }
 
-    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], DecodeError> {
+    fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], Failure> {
         let s = self.take(N, what)?;
         let mut a = [0u8; N];
         a.copy_from_slice(s);
@@ -62,22 +66,22 @@ impl<'a> Reader<'a> {
     }
 
     /// A little-endian u32.
-    pub fn u32(&mut self, what: &'static str) -> Result<u32, DecodeError> {
+    pub fn u32(&mut self, what: &'static str) -> Result<u32, Failure> {
         self.array(what).map(u32::from_le_bytes)
     }
 
     /// A little-endian u64.
-    pub fn u64(&mut self, what: &'static str) -> Result<u64, DecodeError> {
+    pub fn u64(&mut self, what: &'static str) -> Result<u64, Failure> {
         self.array(what).map(u64::from_le_bytes)
     }
 
     /// A little-endian f32.
-    pub fn f32(&mut self, what: &'static str) -> Result<f32, DecodeError> {
+    pub fn f32(&mut self, what: &'static str) -> Result<f32, Failure> {
         self.array(what).map(f32::from_le_bytes)
     }
 
     /// A little-endian f64.
-    pub fn f64(&mut self, what: &'static str) -> Result<f64, DecodeError> {
+    pub fn f64(&mut self, what: &'static str) -> Result<f64, Failure> {
         self.array(what).map(f64::from_le_bytes)
     }
 }

@@ -6,7 +6,8 @@
 //! `core/io/marshalls.cpp` checks the result).
 
 /// Decodes a string field's bytes the way the engine does; `Err(i)` names the first bad byte.
-pub fn decode_utf8(bytes: &[u8]) -> Result<String, usize> {
+/// The text is borrowed from `bytes`, so the caller chooses where (and whether) to copy it.
+pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
     // A leading byte-order mark is skipped, not kept.
     let start = if bytes[..end].starts_with(BOM) {
@@ -15,7 +16,7 @@ pub fn decode_utf8(bytes: &[u8]) -> Result<String, usize> {
         0
     };
     match std::str::from_utf8(&bytes[start..end]) {
-        Ok(s) => Ok(s.to_owned()),
+        Ok(s) => Ok(s),
         Err(e) => Err(start + e.valid_up_to()),
     }
 }

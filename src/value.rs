@@ -5,7 +5,23 @@
 //! survive. Dictionaries keep their entries in insertion order; decoding merges duplicate keys as
 //! the engine does (see [`crate::keys`]).
 
+use compact_str::CompactString;
+use smallvec::SmallVec;
+
 use crate::types::VariantType;
+
+/// Text held by a value: up to 24 bytes inline, longer text on the heap. Dictionary keys and most
+/// strings in game data are short, so decoding them allocates nothing.
+pub type Text = CompactString;
+
+/// Single-precision components; up to four (every math type but the matrices) stay inline.
+pub type F32s = SmallVec<[f32; 4]>;
+
+/// Double-precision components; up to two stay inline.
+pub type F64s = SmallVec<[f64; 2]>;
+
+/// The i32 components of an integer vector type, inline.
+pub type I32s = SmallVec<[i32; 4]>;
 
 /// real_t components: f32 in ordinary builds, f64 in double-precision builds.
 ///
@@ -14,9 +30,9 @@ use crate::types::VariantType;
 #[derive(Clone, Debug)]
 pub enum Reals {
     /// Single-precision components.
-    F32(Vec<f32>),
+    F32(F32s),
     /// Double-precision components.
-    F64(Vec<f64>),
+    F64(F64s),
 }
 
 impl Reals {
@@ -96,23 +112,89 @@ pub enum ContainerType {
 }
 
 /// An `Array`, with its element type.
+///
+/// The element type lives behind a pointer that untyped arrays (nearly all) leave empty, which
+/// keeps [`Variant`] small.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Array {
-    /// The element type (4.x typed arrays).
-    pub element_type: ContainerType,
     /// The elements.
     pub items: Vec<Variant>,
+    element_type: Option<Box<ContainerType>>,
+}
+
+impl Array {
+    /// An untyped array.
+    pub fn new(items: Vec<Variant>) -> Array {
+        Array {
+            items,
+            element_type: None,
+        }
+    }
+
+    /// An array typed as `element_type` (4.x typed arrays).
+    pub fn typed(element_type: ContainerType, items: Vec<Variant>) -> Array {
+        let mut a = Array::new(items);
+        a.set_element_type(element_type);
+        a
+    }
+
+    /// The element type; [`ContainerType::None`] when untyped.
+    pub fn element_type(&self) -> &ContainerType {
+        self.element_type.as_deref().unwrap_or(&ContainerType::None)
+    }
+
+    /// Sets the element type.
+    pub fn set_element_type(&mut self, t: ContainerType) {
+        self.element_type = (t != ContainerType::None).then(|| Box::new(t));
+    }
 }
 
 /// A `Dictionary`: entries in order, with key and value types.
+///
+/// Like [`Array`]'s element type, the key and value types live behind a pointer left empty when
+/// the dictionary is untyped.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Dictionary {
-    /// The key type (4.4+ typed dictionaries).
-    pub key_type: ContainerType,
-    /// The value type (4.4+ typed dictionaries).
-    pub value_type: ContainerType,
     /// The entries, in the order written.
     pub entries: Vec<(Variant, Variant)>,
+    types: Option<Box<[ContainerType; 2]>>,
+}
+
+impl Dictionary {
+    /// An untyped dictionary.
+    pub fn new(entries: Vec<(Variant, Variant)>) -> Dictionary {
+        Dictionary {
+            entries,
+            types: None,
+        }
+    }
+
+    /// A dictionary typed as `key_type` to `value_type` (4.4+ typed dictionaries).
+    pub fn typed(
+        key_type: ContainerType,
+        value_type: ContainerType,
+        entries: Vec<(Variant, Variant)>,
+    ) -> Dictionary {
+        let mut d = Dictionary::new(entries);
+        d.set_types(key_type, value_type);
+        d
+    }
+
+    /// The key type; [`ContainerType::None`] when keys are untyped.
+    pub fn key_type(&self) -> &ContainerType {
+        self.types.as_ref().map_or(&ContainerType::None, |t| &t[0])
+    }
+
+    /// The value type; [`ContainerType::None`] when values are untyped.
+    pub fn value_type(&self) -> &ContainerType {
+        self.types.as_ref().map_or(&ContainerType::None, |t| &t[1])
+    }
+
+    /// Sets the key and value types.
+    pub fn set_types(&mut self, key_type: ContainerType, value_type: ContainerType) {
+        self.types = (key_type != ContainerType::None || value_type != ContainerType::None)
+            .then(|| Box::new([key_type, value_type]));
+    }
 }
 
 /// A `Signal`: a signal name on an object.
@@ -129,21 +211,22 @@ pub struct Signal {
 /// Equality is bit-for-bit for floats (see [`Reals`]).
 #[derive(Clone, Debug)]
 #[allow(missing_docs)] // one case per Godot type; VariantType documents each
+#[repr(u64)]
 pub enum Variant {
     Nil,
     Bool(bool),
     Int(i64),
     Float(f64),
-    String(String),
+    String(Text),
     Vector2(Reals),
-    Vector2i(Vec<i32>),
+    Vector2i(I32s),
     Rect2(Reals),
-    Rect2i(Vec<i32>),
+    Rect2i(I32s),
     Vector3(Reals),
-    Vector3i(Vec<i32>),
+    Vector3i(I32s),
     Transform2D(Reals),
     Vector4(Reals),
-    Vector4i(Vec<i32>),
+    Vector4i(I32s),
     Plane(Reals),
     Quaternion(Reals),
     Aabb(Reals),
@@ -151,10 +234,10 @@ pub enum Variant {
     Transform3D(Reals),
     Projection(Reals),
     Color([f32; 4]),
-    StringName(String),
-    NodePath(NodePath),
+    StringName(Text),
+    NodePath(Box<NodePath>),
     Rid(u64),
-    Object(Object),
+    Object(Box<Object>),
     Callable,
     Signal(Signal),
     Dictionary(Dictionary),
@@ -164,7 +247,7 @@ pub enum Variant {
     PackedInt64Array(Vec<i64>),
     PackedFloat32Array(Vec<f32>),
     PackedFloat64Array(Vec<f64>),
-    PackedStringArray(Vec<String>),
+    PackedStringArray(Vec<Text>),
     PackedVector2Array(Reals),
     PackedVector3Array(Reals),
     PackedColorArray(Vec<[f32; 4]>),
@@ -215,6 +298,24 @@ impl Variant {
             Variant::PackedVector3Array(_) => T::PackedVector3Array,
             Variant::PackedColorArray(_) => T::PackedColorArray,
             Variant::PackedVector4Array(_) => T::PackedVector4Array,
+        }
+    }
+
+    /// An `Object` value.
+    pub fn object(o: Object) -> Variant {
+        Variant::Object(Box::new(o))
+    }
+
+    /// A `NodePath` value.
+    pub fn node_path(np: NodePath) -> Variant {
+        Variant::NodePath(Box::new(np))
+    }
+
+    /// The object, if this is one.
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Variant::Object(o) => Some(o),
+            _ => None,
         }
     }
 
@@ -275,7 +376,7 @@ impl Variant {
     }
 
     /// Builds an integer vector type from its components; `None` if `ty` is not one.
-    pub fn from_ints(ty: VariantType, v: Vec<i32>) -> Option<Variant> {
+    pub fn from_ints(ty: VariantType, v: I32s) -> Option<Variant> {
         use VariantType as T;
         Some(match ty {
             T::Vector2i => Variant::Vector2i(v),
@@ -341,13 +442,23 @@ mod tests {
         assert_ne!(Variant::Float(0.0), Variant::Float(-0.0));
         assert_eq!(Variant::Float(f64::NAN), Variant::Float(f64::NAN));
         assert_ne!(
-            Variant::Vector2(Reals::F32(vec![1.0, 2.0])),
-            Variant::Vector2(Reals::F64(vec![1.0, 2.0]))
+            Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0])),
+            Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]))
         );
         assert_ne!(
-            Variant::Vector2(Reals::F32(vec![1.0, 2.0])),
-            Variant::PackedVector2Array(Reals::F32(vec![1.0, 2.0]))
+            Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0])),
+            Variant::PackedVector2Array(Reals::F32(smallvec::smallvec![1.0, 2.0]))
         );
-        assert_ne!(Variant::Vector2i(vec![1, 2]), Variant::Rect2i(vec![1, 2]));
+        assert_ne!(
+            Variant::Vector2i(smallvec::smallvec![1, 2]),
+            Variant::Rect2i(smallvec::smallvec![1, 2])
+        );
+    }
+
+    #[test]
+    fn variant_stays_small() {
+        // Decoding writes every value into a fresh buffer, so its size is decode speed: rare
+        // payloads are boxed to keep the common ones at this size.
+        assert_eq!(std::mem::size_of::<Variant>(), 40);
     }
 }

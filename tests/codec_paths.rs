@@ -20,21 +20,22 @@ fn enc(v: &Variant, profile: &str) -> Result<Vec<u8>, E> {
 #[test]
 fn encoder_refuses_what_the_version_cannot_write() {
     // Vector2i is a 4.x type.
-    let v = Variant::Vector2i(vec![1, 2]);
+    let v = Variant::Vector2i(smallvec::smallvec![1, 2]);
     assert!(matches!(enc(&v, "3.6"), Err(E::TypeNotInVersion { .. })));
     // Typed arrays are 4.3+, typed dictionaries 4.4+.
-    let typed = Variant::Array(Array {
-        element_type: ContainerType::Builtin(VariantType::Int),
-        items: vec![],
-    });
+    let typed = Variant::Array(Array::typed(
+        ContainerType::Builtin(VariantType::Int),
+        vec![],
+    ));
     assert!(matches!(enc(&typed, "4.2"), Err(E::Unsupported { .. })));
-    let dict = Variant::Dictionary(Dictionary {
-        key_type: ContainerType::Builtin(VariantType::Int),
-        ..Dictionary::default()
-    });
+    let dict = Variant::Dictionary(Dictionary::typed(
+        ContainerType::Builtin(VariantType::Int),
+        ContainerType::None,
+        vec![],
+    ));
     assert!(matches!(enc(&dict, "4.3"), Err(E::Unsupported { .. })));
     // A full object needs full objects on.
-    let obj = Variant::Object(Object::Full {
+    let obj = Variant::object(Object::Full {
         class: "Resource".into(),
         properties: vec![],
     });
@@ -43,21 +44,18 @@ fn encoder_refuses_what_the_version_cannot_write() {
 
 #[test]
 fn encoder_refuses_malformed_values() {
-    let three = Variant::Vector2(Reals::F32(vec![1.0, 2.0, 3.0]));
+    let three = Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0, 3.0]));
     assert!(matches!(enc(&three, "4.6"), Err(E::WrongArity { .. })));
-    let wide = Variant::Vector2(Reals::F64(vec![1.0, 2.0]));
+    let wide = Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]));
     assert!(matches!(enc(&wide, "4.6"), Err(E::WrongRealWidth { .. })));
-    let ints = Variant::Vector3i(vec![1, 2]);
+    let ints = Variant::Vector3i(smallvec::smallvec![1, 2]);
     assert!(matches!(enc(&ints, "4.6"), Err(E::WrongArity { .. })));
-    let packed = Variant::PackedVector2Array(Reals::F32(vec![1.0, 2.0, 3.0]));
+    let packed = Variant::PackedVector2Array(Reals::F32(smallvec::smallvec![1.0, 2.0, 3.0]));
     assert!(matches!(enc(&packed, "4.6"), Err(E::WrongArity { .. })));
     // Deeper than the engines' 1024 levels.
     let mut deep = Variant::Nil;
     for _ in 0..1100 {
-        deep = Variant::Array(Array {
-            element_type: ContainerType::None,
-            items: vec![deep],
-        });
+        deep = Variant::Array(Array::typed(ContainerType::None, vec![deep]));
     }
     let r = stacker::grow(64 << 20, || enc(&deep, "4.6"));
     assert!(matches!(r, Err(E::TooDeep { .. })));
@@ -66,10 +64,10 @@ fn encoder_refuses_malformed_values() {
 #[test]
 fn empty_class_container_is_written_as_object_typed() {
     // 4.6.3 writes Array[Object] as built-in kind 1, type 24 (tests/differential/4.6/).
-    let v = Variant::Array(Array {
-        element_type: ContainerType::ClassName(String::new()),
-        items: vec![],
-    });
+    let v = Variant::Array(Array::typed(
+        ContainerType::ClassName(String::new()),
+        vec![],
+    ));
     let b = encode(&v, p("4.6"), EncodeOptions { full_objects: true }).unwrap();
     assert_eq!(b, unhex("1c0001001800000000000000").unwrap());
 }
@@ -108,7 +106,10 @@ fn tagged_json_reads_numbers_and_double_reals() {
     );
     let d = p("4.6-double");
     let v = from_json(&json!({"type": "Vector2", "value": ["1", "2"]}), d).unwrap();
-    assert_eq!(v, Variant::Vector2(Reals::F64(vec![1.0, 2.0])));
+    assert_eq!(
+        v,
+        Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]))
+    );
     assert_eq!(
         gdmarshal::json::to_json(&v, d, gdmarshal::float::FloatStyle::Shortest),
         json!({"type": "Vector2", "value": ["1", "2"]})

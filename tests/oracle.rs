@@ -57,11 +57,11 @@ fn nested_arrays(depth: usize, array_id: u32) -> Vec<u8> {
 }
 
 fn f32s(v: &[f32]) -> Reals {
-    Reals::F32(v.to_vec())
+    Reals::F32(v.into())
 }
 
 fn s(text: &str) -> Variant {
-    Variant::String(text.to_string())
+    Variant::String(text.into())
 }
 
 /// Values both families have, with awkward floats and strings.
@@ -86,26 +86,20 @@ fn common_values() -> Vec<Variant> {
         Variant::Basis(f32s(&nums[..9])),
         Variant::Transform3D(f32s(&nums)),
         Variant::Color([1.0, 0.5, f32::from_bits(0x7fc0_0001), 0.0]),
-        Variant::NodePath(NodePath {
+        Variant::node_path(NodePath {
             names: vec!["a".into(), "b".into()],
             subnames: vec!["x".into()],
             absolute: true,
         }),
-        Variant::Dictionary(Dictionary {
-            entries: vec![
-                (s("k"), Variant::Int(7)),
-                (Variant::Int(1), Variant::Array(Array::default())),
-            ],
-            ..Dictionary::default()
-        }),
-        Variant::Array(Array {
-            items: vec![Variant::Int(1), s(""), Variant::Nil],
-            ..Array::default()
-        }),
+        Variant::Dictionary(Dictionary::new(vec![
+            (s("k"), Variant::Int(7)),
+            (Variant::Int(1), Variant::Array(Array::default())),
+        ])),
+        Variant::Array(Array::new(vec![Variant::Int(1), s(""), Variant::Nil])),
         Variant::PackedByteArray(vec![0, 255, 7]),
         Variant::PackedInt32Array(vec![i32::MIN, 0, 5]),
         Variant::PackedFloat32Array(vec![0.5, f32::NEG_INFINITY, f32::NAN]),
-        Variant::PackedStringArray(vec!["a".into(), String::new(), "ü".into()]),
+        Variant::PackedStringArray(vec!["a".into(), "".into(), "ü".into()]),
         Variant::PackedVector2Array(f32s(&nums[..4])),
         Variant::PackedVector3Array(f32s(&nums[..6])),
         Variant::PackedColorArray(vec![[0.0, 0.25, 0.5, 1.0]]),
@@ -116,11 +110,11 @@ fn common_values() -> Vec<Variant> {
 fn godot4_values() -> Vec<Variant> {
     let nums: Vec<f32> = (1..=16).map(|i| i as f32).collect();
     vec![
-        Variant::Vector2i(vec![1, -2]),
-        Variant::Rect2i(vec![1, 2, 3, i32::MAX]),
-        Variant::Vector3i(vec![1, 2, 3]),
+        Variant::Vector2i(smallvec::smallvec![1, -2]),
+        Variant::Rect2i(smallvec::smallvec![1, 2, 3, i32::MAX]),
+        Variant::Vector3i(smallvec::smallvec![1, 2, 3]),
         Variant::Vector4(f32s(&nums[..4])),
-        Variant::Vector4i(vec![i32::MIN, 2, 3, 4]),
+        Variant::Vector4i(smallvec::smallvec![i32::MIN, 2, 3, 4]),
         Variant::Projection(f32s(&nums)),
         Variant::StringName("name".into()),
         Variant::Rid(12345),
@@ -132,15 +126,15 @@ fn godot4_values() -> Vec<Variant> {
         Variant::PackedInt64Array(vec![i64::MIN, i64::MAX]),
         Variant::PackedFloat64Array(vec![-0.0, f64::from_bits(0x7ff0_0000_0000_0001)]),
         Variant::PackedVector4Array(f32s(&nums[..8])),
-        Variant::Array(Array {
-            element_type: ContainerType::Builtin(VariantType::Int),
-            items: vec![Variant::Int(1), Variant::Int(2)],
-        }),
-        Variant::Dictionary(Dictionary {
-            key_type: ContainerType::Builtin(VariantType::String),
-            value_type: ContainerType::Builtin(VariantType::Int),
-            entries: vec![(s("a"), Variant::Int(1))],
-        }),
+        Variant::Array(Array::typed(
+            ContainerType::Builtin(VariantType::Int),
+            vec![Variant::Int(1), Variant::Int(2)],
+        )),
+        Variant::Dictionary(Dictionary::typed(
+            ContainerType::Builtin(VariantType::String),
+            ContainerType::Builtin(VariantType::Int),
+            vec![(s("a"), Variant::Int(1))],
+        )),
     ]
 }
 
@@ -283,7 +277,7 @@ fn verdicts_and_error_text_belong_to_their_own_request() {
 fn objects_are_built_and_decoded_in_full_only_when_allowed() {
     for mut engine in engines(EngineConfig::default()) {
         let name = engine.name().to_string();
-        let resource = Variant::Object(Object::Full {
+        let resource = Variant::object(Object::Full {
             class: "Resource".into(),
             properties: vec![("resource_name".into(), s("r"))],
         });
@@ -296,7 +290,9 @@ fn objects_are_built_and_decoded_in_full_only_when_allowed() {
             "{name}: without full objects only an id is written"
         );
         let d = engine.decode(&full, true);
-        let Some(Variant::Object(Object::Full { class, properties })) = &d.value else {
+        let Some(Object::Full { class, properties }) =
+            d.value.as_ref().and_then(Variant::as_object)
+        else {
             panic!("{name}: {d:?}");
         };
         assert_eq!(class, "Resource");
@@ -310,13 +306,13 @@ fn objects_are_built_and_decoded_in_full_only_when_allowed() {
             "{name}"
         );
 
-        let null = engine.encode(&Variant::Object(Object::Null), false);
+        let null = engine.encode(&Variant::object(Object::Null), false);
         assert_eq!(
             null.bytes(),
             Some(&[0, 0, 0, 0][..]),
             "{name}: a null object is written as Nil"
         );
-        let by_id = engine.encode(&Variant::Object(Object::Id(5)), false);
+        let by_id = engine.encode(&Variant::object(Object::Id(5)), false);
         assert!(
             matches!(by_id.verdict, Verdict::Unsupported(_)),
             "{name}: {by_id:?}"
@@ -500,16 +496,11 @@ fn typed_arrays_of_objects_keep_their_class_or_script_only_with_full_objects() {
     let Some(spec) = spec("4.6") else { return };
     let mut engine = Engine::start(spec, EngineConfig::default()).expect("4.6 starts");
     let script = "res://fixtures/item.gd";
-    let item = Variant::Object(Object::Full {
+    let item = Variant::object(Object::Full {
         class: "Resource".into(),
         properties: vec![("script".into(), s(script))],
     });
-    let typed = |element_type, items| {
-        Variant::Array(Array {
-            element_type,
-            items,
-        })
-    };
+    let typed = |element_type, items| Variant::Array(Array::typed(element_type, items));
     let scripted = typed(ContainerType::Script(script.into()), vec![item]);
     let nodes = typed(ContainerType::ClassName("Node".into()), vec![]);
     let cases = [
@@ -522,7 +513,7 @@ fn typed_arrays_of_objects_keep_their_class_or_script_only_with_full_objects() {
         let Some(Variant::Array(a)) = &d.value else {
             panic!("{d:?}")
         };
-        assert_eq!(a.element_type, full_type);
+        assert_eq!(*a.element_type(), full_type);
         assert_eq!(a.items.len(), len);
         // Without full objects, 4.6 names the element class EncodedObjectAsID: what its
         // elements decode to when objects are written as ids.
@@ -531,7 +522,7 @@ fn typed_arrays_of_objects_keep_their_class_or_script_only_with_full_objects() {
             panic!("{d:?}")
         };
         assert_eq!(
-            a.element_type,
+            *a.element_type(),
             ContainerType::ClassName("EncodedObjectAsID".into())
         );
     }

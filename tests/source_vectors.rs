@@ -72,10 +72,10 @@ fn invalid_data_variant_decoding() {
 
 #[test]
 fn typed_array_encoding() {
-    let a = Array {
-        element_type: ContainerType::Builtin(VariantType::Int),
-        items: vec![Variant::Int(BIG)],
-    };
+    let a = Array::typed(
+        ContainerType::Builtin(VariantType::Int),
+        vec![Variant::Int(BIG)],
+    );
     both_ways(
         Variant::Array(a),
         &[
@@ -89,11 +89,11 @@ fn typed_array_encoding() {
 
 #[test]
 fn typed_dictionary_encoding() {
-    let d = Dictionary {
-        key_type: ContainerType::Builtin(VariantType::Int),
-        value_type: ContainerType::Builtin(VariantType::Int),
-        entries: vec![(Variant::Int(BIG), Variant::Int(BIG))],
-    };
+    let d = Dictionary::typed(
+        ContainerType::Builtin(VariantType::Int),
+        ContainerType::Builtin(VariantType::Int),
+        vec![(Variant::Int(BIG), Variant::Int(BIG))],
+    );
     both_ways(
         Variant::Dictionary(d),
         &[

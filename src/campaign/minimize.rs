@@ -75,7 +75,7 @@ pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
             }
         }
         Variant::String(s) if !s.is_empty() => {
-            let half: String = s.chars().take(s.chars().count() / 2).collect();
+            let half: crate::value::Text = s.chars().take(s.chars().count() / 2).collect();
             out.push(Variant::String(half));
         }
         Variant::PackedStringArray(a) if !a.is_empty() => {
@@ -142,16 +142,13 @@ mod tests {
 
     #[test]
     fn values_shrink_to_the_offending_element() {
-        let v = Variant::Array(Array {
-            items: vec![
-                Variant::Int(1),
-                Variant::Array(Array {
-                    items: vec![Variant::Bool(true), Variant::String("needle".into())],
-                    ..Default::default()
-                }),
-            ],
-            ..Default::default()
-        });
+        let v = Variant::Array(Array::new(vec![
+            Variant::Int(1),
+            Variant::Array(Array::new(vec![
+                Variant::Bool(true),
+                Variant::String("needle".into()),
+            ])),
+        ]));
         let pred = |v: &Variant| format!("{v:?}").contains("needle");
         let out = minimize_value(&v, &mut |cs| cs.iter().map(pred).collect());
         assert_eq!(out, Variant::String("needle".into()));

@@ -145,7 +145,7 @@ pub const CLAIMS: &[Claim] = &[
         says: "a null Object is the Object header followed by a 4-byte zero",
         instead: "a null Object is written as a bare Nil header (`00000000`)",
         majors: &[3, 4],
-        vector: |_| Probe::Encode(Variant::Object(Object::Null)),
+        vector: |_| Probe::Encode(Variant::object(Object::Null)),
         contradicts: |r| accepted(r) && output_bytes(r) == [0, 0, 0, 0],
     },
     Claim {

@@ -10,7 +10,7 @@ use crate::encode::{EncodeOptions, encode};
 use crate::header::{FLAG_64, TYPE_MASK};
 use crate::profile::Profile;
 use crate::types::{Element, Shape, TYPES, VariantType};
-use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Variant};
+use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Text, Variant};
 
 /// One question for the engines.
 #[derive(Clone, Debug, PartialEq)]
@@ -148,9 +148,9 @@ fn f64s(bits: u64) -> f64 {
 fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
     let v = f32::from_bits(bits);
     if profile.double_reals {
-        Reals::F64(vec![v as f64; n])
+        Reals::F64(smallvec::smallvec![v as f64; n])
     } else {
-        Reals::F32(vec![v; n])
+        Reals::F32(smallvec::smallvec![v; n])
     }
 }
 
@@ -159,7 +159,7 @@ fn counting_reals(profile: Profile, n: usize) -> Reals {
     if profile.double_reals {
         Reals::F64(v.into_iter().map(f64::from).collect())
     } else {
-        Reals::F32(v)
+        Reals::F32(v.into())
     }
 }
 
@@ -190,9 +190,9 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
             Shape::String => {
                 for (k, x) in STRINGS {
                     let v = if t.ty == VariantType::StringName {
-                        Variant::StringName(s(x))
+                        Variant::StringName(s(x).into())
                     } else {
-                        Variant::String(s(x))
+                        Variant::String(s(x).into())
                     };
                     add(format!("{ty}/{k}"), v);
                 }
@@ -218,7 +218,7 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 ] {
                     add(
                         format!("{ty}/all_{k}"),
-                        Variant::from_ints(t.ty, vec![i; n]).expect("ints"),
+                        Variant::from_ints(t.ty, smallvec::smallvec![i; n]).expect("ints"),
                     );
                 }
                 add(
@@ -237,7 +237,7 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
             }
             Shape::NodePath => {
                 let np = |names: &[&str], subnames: &[&str], absolute| {
-                    Variant::NodePath(NodePath {
+                    Variant::node_path(NodePath {
                         names: names.iter().map(|x| s(x)).collect(),
                         subnames: subnames.iter().map(|x| s(x)).collect(),
                         absolute,
@@ -267,25 +267,20 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 }
             }
             Shape::Object => {
-                add(s("Object/id"), Variant::Object(Object::Id(12345)));
-                add(s("Object/null"), Variant::Object(Object::Null));
+                add(s("Object/id"), Variant::object(Object::Id(12345)));
+                add(s("Object/null"), Variant::object(Object::Null));
             }
             Shape::Signal => {
                 add(s("Signal/empty"), Variant::Signal(Default::default()));
             }
             Shape::Array => {
-                let arr = |items: Vec<Variant>| {
-                    Variant::Array(Array {
-                        items,
-                        ..Array::default()
-                    })
-                };
+                let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
                 add(s("Array/empty"), arr(vec![]));
                 add(
                     s("Array/mixed"),
                     arr(vec![
                         Variant::Int(1),
-                        Variant::String(s("a")),
+                        Variant::String("a".into()),
                         Variant::Float(2.5),
                         Variant::Nil,
                     ]),
@@ -299,27 +294,21 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 }
                 if profile.typed_arrays() {
                     for (k, ty, items) in typed_samples() {
-                        let a = Array {
-                            element_type: ContainerType::Builtin(ty),
-                            items,
-                        };
+                        let a = Array::typed(ContainerType::Builtin(ty), items);
                         add(format!("Array/typed_{k}"), Variant::Array(a));
                     }
                 }
             }
             Shape::Dictionary => {
                 let dict = |entries: Vec<(Variant, Variant)>| {
-                    Variant::Dictionary(Dictionary {
-                        entries,
-                        ..Dictionary::default()
-                    })
+                    Variant::Dictionary(Dictionary::new(entries))
                 };
                 add(s("Dictionary/empty"), dict(vec![]));
                 add(
                     s("Dictionary/mixed"),
                     dict(vec![
-                        (Variant::Int(1), Variant::String(s("a"))),
-                        (Variant::String(s("b")), Variant::Float(2.5)),
+                        (Variant::Int(1), Variant::String("a".into())),
+                        (Variant::String("b".into()), Variant::Float(2.5)),
                         (Variant::Nil, Variant::Array(Array::default())),
                     ]),
                 );
@@ -332,15 +321,15 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 );
                 if profile.typed_dictionaries() {
                     for (k, ty, items) in typed_samples() {
-                        let d = Dictionary {
-                            key_type: ContainerType::Builtin(ty),
-                            value_type: ContainerType::Builtin(VariantType::Int),
-                            entries: items
+                        let d = Dictionary::typed(
+                            ContainerType::Builtin(ty),
+                            ContainerType::Builtin(VariantType::Int),
+                            items
                                 .into_iter()
                                 .enumerate()
                                 .map(|(i, k)| (k, Variant::Int(i as i64)))
                                 .collect(),
-                        };
+                        );
                         add(format!("Dictionary/typed_keys_{k}"), Variant::Dictionary(d));
                     }
                 }
@@ -349,7 +338,9 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 add(format!("{ty}/empty"), Variant::PackedStringArray(vec![]));
                 add(
                     format!("{ty}/paddings"),
-                    Variant::PackedStringArray(STRINGS.iter().map(|(_, x)| s(x)).collect()),
+                    Variant::PackedStringArray(
+                        STRINGS.iter().map(|(_, x)| Text::from(*x)).collect(),
+                    ),
                 );
             }
             Shape::Packed(e) => {
@@ -364,9 +355,9 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
 }
 
 fn resource() -> Variant {
-    Variant::Object(Object::Full {
+    Variant::object(Object::Full {
         class: s("Resource"),
-        properties: vec![(s("resource_name"), Variant::String(s("named")))],
+        properties: vec![(s("resource_name"), Variant::String("named".into()))],
     })
 }
 
@@ -378,7 +369,11 @@ fn typed_samples() -> Vec<(&'static str, VariantType, Vec<Variant>)> {
             vec![Variant::Int(1), Variant::Int(i64::MIN)],
         ),
         ("float", VariantType::Float, vec![Variant::Float(0.5)]),
-        ("String", VariantType::String, vec![Variant::String(s("x"))]),
+        (
+            "String",
+            VariantType::String,
+            vec![Variant::String("x".into())],
+        ),
         ("empty_int", VariantType::Int, vec![]),
     ]
 }
@@ -386,10 +381,7 @@ fn typed_samples() -> Vec<(&'static str, VariantType, Vec<Variant>)> {
 fn nest(depth: usize) -> Variant {
     let mut v = Variant::Int(7);
     for _ in 0..depth {
-        v = Variant::Array(Array {
-            items: vec![v],
-            ..Array::default()
-        });
+        v = Variant::Array(Array::new(vec![v]));
     }
     v
 }
