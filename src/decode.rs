@@ -568,14 +568,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             Element::I64 => Variant::PackedInt64Array(packed::get_i64s(bytes)),
             Element::F32 => Variant::PackedFloat32Array(packed::get_f32s(bytes)),
             Element::F64 => Variant::PackedFloat64Array(packed::get_f64s(bytes)),
-            Element::Color => {
-                let flat: Vec<f32> = packed::get_f32s(bytes);
-                Variant::PackedColorArray(
-                    flat.chunks_exact(4)
-                        .map(|c| [c[0], c[1], c[2], c[3]])
-                        .collect(),
-                )
-            }
+            Element::Color => Variant::PackedColorArray(packed::get_colors(bytes)),
             Element::Reals(_) => {
                 let reals = match (double, self.profile.double_reals) {
                     (false, false) => Reals::F32(packed::get_f32s(bytes).into()),

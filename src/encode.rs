@@ -291,7 +291,7 @@ impl Encoder<'_> {
             }
             (_, Variant::PackedColorArray(a)) => {
                 self.len(a.len())?;
-                a.iter().for_each(|c| packed::put_f32s(self.out, c));
+                packed::put_colors(self.out, a);
             }
             (Shape::Packed(_), _) => {
                 let r = v.reals().expect("packed vector array");

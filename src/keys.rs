@@ -126,12 +126,37 @@ const SCAN: usize = 8;
 /// Collects entries as the engine's `d[key] = value` does: later duplicates overwrite in place.
 ///
 /// The decoder fills each entry where it will stay ([`EntrySet::push_blank`]), then settles it.
-#[derive(Default)]
 pub struct EntrySet {
     entries: Vec<(Variant, Variant)>,
     /// First entry index per key hash, built once there are more than [`SCAN`] entries (so small
     /// dictionaries never pay for a map).
     index: Option<HashMap<u64, usize>>,
+    /// [`fingerprint`] of each of the first entries' keys: the scan of a small dictionary compares
+    /// these and calls [`same_key`] only where they match.
+    fingerprints: [u64; SCAN + 1],
+}
+
+/// A cheap summary of a key: keys that [`same_key`] finds equal have equal fingerprints.
+fn fingerprint(k: &Variant) -> u64 {
+    match k {
+        // The text alone, so that a String and a StringName with the same text match.
+        Variant::String(s) | Variant::StringName(s) => {
+            let b = s.as_bytes();
+            let mut head = [0u8; 8];
+            let n = b.len().min(8);
+            head[..n].copy_from_slice(&b[..n]);
+            u64::from_le_bytes(head) ^ (b.len() as u64).rotate_right(8)
+        }
+        Variant::Int(i) => *i as u64,
+        // Keys of other types are equal only to keys of the same type.
+        _ => k.get_type() as u64,
+    }
+}
+
+impl Default for EntrySet {
+    fn default() -> EntrySet {
+        EntrySet::with_capacity(0)
+    }
 }
 
 impl EntrySet {
@@ -140,6 +165,7 @@ impl EntrySet {
         EntrySet {
             entries: Vec::with_capacity(n),
             index: None,
+            fingerprints: [0; SCAN + 1],
         }
     }
 
@@ -155,7 +181,12 @@ impl EntrySet {
         let (earlier, newest) = self.entries.split_at(last);
         let k = &newest[0].0;
         if last <= SCAN {
-            return earlier.iter().position(|(e, _)| same_key(e, k));
+            let f = fingerprint(k);
+            self.fingerprints[last] = f;
+            return earlier
+                .iter()
+                .zip(&self.fingerprints[..last])
+                .position(|((e, _), &g)| g == f && same_key(e, k));
         }
         let index = self.index.get_or_insert_with(|| {
             let mut index = HashMap::with_capacity(earlier.len() * 2);
@@ -255,6 +286,26 @@ mod tests {
             properties: vec![],
         });
         assert!(!same_key(&full, &full.clone()));
+    }
+
+    #[test]
+    fn text_keys_merge_by_text_alone() {
+        let mut s = EntrySet::default();
+        s.insert(Variant::String("a".into()), Variant::Int(1));
+        s.insert(Variant::StringName("a".into()), Variant::Int(2));
+        // The same first eight bytes, different text.
+        s.insert(Variant::String("position_x".into()), Variant::Int(3));
+        s.insert(Variant::String("position_y".into()), Variant::Int(4));
+        s.insert(Variant::String("position_x".into()), Variant::Int(5));
+        let e = s.into_entries();
+        assert_eq!(
+            e,
+            vec![
+                (Variant::String("a".into()), Variant::Int(2)),
+                (Variant::String("position_x".into()), Variant::Int(5)),
+                (Variant::String("position_y".into()), Variant::Int(4)),
+            ]
+        );
     }
 
     #[test]

@@ -42,6 +42,11 @@ pub fn put_f64s(out: &mut Vec<u8>, v: &[f64]) {
     put(out, v, |x| f64::from_bits(x.to_bits().to_le()));
 }
 
+/// Appends colors (four f32s each).
+pub fn put_colors(out: &mut Vec<u8>, v: &[[f32; 4]]) {
+    put(out, v, |c| c.map(|x| f32::from_bits(x.to_bits().to_le())));
+}
+
 /// Appends i32s.
 pub fn put_i32s(out: &mut Vec<u8>, v: &[i32]) {
     put(out, v, |x| x.to_le());
@@ -60,6 +65,13 @@ pub fn get_f32s(bytes: &[u8]) -> Vec<f32> {
 /// Reads f64s.
 pub fn get_f64s(bytes: &[u8]) -> Vec<f64> {
     get(bytes, |x: f64| f64::from_bits(u64::from_le(x.to_bits())))
+}
+
+/// Reads colors (four f32s each).
+pub fn get_colors(bytes: &[u8]) -> Vec<[f32; 4]> {
+    get(bytes, |c: [f32; 4]| {
+        c.map(|x| f32::from_bits(u32::from_le(x.to_bits())))
+    })
 }
 
 /// Reads i32s.
