@@ -57,6 +57,7 @@ pub fn decode_traced<T: Trace>(
         opts,
         trace,
         missing_padding: 0,
+        reserve_budget: bytes.len(),
     };
     let mut value = Variant::Nil;
     d.value(0, &mut value).map_err(|e| *e)?;
@@ -73,6 +74,11 @@ struct Decoder<'a, 't, T: Trace> {
     trace: &'t mut T,
     /// Padding that the input lacked at its very end (see [`Decoded::consumed`]).
     missing_padding: usize,
+    /// Input bytes that the containers still open may reserve room against before decoding their
+    /// elements. Nested containers share the bytes they could be made of, so together the open
+    /// reservations stay within what the input could hold (a 40-byte value per 4 bytes at most),
+    /// however deep the containers that claim huge counts are nested.
+    reserve_budget: usize,
 }
 
 type R<V> = Result<V, Failure>;
@@ -87,6 +93,26 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, name, format_args!("{v}"));
         Ok(v)
+    }
+
+    /// Room to reserve for a container claiming `n` elements of at least `min_size` input bytes
+    /// each: no more than the bytes left could hold, taken from the budget of the containers
+    /// open. Hand it back with [`Decoder::give_back`] once the container is decoded.
+    fn reserve(&mut self, n: usize, min_size: usize) -> usize {
+        let r = n.min(self.r.left().min(self.reserve_budget) / min_size);
+        self.reserve_budget -= r * min_size;
+        r
+    }
+
+    fn give_back(&mut self, reserved: usize, min_size: usize) {
+        self.reserve_budget += reserved * min_size;
+    }
+
+    /// The capacity to start a container of `n` elements with, `reserved` of them from the
+    /// budget: at least one when there is any, which the header just read pays for, so that an
+    /// exhausted budget does not leave each level to the allocator's minimum of four.
+    fn capacity(n: usize, reserved: usize) -> usize {
+        reserved.max(n.min(1))
     }
 
     /// A u32 count that must not exceed what `left / min_size` elements could fill.
@@ -200,12 +226,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let n = self.u32("count")? as i32;
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
                 let n = n.max(0) as usize;
-                let mut v = Vec::with_capacity(n.min(self.r.left() / 4));
+                let reserved = self.reserve(n, 4);
+                let mut v = Vec::with_capacity(Self::capacity(n, reserved));
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
                     v.push(self.text("string")?);
                     self.trace.close(self.r.pos());
                 }
+                self.give_back(reserved, 4);
                 Variant::PackedStringArray(v)
             }
         };
@@ -398,7 +426,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         }
         let n = self.u32("property count")? as i32;
         let n = n.max(0) as usize;
-        let mut properties = Vec::with_capacity(n.min(self.r.left() / 8));
+        let reserved = self.reserve(n, 8);
+        let mut properties = Vec::with_capacity(Self::capacity(n, reserved));
         for _ in 0..n {
             let name = self.string("property name")?;
             let at = self.r.pos();
@@ -423,6 +452,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
             properties.push((name, v));
         }
+        self.give_back(reserved, 8);
         Ok(Object::Full { class, properties })
     }
 
@@ -492,7 +522,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
-        a.items.reserve(n.min(self.r.left() / 4));
+        let reserved = self.reserve(n, 4);
+        a.items.reserve_exact(Self::capacity(n, reserved));
         let typed = *a.element_type() != ContainerType::None;
         for i in 0..n {
             a.items.push(Variant::Nil);
@@ -504,6 +535,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 a.items.extend(item);
             }
         }
+        self.give_back(reserved, 4);
         Ok(a)
     }
 
@@ -521,7 +553,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
-        let mut entries = EntrySet::with_capacity(n.min(self.r.left() / 8));
+        let reserved = self.reserve(n, 8);
+        let mut entries = EntrySet::with_capacity(Self::capacity(n, reserved));
         let keys_typed = *d.key_type() != ContainerType::None;
         for i in 0..n {
             let (k, v) = entries.push_blank();
@@ -535,6 +568,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 entries.settle_last();
             }
         }
+        self.give_back(reserved, 8);
         d.entries = entries.into_entries();
         Ok(d)
     }

@@ -9,11 +9,13 @@ use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::profile::all_profiles;
 use gdmarshal::{DecodeOptions, Profile, decode};
 
-/// Records the largest single allocation made by a thread that is measuring, so a test can bound
-/// what decoding asked for while other tests run beside it.
+/// Records the largest single allocation, and the peak of bytes held at once, of a thread that is
+/// measuring, so a test can bound what decoding asked for while other tests run beside it.
 struct Largest;
 
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     static MEASURING: Cell<bool> = const { Cell::new(false) };
@@ -22,6 +24,17 @@ thread_local! {
 fn record(size: usize) {
     if MEASURING.with(Cell::get) {
         LARGEST.fetch_max(size, Ordering::Relaxed);
+        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+    }
+}
+
+fn release(size: usize) {
+    if MEASURING.with(Cell::get) {
+        // Only what was counted: memory from before the measurement is not.
+        let _ = LIVE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
+            Some(l.saturating_sub(size))
+        });
     }
 }
 
@@ -31,9 +44,11 @@ unsafe impl GlobalAlloc for Largest {
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        release(layout.size());
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        release(layout.size());
         record(new_size);
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -70,6 +85,34 @@ fn huge_counts_fail_at_once_without_big_allocations() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn nested_huge_counts_do_not_multiply_what_is_reserved() {
+    // Containers inside containers, each claiming 2^31 - 1 elements: every level may only reserve
+    // room for what the bytes left could hold, and the levels share those bytes, so together
+    // they must not hold more than the input could fill.
+    for (id, what) in [(28u32, "Array"), (27, "Dictionary")] {
+        let input = le(&[id, 0x7fff_ffff].repeat(512));
+        LARGEST.store(0, Ordering::Relaxed);
+        LIVE.store(0, Ordering::Relaxed);
+        PEAK.store(0, Ordering::Relaxed);
+        MEASURING.with(|m| m.set(true));
+        let r = decode(&input, "4.6".parse().unwrap(), DecodeOptions::default());
+        MEASURING.with(|m| m.set(false));
+        assert!(r.is_err(), "{what}: {r:?}");
+        let peak = PEAK.load(Ordering::Relaxed);
+        // A value takes at least 4 bytes of input and 40 bytes decoded (80 for an entry's pair,
+        // which takes at least 8): reservations hold up to ten times the input. Each container
+        // also starts with room for one element, paid for by its own 8-byte header and count:
+        // ten times again. Before the reservations shared one budget, these 4 KiB held 10 MB.
+        let bound = 20 * input.len();
+        assert!(
+            peak <= bound,
+            "{what}: {} bytes of nested counts held {peak} bytes at once (bound {bound})",
+            input.len()
+        );
     }
 }
 
