@@ -342,10 +342,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             ));
         }
         let bytes_at = self.r.pos();
-        let bytes = self.r.take(n as usize, name)?;
+        // Text and padding in one step: the check above made sure both are there.
+        let bytes = &self.r.take(n as usize + pad, name)?[..n as usize];
         let s =
             decode_utf8(bytes).map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?;
-        self.r.take(pad, "padding")?;
         if T::ACTIVE {
             self.trace
                 .field(start, bytes_at, "length", format_args!("{len}"));
