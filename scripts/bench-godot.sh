@@ -1,14 +1,47 @@
 #!/usr/bin/env bash
-# Godot 4.6's own throughput on the codec benchmark's nested_dictionaries family (same bytes), for
-# the comparison in docs/benchmarks.md. Installs the engines first if they are missing.
+# Godot 4.6's own codec and this one on the same data in the same loop: the nested_dictionaries
+# family (the same 5,199,608 bytes), 15 rounds of decode then encode, medians. Each side runs
+# three times in fresh processes and the middle result is kept. Installs the engines first if
+# they are missing. Prints both and the ratios; see docs/benchmarks.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/install-engines.sh" --only 4.6 >&2
 cache=${GDMARSHAL_ENGINE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/engines}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-line=$(HOME="$scratch" timeout 600 "$cache/bin/godot-4.6" -s "$root/benches/godot/nested_dictionaries.gd" 2>/dev/null | grep '^GDMARSHAL_BENCH')
-bytes=$(sed -E 's/.*bytes=([0-9]+).*/\1/' <<<"$line")
-dec=$(sed -E 's/.*decode_median_us=([0-9]+).*/\1/' <<<"$line")
-enc=$(sed -E 's/.*encode_median_us=([0-9]+).*/\1/' <<<"$line")
-echo "Godot 4.6 nested_dictionaries ($bytes bytes): decode $((bytes / dec)) MB/s, encode $((bytes / enc)) MB/s (medians of 15)"
+
+field() { sed -E "s/.*$1=([0-9]+).*/\\1/" <<<"$2"; }
+# The middle of three numbers.
+middle() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
+
+godot_run() {
+    HOME="$scratch" timeout 600 "$cache/bin/godot-4.6" -s "$root/benches/godot/nested_dictionaries.gd" 2>/dev/null |
+        grep '^GDMARSHAL_BENCH'
+}
+codec_run() {
+    (cd "$root" && cargo bench -q --bench nested_vs_godot 2>/dev/null) | grep '^GDMARSHAL_BENCH'
+}
+
+report() { # name runner
+    local dec=() enc=() line bytes
+    for _ in 1 2 3; do
+        line=$("$2") || { echo "bench-godot: $1 printed no result" >&2; exit 1; }
+        bytes=$(field bytes "$line")
+        dec+=("$(field decode_median_us "$line")")
+        enc+=("$(field encode_median_us "$line")")
+    done
+    echo "$1 $bytes $(middle "${dec[@]}") $(middle "${enc[@]}") ${dec[*]} / ${enc[*]}"
+}
+
+echo "building and running (three runs each side) ..." >&2
+read -r _ gbytes gdec genc grest <<<"$(report godot godot_run)"
+read -r _ cbytes cdec cenc crest <<<"$(report codec codec_run)"
+[ "$gbytes" = "$cbytes" ] || { echo "bench-godot: Godot encoded $gbytes bytes, this codec $cbytes" >&2; exit 1; }
+mbs() { echo $((gbytes / $1)); }
+ratio() { python3 -c "print(f'{$1 / $2:.1f}')"; }
+echo "nested_dictionaries, $gbytes bytes, medians of 15 rounds (middle of three runs; decode µs per run: Godot ${grest%% / *}, codec ${crest%% / *})"
+echo "| | decode MB/s | encode MB/s |"
+echo "|---|---:|---:|"
+echo "| Godot 4.6.3 | $(mbs "$gdec") | $(mbs "$genc") |"
+echo "| gdmarshal | $(mbs "$cdec") | $(mbs "$cenc") |"
+echo "| ratio | $(ratio "$gdec" "$cdec")× | $(ratio "$genc" "$cenc")× |"

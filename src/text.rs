@@ -8,7 +8,12 @@
 /// Decodes a string field's bytes the way the engine does; `Err(i)` names the first bad byte.
 /// The text is borrowed from `bytes`, so the caller chooses where (and whether) to copy it.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
-    if let Some(s) = plain_ascii(bytes) {
+    // PackedStringArray elements end in the NUL they count in their length.
+    let body = match bytes.split_last() {
+        Some((0, body)) => body,
+        _ => bytes,
+    };
+    if let Some(s) = plain_ascii(body) {
         return Ok(s);
     }
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
@@ -56,6 +61,8 @@ mod tests {
         // Text stops at the first NUL (`String::parse_utf8` in ustring.cpp).
         assert_eq!(decode_utf8(b"a\0b"), Ok("a"));
         assert_eq!(decode_utf8(b"\0"), Ok(""));
+        assert_eq!(decode_utf8(b"ab\0"), Ok("ab"));
+        assert_eq!(decode_utf8(b"a\0b\0"), Ok("a"));
         // A leading byte-order mark is skipped.
         assert_eq!(decode_utf8(b"\xEF\xBB\xBFx"), Ok("x"));
         // Multibyte text, and the offset of the first byte that is not UTF-8.

@@ -1,0 +1,55 @@
+//! This codec in the loop that benches/godot/nested_dictionaries.gd runs inside Godot 4.6: the
+//! same data, 15 rounds of decode (the result freed before the next step) then encode, medians
+//! printed in the same line format. scripts/bench-godot.sh runs both and prints the ratios.
+//!
+//! The rounds alternate directions as Godot's script does, so each decode runs after an encoder's
+//! output buffer has grown and been freed, as Godot's decodes do; a decode measured alone is
+//! faster (see docs/benchmarks.md).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
+
+#[path = "support/families.rs"]
+#[allow(dead_code)] // this benchmark uses one family
+mod families;
+
+/// As many rounds as the Godot script.
+const ROUNDS: usize = 15;
+
+fn median_us(mut v: Vec<u128>) -> u128 {
+    v.sort_unstable();
+    v[v.len() / 2]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and then one round is enough
+    // to show the benchmark still runs.
+    let rounds = if std::env::args().any(|a| a == "--bench") {
+        ROUNDS
+    } else {
+        1
+    };
+    let p: Profile = "4.6".parse().expect("profile");
+    let items = families::nested_dictionaries();
+    let bytes = encode(&items, p, EncodeOptions::default()).expect("encode");
+    let (mut decode_us, mut encode_us) = (Vec::new(), Vec::new());
+    let mut again = Vec::new();
+    for _ in 0..rounds {
+        let t = Instant::now();
+        let v = decode(black_box(&bytes), p, DecodeOptions::default()).expect("decode");
+        decode_us.push(t.elapsed().as_micros());
+        drop(v);
+        let t = Instant::now();
+        again = encode(black_box(&items), p, EncodeOptions::default()).expect("encode");
+        encode_us.push(t.elapsed().as_micros());
+    }
+    assert_eq!(again, bytes);
+    println!(
+        "GDMARSHAL_BENCH bytes={} decode_median_us={} encode_median_us={}",
+        bytes.len(),
+        median_us(decode_us),
+        median_us(encode_us)
+    );
+}

@@ -1,0 +1,100 @@
+//! The values the codec benchmarks measure, shared by `codec` and `nested_vs_godot`.
+
+use gdmarshal::Variant;
+use gdmarshal::value::{Array, Dictionary, Reals};
+
+/// The `nested_dictionaries` family: 50,000 small dictionaries in an array. Godot 4.6.3 encodes the
+/// same data (benches/godot/nested_dictionaries.gd) to the same 5,199,608 bytes.
+pub fn nested_dictionaries() -> Variant {
+    Variant::Array(Array::new((0..50_000).map(small_dict).collect()))
+}
+
+fn small_dict(i: i64) -> Variant {
+    Variant::Dictionary(Dictionary::new(vec![
+        (Variant::String("id".into()), Variant::Int(i)),
+        (
+            Variant::String("name".into()),
+            Variant::String(format!("enemy {i}").into()),
+        ),
+        (Variant::String("hp".into()), Variant::Float(i as f64 * 0.5)),
+        (
+            Variant::String("pos".into()),
+            Variant::Vector2(Reals::F32(smallvec::smallvec![i as f32, -1.5])),
+        ),
+    ]))
+}
+
+/// Megabytes of each packed array.
+const PACKED_BYTES: usize = 8 << 20;
+
+/// Every family, by name.
+pub fn families() -> Vec<(&'static str, Variant)> {
+    let n4 = PACKED_BYTES / 4;
+    let n8 = PACKED_BYTES / 8;
+    let array = |items: Vec<Variant>| Variant::Array(Array::new(items));
+    vec![
+        (
+            "scalars",
+            array(
+                (0..200_000)
+                    .map(|i| {
+                        if i % 2 == 0 {
+                            Variant::Int(i)
+                        } else {
+                            Variant::Float(i as f64 / 3.0)
+                        }
+                    })
+                    .collect(),
+            ),
+        ),
+        (
+            "strings",
+            array(
+                (0..100_000)
+                    .map(|i| Variant::String(format!("string number {i}").into()))
+                    .collect(),
+            ),
+        ),
+        ("nested_dictionaries", nested_dictionaries()),
+        (
+            "PackedByteArray",
+            Variant::PackedByteArray((0..PACKED_BYTES).map(|i| i as u8).collect()),
+        ),
+        (
+            "PackedInt32Array",
+            Variant::PackedInt32Array((0..n4 as i32).collect()),
+        ),
+        (
+            "PackedInt64Array",
+            Variant::PackedInt64Array((0..n8 as i64).collect()),
+        ),
+        (
+            "PackedFloat32Array",
+            Variant::PackedFloat32Array((0..n4).map(|i| i as f32).collect()),
+        ),
+        (
+            "PackedFloat64Array",
+            Variant::PackedFloat64Array((0..n8).map(|i| i as f64).collect()),
+        ),
+        (
+            "PackedStringArray",
+            Variant::PackedStringArray((0..100_000).map(|i| format!("s{i}").into()).collect()),
+        ),
+        (
+            "PackedVector2Array",
+            Variant::PackedVector2Array(Reals::F32((0..n4).map(|i| i as f32).collect())),
+        ),
+        (
+            "PackedVector3Array",
+            Variant::PackedVector3Array(Reals::F32((0..n4 / 3 * 3).map(|i| i as f32).collect())),
+        ),
+        (
+            "PackedVector4Array",
+            Variant::PackedVector4Array(Reals::F32((0..n4).map(|i| i as f32).collect())),
+        ),
+        (
+            "PackedColorArray",
+            Variant::PackedColorArray((0..n4 / 4).map(|i| [i as f32, 0.5, 0.25, 1.0]).collect()),
+        ),
+    ]
+}
