@@ -3,7 +3,7 @@
 //!
 //! `corpus/godot-VERSION.jsonl` holds one [`Record`] per case for the engine of that version, and
 //! `corpus/manifest.json` lists the files. [`generate`] asks live engines; [`load`] reads the
-//! committed files; [`compare_codec`] checks an implementation against them.
+//! committed files; [`run::run`] checks an implementation against them.
 
 pub mod cases;
 pub mod codec;
