@@ -17,6 +17,10 @@ prof=$root/target/coverage/profraw
 rm -rf "$prof" && mkdir -p "$prof"
 export RUSTFLAGS="-C instrument-coverage" CARGO_TARGET_DIR=$root/target/coverage
 export LLVM_PROFILE_FILE=$prof/%p-%m.profraw
+# Instrumented, unoptimized frames are several times larger than a normal test build's: the
+# corpus's 1024-deep tagged-JSON values (serde_json's own recursive drop) outgrow libtest's 2 MiB
+# threads, so test threads get more here.
+export RUST_MIN_STACK=$((64 << 20))
 GDMARSHAL_REPLAY_CORPUS=$corpus cargo +nightly test --tests --lib --bins >&2
 mapfile -t objects < <(cargo +nightly test --tests --lib --bins --no-run --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
@@ -27,7 +31,7 @@ for o in "${objects[@]:1}"; do args+=(-object "$o"); done
 "$tools/llvm-cov" report "${args[@]}" -instr-profile="$prof/merged.profdata" \
     -ignore-filename-regex='/\.cargo/|/rustc/|/tests/|/benches/|/fuzz/|/target/'
 files=()
-for f in decode encode json text keys typed header reader types profile float packed; do
+for f in decode encode json text keys typed header reader types profile float packed value stack; do
     files+=("$root/src/$f.rs")
 done
 echo

@@ -149,6 +149,38 @@ impl Array {
     }
 }
 
+// Dropping a value recurses once per nesting level, like building it; values nest 1024 levels
+// deep, more than a small thread's stack holds in unoptimized builds. Containers and objects drop
+// their contents where the stack has room, growing it if need be (one look per container).
+impl Drop for Array {
+    fn drop(&mut self) {
+        if !self.items.is_empty() {
+            let items = std::mem::take(&mut self.items);
+            crate::stack::with_room(|| drop(items));
+        }
+    }
+}
+
+impl Drop for Object {
+    fn drop(&mut self) {
+        if let Object::Full { properties, .. } = self
+            && !properties.is_empty()
+        {
+            let properties = std::mem::take(properties);
+            crate::stack::with_room(|| drop(properties));
+        }
+    }
+}
+
+impl Drop for Dictionary {
+    fn drop(&mut self) {
+        if !self.entries.is_empty() {
+            let entries = std::mem::take(&mut self.entries);
+            crate::stack::with_room(|| drop(entries));
+        }
+    }
+}
+
 /// A `Dictionary`: entries in order, with key and value types.
 ///
 /// Like [`Array`]'s element type, the key and value types live behind a pointer left empty when

@@ -168,3 +168,30 @@ fn truncation_at_every_offset_names_an_offset_inside_the_input() {
         assert!(!e.to_string().is_empty());
     }
 }
+
+#[test]
+fn deep_values_drop_without_overflowing_the_stack() {
+    use gdmarshal::Variant;
+    use gdmarshal::value::{Array, Dictionary, Object};
+    // Far deeper than any decoder output, on a small stack: dropping recurses once per level.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(|| {
+            let mut v = Variant::Nil;
+            for i in 0..100_000 {
+                v = match i % 3 {
+                    0 => Variant::Array(Array::new(vec![v])),
+                    1 => Variant::Dictionary(Dictionary::new(vec![(Variant::Int(i), v)])),
+                    _ => Variant::object(Object::Full {
+                        class: "Resource".into(),
+                        properties: vec![("p".into(), v)],
+                    }),
+                };
+            }
+            drop(v);
+        })
+        .unwrap();
+    handle
+        .join()
+        .expect("dropping a deep value overflowed the stack");
+}
