@@ -95,24 +95,20 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         Ok(v)
     }
 
-    /// Room to reserve for a container claiming `n` elements of at least `min_size` input bytes
-    /// each: no more than the bytes left could hold, taken from the budget of the containers
-    /// open. Hand it back with [`Decoder::give_back`] once the container is decoded.
-    fn reserve(&mut self, n: usize, min_size: usize) -> usize {
+    /// The capacity to start a container claiming `n` elements of at least `min_size` input
+    /// bytes each with, and the budget it takes. The capacity is no more than the bytes left and
+    /// the budget of the containers open allow, and at least one element when there is any: the
+    /// header just read pays for that one, which spares each level of an exhausted budget the
+    /// allocator's minimum of four. Hand the budget back with [`Decoder::give_back`] once the
+    /// container is decoded.
+    fn reserve(&mut self, n: usize, min_size: usize) -> (usize, usize) {
         let r = n.min(self.r.left().min(self.reserve_budget) / min_size);
         self.reserve_budget -= r * min_size;
-        r
+        (r.max(n.min(1)), r * min_size)
     }
 
-    fn give_back(&mut self, reserved: usize, min_size: usize) {
-        self.reserve_budget += reserved * min_size;
-    }
-
-    /// The capacity to start a container of `n` elements with, `reserved` of them from the
-    /// budget: at least one when there is any, which the header just read pays for, so that an
-    /// exhausted budget does not leave each level to the allocator's minimum of four.
-    fn capacity(n: usize, reserved: usize) -> usize {
-        reserved.max(n.min(1))
+    fn give_back(&mut self, taken: usize) {
+        self.reserve_budget += taken;
     }
 
     /// A u32 count that must not exceed what `left / min_size` elements could fill.
@@ -226,14 +222,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let n = self.u32("count")? as i32;
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
                 let n = n.max(0) as usize;
-                let reserved = self.reserve(n, 4);
-                let mut v = Vec::with_capacity(Self::capacity(n, reserved));
+                let (capacity, taken) = self.reserve(n, 4);
+                let mut v = Vec::with_capacity(capacity);
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
                     v.push(self.text("string")?);
                     self.trace.close(self.r.pos());
                 }
-                self.give_back(reserved, 4);
+                self.give_back(taken);
                 Variant::PackedStringArray(v)
             }
         };
@@ -426,8 +422,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         }
         let n = self.u32("property count")? as i32;
         let n = n.max(0) as usize;
-        let reserved = self.reserve(n, 8);
-        let mut properties = Vec::with_capacity(Self::capacity(n, reserved));
+        let (capacity, taken) = self.reserve(n, 8);
+        let mut properties = Vec::with_capacity(capacity);
         for _ in 0..n {
             let name = self.string("property name")?;
             let at = self.r.pos();
@@ -452,7 +448,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
             properties.push((name, v));
         }
-        self.give_back(reserved, 8);
+        self.give_back(taken);
         Ok(Object::Full { class, properties })
     }
 
@@ -522,8 +518,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
-        let reserved = self.reserve(n, 4);
-        a.items.reserve_exact(Self::capacity(n, reserved));
+        let (capacity, taken) = self.reserve(n, 4);
+        a.items.reserve_exact(capacity);
         let typed = *a.element_type() != ContainerType::None;
         for i in 0..n {
             a.items.push(Variant::Nil);
@@ -535,7 +531,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 a.items.extend(item);
             }
         }
-        self.give_back(reserved, 4);
+        self.give_back(taken);
         Ok(a)
     }
 
@@ -553,8 +549,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
-        let reserved = self.reserve(n, 8);
-        let mut entries = EntrySet::with_capacity(Self::capacity(n, reserved));
+        let (capacity, taken) = self.reserve(n, 8);
+        let mut entries = EntrySet::with_capacity(capacity);
         let keys_typed = *d.key_type() != ContainerType::None;
         for i in 0..n {
             let (k, v) = entries.push_blank();
@@ -568,7 +564,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 entries.settle_last();
             }
         }
-        self.give_back(reserved, 8);
+        self.give_back(taken);
         d.entries = entries.into_entries();
         Ok(d)
     }

@@ -97,7 +97,7 @@ impl Encoder<'_> {
         let ty = v.get_type();
         // A null object is written as Nil (`encode_variant`: "send a nullptr instead"). The
         // engines do so from 3.2 on, though 3.2's source reads as if it wrote an Object header.
-        if matches!(v, Variant::Object(o) if **o == Object::Null) {
+        if v.as_object() == Some(&Object::Null) {
             self.u32(self.id(VariantType::Nil)?);
             return Ok(());
         }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::float::{self, Float, FloatStyle};
 use crate::profile::Profile;
-use crate::stack::{STACK_RED_ZONE, STACK_SEGMENT};
+use crate::stack;
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
@@ -66,7 +66,7 @@ impl Writer {
 
     fn value(&self, v: &Variant) -> Value {
         // Values nest up to the engines' 1024 levels: grow the stack rather than overflow it.
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(v))
+        stack::with_room(|| self.value_here(v))
     }
 
     fn value_here(&self, v: &Variant) -> Value {
@@ -343,7 +343,7 @@ impl Parser {
     }
 
     fn value(&self, j: &Value, path: &str) -> R<Variant> {
-        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.value_here(j, path))
+        stack::with_room(|| self.value_here(j, path))
     }
 
     fn value_here(&self, j: &Value, path: &str) -> R<Variant> {

@@ -103,14 +103,12 @@ impl Profile {
     /// The type with a given wire id in this version's table.
     #[inline]
     pub fn type_of(&self, id: u32) -> Option<VariantType> {
-        match self.family {
-            // Every 3.x minor has the whole 3.x table.
-            Family::Godot3 => *BY_ID3.get(id as usize)?,
-            Family::Godot4 => {
-                let ty = (*BY_ID4.get(id as usize)?)?;
-                (self.minor >= ty.info().since4).then_some(ty)
-            }
-        }
+        let table = match self.family {
+            Family::Godot3 => &BY_ID3,
+            Family::Godot4 => &BY_ID4,
+        };
+        let ty = (*table.get(id as usize)?)?;
+        self.id_of(ty).map(|_| ty)
     }
 
     /// Whether arrays carry an element type in the header (typed arrays, 4.3+, Godot PR #78219).
