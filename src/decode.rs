@@ -180,44 +180,52 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         // 3.x reads real_t components as 32-bit whatever the flag says (no 64-bit path for math
         // types or Pool Vector arrays in 3.x marshalls.cpp); 4.x follows the flag.
         let wide_reals = wide && self.profile.major() >= 4;
-        let v = match ty.shape() {
-            Shape::Empty => Variant::Nil,
-            Shape::Bool => Variant::Bool(self.u32("value")? != 0),
-            Shape::Int => Variant::Int(self.int(wide)?),
-            Shape::Float => Variant::Float(self.float(wide)?),
+        // Each arm writes its value straight into `out`: built in a temporary first, a value is
+        // stored piecewise and then copied with wider loads, which stalls on the stores.
+        match ty.shape() {
+            Shape::Empty => put(out, Variant::Nil),
+            Shape::Bool => put(out, Variant::Bool(self.u32("value")? != 0)),
+            Shape::Int => put(out, Variant::Int(self.int(wide)?)),
+            Shape::Float => put(out, Variant::Float(self.float(wide)?)),
             Shape::String => {
                 let s = self.text("string")?;
                 if ty == VariantType::StringName {
-                    Variant::StringName(s)
+                    put(out, Variant::StringName(s))
                 } else {
-                    Variant::String(s)
+                    put(out, Variant::String(s))
                 }
             }
             Shape::Reals(_) => {
                 let reals = self.reals(ty, wide_reals)?;
-                Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant")
+                put(
+                    out,
+                    Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant"),
+                )
             }
             Shape::Ints(_) => {
                 let mut v = I32s::new();
                 for name in ty.info().fields {
                     v.push(self.u32(name)? as i32);
                 }
-                Variant::from_ints(ty, v).expect("Ints shape has an ints variant")
+                put(
+                    out,
+                    Variant::from_ints(ty, v).expect("Ints shape has an ints variant"),
+                )
             }
-            Shape::Color => Variant::Color(self.color()?),
-            Shape::NodePath => Variant::NodePath(Box::new(self.node_path()?)),
-            Shape::Rid if self.profile.major() == 3 => Variant::Rid(0),
-            Shape::Rid => Variant::Rid(self.u64("id")?),
-            Shape::Object => Variant::Object(Box::new(self.object(head, depth)?)),
-            Shape::Callable => Variant::Callable,
+            Shape::Color => put(out, Variant::Color(self.color()?)),
+            Shape::NodePath => put(out, Variant::NodePath(Box::new(self.node_path()?))),
+            Shape::Rid if self.profile.major() == 3 => put(out, Variant::Rid(0)),
+            Shape::Rid => put(out, Variant::Rid(self.u64("id")?)),
+            Shape::Object => put(out, Variant::Object(Box::new(self.object(head, depth)?))),
+            Shape::Callable => put(out, Variant::Callable),
             Shape::Signal => {
                 let name = self.string("name")?;
                 let object_id = self.u64("object id")?;
-                Variant::Signal(Signal { name, object_id })
+                put(out, Variant::Signal(Signal { name, object_id }))
             }
-            Shape::Dictionary => Variant::Dictionary(self.dictionary(head, depth)?),
-            Shape::Array => Variant::Array(self.array(head, depth)?),
-            Shape::Packed(e) => self.packed(ty, e, wide_reals)?,
+            Shape::Dictionary => put(out, Variant::Dictionary(self.dictionary(head, depth)?)),
+            Shape::Array => put(out, Variant::Array(self.array(head, depth)?)),
+            Shape::Packed(e) => put(out, self.packed(ty, e, wide_reals)?),
             Shape::PackedStrings => {
                 let n = self.u32("count")? as i32;
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
@@ -230,12 +238,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                     self.trace.close(self.r.pos());
                 }
                 self.give_back(taken);
-                Variant::PackedStringArray(v)
+                put(out, Variant::PackedStringArray(v))
             }
-        };
-        // `out` is a Nil slot: nothing to drop, so skip the drop call a plain assignment makes.
-        debug_assert!(matches!(out, Variant::Nil));
-        std::mem::forget(std::mem::replace(out, v));
+        }
         Ok(())
     }
 
@@ -291,12 +296,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         // every component there (else the loop below names the one that is missing).
         if !T::ACTIVE && !wide && !self.profile.double_reals && self.r.left() >= 4 * names.len() {
             let bytes = self.r.take(4 * names.len(), "components")?;
-            return Ok(Reals::F32(
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
-            ));
+            let mut inline = [0f32; 4];
+            if names.len() > inline.len() {
+                return Ok(Reals::F32(packed::get_f32s(bytes).into()));
+            }
+            // Built in place: collecting makes a call that returns the vector through memory.
+            for (slot, c) in inline.iter_mut().zip(bytes.chunks_exact(4)) {
+                *slot = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+            return Ok(Reals::F32(F32s::from_buf_and_len(inline, names.len())));
         }
         let (mut singles, mut doubles) = (F32s::new(), F64s::new());
         for name in names {
@@ -617,6 +625,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
         })
     }
+}
+
+/// Writes `v` into `out`, a Nil slot: nothing to drop, so skip the drop call a plain assignment
+/// makes.
+#[inline(always)]
+fn put(out: &mut Variant, v: Variant) {
+    debug_assert!(matches!(out, Variant::Nil));
+    std::mem::forget(std::mem::replace(out, v));
 }
 
 /// Whether a script path is one the engine would try to load: non-empty, under `res://`.

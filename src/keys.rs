@@ -177,16 +177,25 @@ impl EntrySet {
     /// The earlier entry with the same key as entry `last`, which is the newest.
     #[inline]
     fn find_before(&mut self, last: usize) -> Option<usize> {
+        if last > SCAN {
+            return self.look_up(last);
+        }
         let (earlier, newest) = self.entries.split_at(last);
         let k = &newest[0].0;
-        if last <= SCAN {
-            let f = fingerprint(k);
-            self.fingerprints[last] = f;
-            return earlier
-                .iter()
-                .zip(&self.fingerprints[..last])
-                .position(|((e, _), &g)| g == f && same_key(e, k));
-        }
+        let f = fingerprint(k);
+        self.fingerprints[last] = f;
+        earlier
+            .iter()
+            .zip(&self.fingerprints[..last])
+            .position(|((e, _), &g)| g == f && same_key(e, k))
+    }
+
+    /// [`EntrySet::find_before`] past the first entries: through the index, built on first use.
+    /// Kept out of line so that the scan of small dictionaries stays small.
+    #[inline(never)]
+    fn look_up(&mut self, last: usize) -> Option<usize> {
+        let (earlier, newest) = self.entries.split_at(last);
+        let k = &newest[0].0;
         let index = self.index.get_or_insert_with(|| {
             let mut index = HashMap::with_capacity(earlier.len() * 2);
             for (i, (e, _)) in earlier.iter().enumerate() {
@@ -228,8 +237,10 @@ impl EntrySet {
     /// saves moving every decoded key and value.
     pub fn push_blank(&mut self) -> (&mut Variant, &mut Variant) {
         let n = self.entries.len();
-        self.entries
-            .extend(std::iter::once((Variant::Nil, Variant::Nil)));
+        self.entries.reserve(1);
+        self.entries.spare_capacity_mut()[0].write((Variant::Nil, Variant::Nil));
+        // SAFETY: the entry at `n` was just written.
+        unsafe { self.entries.set_len(n + 1) };
         let (k, v) = &mut self.entries[n];
         (k, v)
     }

@@ -37,17 +37,23 @@ pub const VERIFIED: &[(Family, u32)] = &[
     (Family::Godot4, 6),
 ];
 
-/// Types by wire id, derived from [`TYPES`] once at compile time (the decoder looks one up per value).
-const BY_ID3: [Option<VariantType>; 64] = by_id(true);
-const BY_ID4: [Option<VariantType>; 64] = by_id(false);
+/// Types by wire id, each with the first minor of its family that has it, derived from [`TYPES`]
+/// once at compile time (the decoder looks one up per value, and one look is all it takes).
+const BY_ID3: [Option<(VariantType, u32)>; 64] = by_id(true);
+const BY_ID4: [Option<(VariantType, u32)>; 64] = by_id(false);
 
-const fn by_id(godot3: bool) -> [Option<VariantType>; 64] {
+const fn by_id(godot3: bool) -> [Option<(VariantType, u32)>; 64] {
     let mut table = [None; 64];
     let mut i = 0;
     while i < TYPES.len() {
-        let id = if godot3 { TYPES[i].id3 } else { TYPES[i].id4 };
+        let t = &TYPES[i];
+        let (id, since) = if godot3 {
+            (t.id3, 0)
+        } else {
+            (t.id4, t.since4)
+        };
         if let Some(id) = id {
-            table[id as usize] = Some(TYPES[i].ty);
+            table[id as usize] = Some((t.ty, since));
         }
         i += 1;
     }
@@ -107,8 +113,8 @@ impl Profile {
             Family::Godot3 => &BY_ID3,
             Family::Godot4 => &BY_ID4,
         };
-        let ty = (*table.get(id as usize)?)?;
-        self.id_of(ty).map(|_| ty)
+        let (ty, since) = (*table.get(id as usize)?)?;
+        (self.minor >= since).then_some(ty)
     }
 
     /// Whether arrays carry an element type in the header (typed arrays, 4.3+, Godot PR #78219).
@@ -239,6 +245,20 @@ mod tests {
             "3.6-double",
         ] {
             assert!(bad.parse::<Profile>().is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn type_of_inverts_id_of() {
+        // `type_of` reads a table built for speed; `id_of` states the rule.
+        for p in all_profiles() {
+            for id in 0..80 {
+                let by_rule = TYPES
+                    .iter()
+                    .map(|t| t.ty)
+                    .find(|&ty| p.id_of(ty) == Some(id));
+                assert_eq!(p.type_of(id), by_rule, "{p} id {id}");
+            }
         }
     }
 

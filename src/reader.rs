@@ -19,11 +19,13 @@ impl<'a> Reader<'a> {
     }
 
     /// The current offset.
+    #[inline]
     pub fn pos(&self) -> usize {
         self.pos
     }
 
     /// Bytes left.
+    #[inline]
     pub fn left(&self) -> usize {
         self.buf.len() - self.pos
     }
@@ -40,6 +42,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Takes `n` bytes.
+    #[inline]
     pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], Failure> {
         if n > self.left() {
             return Err(self.error(DecodeErrorKind::Truncated {
@@ -54,10 +57,12 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips up to `n` bytes, stopping at the end of the input.
+    #[inline]
     pub fn skip_at_most(&mut self, n: usize) {
         self.pos += n.min(self.left());
     }
 
+    #[inline]
     fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], Failure> {
         let s = self.take(N, what)?;
         let mut a = [0u8; N];
@@ -66,21 +71,25 @@ impl<'a> Reader<'a> {
     }
 
     /// A little-endian u32.
+    #[inline]
     pub fn u32(&mut self, what: &'static str) -> Result<u32, Failure> {
         self.array(what).map(u32::from_le_bytes)
     }
 
     /// A little-endian u64.
+    #[inline]
     pub fn u64(&mut self, what: &'static str) -> Result<u64, Failure> {
         self.array(what).map(u64::from_le_bytes)
     }
 
     /// A little-endian f32.
+    #[inline]
     pub fn f32(&mut self, what: &'static str) -> Result<f32, Failure> {
         self.array(what).map(f32::from_le_bytes)
     }
 
     /// A little-endian f64.
+    #[inline]
     pub fn f64(&mut self, what: &'static str) -> Result<f64, Failure> {
         self.array(what).map(f64::from_le_bytes)
     }

@@ -369,6 +369,7 @@ impl Variant {
     /// Builds a math type or packed vector array from its components.
     ///
     /// Returns `None` if `ty` holds no real_t components.
+    #[inline]
     pub fn from_reals(ty: VariantType, r: Reals) -> Option<Variant> {
         use VariantType as T;
         Some(match ty {
@@ -402,6 +403,7 @@ impl Variant {
     }
 
     /// Builds an integer vector type from its components; `None` if `ty` is not one.
+    #[inline]
     pub fn from_ints(ty: VariantType, v: I32s) -> Option<Variant> {
         use VariantType as T;
         Some(match ty {
