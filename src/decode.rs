@@ -608,19 +608,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             Element::F64 => Variant::PackedFloat64Array(packed::get_f64s(bytes)),
             Element::Color => Variant::PackedColorArray(packed::get_colors(bytes)),
             Element::Reals(_) => {
-                let reals = match (double, self.profile.double_reals) {
-                    (false, false) => Reals::F32(packed::get_f32s(bytes).into()),
-                    (true, true) => Reals::F64(packed::get_f64s(bytes).into()),
-                    (false, true) => {
-                        Reals::F64(packed::get_f32s(bytes).into_iter().map(f64::from).collect())
-                    }
-                    (true, false) => Reals::F32(
-                        packed::get_f64s(bytes)
-                            .into_iter()
-                            .map(|v| v as f32)
-                            .collect(),
-                    ),
-                };
+                let reals = packed::get_reals(bytes, double, self.profile.double_reals);
                 Variant::from_reals(ty, reals).expect("packed vector type")
             }
         })

@@ -8,8 +8,8 @@
 //! is a new instance, so it never equals another key.
 
 use std::collections::HashMap;
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use crate::value::{Object, Reals, Variant};
 
@@ -120,6 +120,42 @@ fn hash_key<H: Hasher>(v: &Variant, h: &mut H) {
     }
 }
 
+/// The index of a large dictionary's keys: each key hash, keyed at random so that input cannot
+/// choose collisions, with the first entry that has it.
+struct Index {
+    first: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    keys: RandomState,
+}
+
+impl Index {
+    fn hash(&self, k: &Variant) -> u64 {
+        let mut h = self.keys.build_hasher();
+        hash_key(k, &mut h);
+        h.finish()
+    }
+}
+
+/// Passes on a key that is a hash already: hashing it again would double the cost of a look-up.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; this keeps any other input meaningful all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, h: u64) {
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Entries up to which a linear scan beats hashing.
 const SCAN: usize = 8;
 
@@ -130,7 +166,7 @@ pub struct EntrySet {
     entries: Vec<(Variant, Variant)>,
     /// First entry index per key hash, built once there are more than [`SCAN`] entries (so small
     /// dictionaries never pay for a map).
-    index: Option<HashMap<u64, usize>>,
+    index: Option<Index>,
     /// [`fingerprint`] of each of the first entries' keys: the scan of a small dictionary compares
     /// these and calls [`same_key`] only where they match.
     fingerprints: [u64; SCAN + 1],
@@ -168,12 +204,6 @@ impl EntrySet {
         }
     }
 
-    fn hash(k: &Variant) -> u64 {
-        let mut h = DefaultHasher::new();
-        hash_key(k, &mut h);
-        h.finish()
-    }
-
     /// The earlier entry with the same key as entry `last`, which is the newest.
     #[inline]
     fn find_before(&mut self, last: usize) -> Option<usize> {
@@ -197,13 +227,18 @@ impl EntrySet {
         let (earlier, newest) = self.entries.split_at(last);
         let k = &newest[0].0;
         let index = self.index.get_or_insert_with(|| {
-            let mut index = HashMap::with_capacity(earlier.len() * 2);
+            let mut index = Index {
+                first: HashMap::with_capacity_and_hasher(earlier.len() * 2, Default::default()),
+                keys: RandomState::new(),
+            };
             for (i, (e, _)) in earlier.iter().enumerate() {
-                index.entry(Self::hash(e)).or_insert(i);
+                let h = index.hash(e);
+                index.first.entry(h).or_insert(i);
             }
             index
         });
-        let h = Self::hash(k);
+        let h = index.hash(k);
+        let index = &mut index.first;
         match index.get(&h) {
             Some(&i) if same_key(&earlier[i].0, k) => Some(i),
             // A hash shared by different keys: rare, so a scan settles it.

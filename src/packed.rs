@@ -3,6 +3,8 @@
 //! On little-endian machines the wire layout of a packed array is the in-memory layout, so both
 //! directions are a single copy (`bytemuck` checks the casts); elsewhere each element is swapped.
 
+use crate::value::{F32s, F64s, Reals};
+
 /// Appends elements as little-endian bytes.
 fn put<T: bytemuck::Pod>(out: &mut Vec<u8>, v: &[T], to_le: impl Fn(&T) -> T) {
     if cfg!(target_endian = "little") {
@@ -82,4 +84,29 @@ pub fn get_i32s(bytes: &[u8]) -> Vec<i32> {
 /// Reads i64s.
 pub fn get_i64s(bytes: &[u8]) -> Vec<i64> {
     get(bytes, i64::from_le)
+}
+
+/// real_t components from their wire bytes (f64 when `wide`, else f32), kept at the build's width
+/// (`double`) as the engine keeps them: same-width values bit for bit, f64 narrowed to f32 with
+/// rounding. The math types and the packed vector arrays both read their components here.
+// Out of line: inlined, it grows the decoder's main function, which slows every value.
+#[inline(never)]
+pub fn get_reals(bytes: &[u8], wide: bool, double: bool) -> Reals {
+    let f32s = || {
+        bytes
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    };
+    let f64s = || {
+        bytes
+            .chunks_exact(8)
+            .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+    };
+    match (wide, double) {
+        (false, false) => Reals::F32(F32s::from_vec(get_f32s(bytes))),
+        (true, true) => Reals::F64(F64s::from_vec(get_f64s(bytes))),
+        // One pass from the bytes: collecting from a vector read first pushes each element again.
+        (false, true) => Reals::F64(f32s().map(f64::from).collect()),
+        (true, false) => Reals::F32(f64s().map(|v| v as f32).collect()),
+    }
 }

@@ -208,18 +208,30 @@ impl FromStr for Profile {
 }
 
 /// Every profile this crate knows, single-precision builds first.
-pub fn all_profiles() -> Vec<Profile> {
-    let single: Vec<Profile> = (0..=LATEST3)
-        .map(|m| Profile::new(Family::Godot3, m))
-        .chain((0..=LATEST4).map(|m| Profile::new(Family::Godot4, m)))
-        .collect();
-    let double: Vec<Profile> = single
-        .iter()
-        .filter(|p| p.family == Family::Godot4)
-        .map(|p| p.double())
-        .collect();
-    single.into_iter().chain(double).collect()
+pub fn all_profiles() -> &'static [Profile] {
+    &ALL
 }
+
+/// How many: each 3.x and 4.x minor, and each 4.x minor's double build.
+const COUNT: usize = (LATEST3 + 1 + 2 * (LATEST4 + 1)) as usize;
+
+/// Built once at compile time: the fuzz targets pick a profile for every input.
+const ALL: [Profile; COUNT] = {
+    let mut all = [Profile::new(Family::Godot3, 0); COUNT];
+    let mut i = 0;
+    while i < COUNT {
+        let m = i as u32;
+        all[i] = if m <= LATEST3 {
+            Profile::new(Family::Godot3, m)
+        } else if m <= LATEST3 + 1 + LATEST4 {
+            Profile::new(Family::Godot4, m - LATEST3 - 1)
+        } else {
+            Profile::new(Family::Godot4, m - LATEST3 - 2 - LATEST4).double()
+        };
+        i += 1;
+    }
+    all
+};
 
 #[cfg(test)]
 mod tests {
@@ -249,9 +261,18 @@ mod tests {
     }
 
     #[test]
+    fn all_profiles_in_order() {
+        let names: Vec<String> = all_profiles().iter().map(|p| p.to_string()).collect();
+        let mut want: Vec<String> = (0..=6).map(|m| format!("3.{m}")).collect();
+        want.extend((0..=6).map(|m| format!("4.{m}")));
+        want.extend((0..=6).map(|m| format!("4.{m}-double")));
+        assert_eq!(names, want);
+    }
+
+    #[test]
     fn type_of_inverts_id_of() {
         // `type_of` reads a table built for speed; `id_of` states the rule.
-        for p in all_profiles() {
+        for &p in all_profiles() {
             for id in 0..80 {
                 let by_rule = TYPES
                     .iter()
@@ -264,7 +285,7 @@ mod tests {
 
     #[test]
     fn display_parses_back() {
-        for p in all_profiles() {
+        for &p in all_profiles() {
             assert_eq!(p.to_string().parse(), Ok(p));
         }
     }

@@ -63,7 +63,7 @@ fn le(words: &[u32]) -> Vec<u8> {
 
 #[test]
 fn huge_counts_fail_at_once_without_big_allocations() {
-    for profile in all_profiles() {
+    for &profile in all_profiles() {
         for id in 0..40u32 {
             for count in [0x7fff_ffffu32, 0x8000_0000, 0xffff_ffff, 1 << 20] {
                 // 12 bytes: header, a count, and one more word.

@@ -19,7 +19,7 @@ fn check(prop: fn(Vec<u8>) -> TestResult) {
 
 /// Runs `f` on `data` prefixed by every profile's selector byte, with and without objects.
 fn every_profile(data: &[u8], f: fn(&[u8]) -> Result<(), String>) -> TestResult {
-    for profile in all_profiles() {
+    for &profile in all_profiles() {
         for objects in [false, true] {
             let mut input = vec![selector(profile, objects).expect("every profile has a selector")];
             input.extend_from_slice(data);
