@@ -10,6 +10,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
 
 #[path = "support/families.rs"]
+#[allow(dead_code)] // `large_dictionaries` is for the Godot comparison only
 mod families;
 use families::families;
 

@@ -1,7 +1,8 @@
 //! This codec in the loops that benches/godot/nested_dictionaries.gd runs inside Godot 4.6, on the
 //! same data: 15 rounds of decode (the result freed before the next step) then encode, then 15
 //! decodes alone; medians printed in the same line format. scripts/bench-godot.sh runs both and
-//! prints the ratios.
+//! prints the ratios. The workload is `nested_dictionaries`, or `large_dictionaries` when that
+//! word is among the arguments (`cargo bench --bench nested_vs_godot -- large_dictionaries`).
 //!
 //! In the first loop each decode follows the free of an encoder's output buffer, which changes
 //! how glibc's allocator treats the decoder's memory (see docs/benchmarks.md); the second loop
@@ -13,7 +14,7 @@ use std::time::Instant;
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
 
 #[path = "support/families.rs"]
-#[allow(dead_code)] // this benchmark uses one family
+#[allow(dead_code)] // this benchmark uses the two dictionary workloads
 mod families;
 
 /// As many rounds as the Godot script.
@@ -33,7 +34,12 @@ fn main() {
         1
     };
     let p: Profile = "4.6".parse().expect("profile");
-    let items = families::nested_dictionaries();
+    // The workload: `nested_dictionaries` unless the arguments name `large_dictionaries`.
+    let items = if std::env::args().any(|a| a == "large_dictionaries") {
+        families::large_dictionaries()
+    } else {
+        families::nested_dictionaries()
+    };
     let bytes = encode(&items, p, EncodeOptions::default()).expect("encode");
     // One timed decode; the value is freed outside the timed part, as the script's `v = null`.
     let timed_decode = |out: &mut Vec<u128>| {
