@@ -271,10 +271,13 @@ impl EntrySet {
     /// [`EntrySet::settle_last`] or [`EntrySet::admit_last`]. Filling entries where they stay
     /// saves moving every decoded key and value.
     pub fn push_blank(&mut self) -> (&mut Variant, &mut Variant) {
+        // Written in place, the blank entry is two tag stores. `push` builds it in a temporary and
+        // copies it over with wide loads of those narrow stores, which stall (≈ 4% of decoding
+        // nested dictionaries).
         let n = self.entries.len();
         self.entries.reserve(1);
         self.entries.spare_capacity_mut()[0].write((Variant::Nil, Variant::Nil));
-        // SAFETY: the entry at `n` was just written.
+        // SAFETY: `reserve` made room at `n`, and the entry there was just written.
         unsafe { self.entries.set_len(n + 1) };
         let (k, v) = &mut self.entries[n];
         (k, v)
