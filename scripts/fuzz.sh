@@ -12,6 +12,8 @@
 #   scripts/fuzz.sh coverage TARGET          per-file coverage of src/ (needs llvm-tools)
 #   scripts/fuzz.sh differential ENGINE SECONDS   codec against a live engine (e.g. 4.6)
 #   scripts/fuzz.sh differential-replay ENGINE FINDING.json   one finding again, verbosely
+#   scripts/fuzz.sh speed [SECONDS]          exec/s of each target on one core (default 30 s),
+#                                            on a scratch copy of its corpus; a table
 #
 # SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
 # The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
@@ -23,7 +25,7 @@ fuzz=$root/fuzz
 targets=(decode roundtrip)
 
 usage() {
-    sed -n '5,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -193,8 +195,31 @@ differential_replay() {
     rm -rf "$tmp"
 }
 
+# exec/s of each target, one process on one core, on a scratch copy of its corpus plus the seeds
+# (the measurement leaves fuzz/corpus as it was), with the build and flags `run` uses. The sanitizer
+# is SANITIZER's, as everywhere here; the differential target's rate is in `differential`'s output.
+speed() {
+    local seconds=${1:-30} host scratch line
+    [[ $seconds =~ ^[0-9]+$ ]] || { echo "speed: SECONDS must be a number" >&2; exit 2; }
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    # The build `run` fuzzes with (debug assertions on), so the rates are those of a real run.
+    for t in "${targets[@]}"; do cargo_fuzz build "$(sanitizer)" "$t" >&2; done
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' RETURN
+    echo "| target | sanitizer | seconds | corpus inputs | exec/s |"
+    echo "|---|---|---:|---:|---:|"
+    for t in "${targets[@]}"; do
+        mkdir -p "$scratch/$t"
+        [[ -d $fuzz/corpus/$t ]] && cp -r "$fuzz/corpus/$t/." "$scratch/$t/"
+        line=$("$fuzz/target/$host/release/$t" "$scratch/$t" "$fuzz/seeds/$t" "${libfuzzer_flags[@]}" \
+            -max_total_time="$seconds" -print_final_stats=1 2>&1 | sed -n 's/^stat::average_exec_per_sec: *//p')
+        [[ -n $line ]] || { echo "speed: $t printed no rate" >&2; exit 1; }
+        echo "| $t | ${SANITIZER:-address} | $seconds | $(find "$fuzz/corpus/$t" -type f 2>/dev/null | wc -l) | $line |"
+    done
+}
+
 case "${1:-}" in
-install | seeds | run | smoke | replay | tmin | cmin | coverage | differential) cmd=$1 && shift && "$cmd" "$@" ;;
+install | seeds | run | smoke | replay | tmin | cmin | coverage | differential | speed) cmd=$1 && shift && "$cmd" "$@" ;;
 differential-replay) shift && differential_replay "$@" ;;
 *) usage ;;
 esac
