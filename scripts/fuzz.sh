@@ -196,14 +196,12 @@ differential_replay() {
 }
 
 # exec/s of each target, one process on one core, on a scratch copy of its corpus plus the seeds
-# (the measurement leaves fuzz/corpus as it was), with the build and flags `run` uses. The sanitizer
-# is SANITIZER's, as everywhere here; the differential target's rate is in `differential`'s output.
+# (the measurement leaves fuzz/corpus as it was), built and run as `run` does (debug assertions
+# on). The sanitizer is SANITIZER's, as everywhere here; the differential target's rate is in
+# `differential`'s output.
 speed() {
-    local seconds=${1:-30} host scratch line
+    local seconds=${1:-30} scratch line
     [[ $seconds =~ ^[0-9]+$ ]] || { echo "speed: SECONDS must be a number" >&2; exit 2; }
-    host=$(rustc -vV | sed -n 's/^host: //p')
-    # The build `run` fuzzes with (debug assertions on), so the rates are those of a real run.
-    for t in "${targets[@]}"; do cargo_fuzz build "$(sanitizer)" "$t" >&2; done
     scratch=$(mktemp -d)
     trap 'rm -rf "$scratch"' RETURN
     echo "| target | sanitizer | seconds | corpus inputs | exec/s |"
@@ -211,8 +209,9 @@ speed() {
     for t in "${targets[@]}"; do
         mkdir -p "$scratch/$t"
         [[ -d $fuzz/corpus/$t ]] && cp -r "$fuzz/corpus/$t/." "$scratch/$t/"
-        line=$("$fuzz/target/$host/release/$t" "$scratch/$t" "$fuzz/seeds/$t" "${libfuzzer_flags[@]}" \
-            -max_total_time="$seconds" -print_final_stats=1 2>&1 | sed -n 's/^stat::average_exec_per_sec: *//p')
+        line=$(cargo_fuzz run "$(sanitizer)" "$t" "$scratch/$t" "$fuzz/seeds/$t" -- \
+            "${libfuzzer_flags[@]}" -max_total_time="$seconds" -print_final_stats=1 2>&1 |
+            sed -n 's/^stat::average_exec_per_sec: *//p')
         [[ -n $line ]] || { echo "speed: $t printed no rate" >&2; exit 1; }
         echo "| $t | ${SANITIZER:-address} | $seconds | $(find "$fuzz/corpus/$t" -type f 2>/dev/null | wc -l) | $line |"
     done

@@ -17,8 +17,7 @@ use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
-    Array, ContainerType, Dictionary, F32s, F64s, I32s, NodePath, Object, Reals, Signal, Text,
-    Variant,
+    Array, ContainerType, Dictionary, F32s, I32s, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
 /// Decoding switches, matching the engine's API.
@@ -213,10 +212,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 )
             }
             Shape::Color => put(out, Variant::Color(self.color()?)),
-            Shape::NodePath => put(out, Variant::NodePath(Box::new(self.node_path()?))),
+            Shape::NodePath => put(out, Variant::node_path(self.node_path()?)),
             Shape::Rid if self.profile.major() == 3 => put(out, Variant::Rid(0)),
             Shape::Rid => put(out, Variant::Rid(self.u64("id")?)),
-            Shape::Object => put(out, Variant::Object(Box::new(self.object(head, depth)?))),
+            Shape::Object => put(out, Variant::object(self.object(head, depth)?)),
             Shape::Callable => put(out, Variant::Callable),
             Shape::Signal => {
                 let name = self.string("name")?;
@@ -306,31 +305,30 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 2 => [c(0), c(1), 0.0, 0.0],
                 3 => [c(0), c(1), c(2), 0.0],
                 4 => [c(0), c(1), c(2), c(3)],
-                _ => return Ok(Reals::F32(packed::get_f32s(bytes).into())),
+                _ => return Ok(packed::get_reals(bytes, false, false)),
             };
             return Ok(Reals::F32(F32s::from_buf_and_len(inline, names.len())));
         }
-        let (mut singles, mut doubles) = (F32s::new(), F64s::new());
+        // Otherwise each component is read on its own, for the trace and so that the error names
+        // the one that is missing, and then converted as a packed array's are.
+        let start = self.r.pos();
         for name in names {
-            let start = self.r.pos();
+            let at = self.r.pos();
             if wide {
                 let v = self.r.f64(name)?;
                 self.trace
-                    .field(start, self.r.pos(), name, format_args!("{v:?}"));
-                doubles.push(v);
+                    .field(at, self.r.pos(), name, format_args!("{v:?}"));
             } else {
                 let v = self.r.f32(name)?;
                 self.trace
-                    .field(start, self.r.pos(), name, format_args!("{v:?}"));
-                singles.push(v);
+                    .field(at, self.r.pos(), name, format_args!("{v:?}"));
             }
         }
-        Ok(match (wide, self.profile.double_reals) {
-            (false, false) => Reals::F32(singles),
-            (true, true) => Reals::F64(doubles),
-            (false, true) => Reals::F64(singles.into_iter().map(f64::from).collect()),
-            (true, false) => Reals::F32(doubles.into_iter().map(|v| v as f32).collect()),
-        })
+        Ok(packed::get_reals(
+            self.r.since(start),
+            wide,
+            self.profile.double_reals,
+        ))
     }
 
     /// A string field, borrowed from the input.

@@ -406,14 +406,14 @@ impl Parser {
                 let absolute = absolute
                     .as_bool()
                     .ok_or_else(|| error(&format!("{path}.absolute"), "expected true or false"))?;
-                Variant::NodePath(Box::new(NodePath {
+                Variant::node_path(NodePath {
                     names: strings("names")?,
                     subnames: strings("subnames")?,
                     absolute,
-                }))
+                })
             }
             Shape::Rid => Variant::Rid(self.u64(value()?, &vpath)?),
-            Shape::Object => Variant::Object(Box::new(self.object(m, path)?)),
+            Shape::Object => Variant::object(self.object(m, path)?),
             Shape::Signal => {
                 let name = self
                     .str(self.member(m, "name", path)?, &format!("{path}.name"))?

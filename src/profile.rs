@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::types::{TYPES, VariantType};
+use crate::types::{TYPES, TypeInfo, VariantType};
 
 /// The two incompatible type tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,23 +37,27 @@ pub const VERIFIED: &[(Family, u32)] = &[
     (Family::Godot4, 6),
 ];
 
-/// Types by wire id, each with the first minor of its family that has it, derived from [`TYPES`]
-/// once at compile time (the decoder looks one up per value, and one look is all it takes).
-const BY_ID3: [Option<(VariantType, u32)>; 64] = by_id(true);
-const BY_ID4: [Option<(VariantType, u32)>; 64] = by_id(false);
+/// A type's wire id in a family's table, and the first minor of the family that has it: the one
+/// statement of which version writes which type, for `id_of` and the tables below alike.
+const fn wire_id(family: Family, t: &TypeInfo) -> Option<(u32, u32)> {
+    match (family, t.id3, t.id4) {
+        (Family::Godot3, Some(id), _) => Some((id, 0)),
+        (Family::Godot4, _, Some(id)) => Some((id, t.since4)),
+        _ => None,
+    }
+}
 
-const fn by_id(godot3: bool) -> [Option<(VariantType, u32)>; 64] {
+/// Types by wire id, each with the first minor that has it, derived from [`TYPES`] once at compile
+/// time (the decoder looks one up per value, and one look is all it takes).
+const BY_ID3: [Option<(VariantType, u32)>; 64] = by_id(Family::Godot3);
+const BY_ID4: [Option<(VariantType, u32)>; 64] = by_id(Family::Godot4);
+
+const fn by_id(family: Family) -> [Option<(VariantType, u32)>; 64] {
     let mut table = [None; 64];
     let mut i = 0;
     while i < TYPES.len() {
-        let t = &TYPES[i];
-        let (id, since) = if godot3 {
-            (t.id3, 0)
-        } else {
-            (t.id4, t.since4)
-        };
-        if let Some(id) = id {
-            table[id as usize] = Some((t.ty, since));
+        if let Some((id, since)) = wire_id(family, &TYPES[i]) {
+            table[id as usize] = Some((TYPES[i].ty, since));
         }
         i += 1;
     }
@@ -98,12 +102,8 @@ impl Profile {
 
     /// The wire id of a type, or `None` if this version cannot encode the type.
     pub fn id_of(&self, ty: VariantType) -> Option<u32> {
-        let info = ty.info();
-        match self.family {
-            Family::Godot3 => info.id3,
-            Family::Godot4 if self.minor >= info.since4 => info.id4,
-            Family::Godot4 => None,
-        }
+        let (id, since) = wire_id(self.family, ty.info())?;
+        (self.minor >= since).then_some(id)
     }
 
     /// The type with a given wire id in this version's table.
@@ -218,17 +218,17 @@ const COUNT: usize = (LATEST3 + 1 + 2 * (LATEST4 + 1)) as usize;
 /// Built once at compile time: the fuzz targets pick a profile for every input.
 const ALL: [Profile; COUNT] = {
     let mut all = [Profile::new(Family::Godot3, 0); COUNT];
-    let mut i = 0;
-    while i < COUNT {
-        let m = i as u32;
-        all[i] = if m <= LATEST3 {
-            Profile::new(Family::Godot3, m)
-        } else if m <= LATEST3 + 1 + LATEST4 {
-            Profile::new(Family::Godot4, m - LATEST3 - 1)
-        } else {
-            Profile::new(Family::Godot4, m - LATEST3 - 2 - LATEST4).double()
-        };
-        i += 1;
+    let (threes, fours) = (LATEST3 as usize + 1, LATEST4 as usize + 1);
+    let mut m = 0;
+    while m < threes {
+        all[m] = Profile::new(Family::Godot3, m as u32);
+        m += 1;
+    }
+    let mut m = 0;
+    while m < fours {
+        all[threes + m] = Profile::new(Family::Godot4, m as u32);
+        all[threes + fours + m] = Profile::new(Family::Godot4, m as u32).double();
+        m += 1;
     }
     all
 };

@@ -56,6 +56,11 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
+    /// The bytes read since offset `start` (at most the current offset).
+    pub fn since(&self, start: usize) -> &'a [u8] {
+        &self.buf[start..self.pos]
+    }
+
     /// Skips up to `n` bytes, stopping at the end of the input.
     #[inline]
     pub fn skip_at_most(&mut self, n: usize) {

@@ -233,10 +233,10 @@ pub struct Signal {
 ///
 /// Equality is bit-for-bit for floats (see [`Reals`]).
 #[derive(Clone, Debug)]
-#[allow(missing_docs)]
-// one case per Godot type; VariantType documents each
+// One case per Godot type, documented by VariantType rather than here.
 // A full-width tag: the decoder writes values in place, and a byte-wide tag made it copy them with
 // partial-width stores that stalled the loads after them (scalar arrays decoded ~30% slower).
+#[allow(missing_docs)]
 #[repr(u64)]
 pub enum Variant {
     Nil,

@@ -6,44 +6,47 @@ use gdmarshal::value::{Array, Dictionary, Reals};
 /// The `nested_dictionaries` family: 50,000 small dictionaries in an array. Godot 4.6.3 encodes the
 /// same data (benches/godot/nested_dictionaries.gd) to the same 5,199,608 bytes.
 pub fn nested_dictionaries() -> Variant {
-    Variant::Array(Array::new((0..50_000).map(small_dict).collect()))
-}
-
-fn small_dict(i: i64) -> Variant {
-    Variant::Dictionary(Dictionary::new(vec![
-        (Variant::String("id".into()), Variant::Int(i)),
-        (
-            Variant::String("name".into()),
-            Variant::String(format!("enemy {i}").into()),
-        ),
-        (Variant::String("hp".into()), Variant::Float(i as f64 * 0.5)),
-        (
-            Variant::String("pos".into()),
-            Variant::Vector2(Reals::F32(smallvec::smallvec![i as f32, -1.5])),
-        ),
-    ]))
+    Variant::Array(Array::new(
+        (0..50_000)
+            .map(|i| {
+                let pos = Variant::Vector2(Reals::F32(smallvec::smallvec![i as f32, -1.5]));
+                enemy(i, pos, false)
+            })
+            .collect(),
+    ))
 }
 
 /// The `large_dictionaries` workload of the Godot comparison: 200,000 dictionaries of six entries,
 /// the scale of the engine notes' figure for Godot (200,000 small dictionaries, 31 MB). Godot 4.6.3
 /// encodes the same data (benches/godot/nested_dictionaries.gd) to the same 31,199,608 bytes.
 pub fn large_dictionaries() -> Variant {
-    Variant::Array(Array::new((0..200_000).map(six_entries).collect()))
+    Variant::Array(Array::new(
+        (0..200_000)
+            .map(|i| {
+                let pos = Variant::Vector3(Reals::F32(smallvec::smallvec![i as f32, -1.5, 2.0]));
+                enemy(i, pos, true)
+            })
+            .collect(),
+    ))
 }
 
-fn six_entries(i: i64) -> Variant {
+/// One dictionary of either workload, entries in the script's order: `id`, `name`, `hp`, `pos`,
+/// then `alive` and `level` for the large one.
+fn enemy(i: i64, pos: Variant, large: bool) -> Variant {
     let key = |k: &str| Variant::String(k.into());
-    Variant::Dictionary(Dictionary::new(vec![
+    // Exact capacity, as the original value of each workload had: the encoder walks these.
+    let mut entries = Vec::with_capacity(if large { 6 } else { 4 });
+    entries.extend([
         (key("id"), Variant::Int(i)),
         (key("name"), Variant::String(format!("enemy {i}").into())),
         (key("hp"), Variant::Float(i as f64 * 0.5)),
-        (
-            key("pos"),
-            Variant::Vector3(Reals::F32(smallvec::smallvec![i as f32, -1.5, 2.0])),
-        ),
-        (key("alive"), Variant::Bool(i % 2 == 0)),
-        (key("level"), Variant::Int(i % 100)),
-    ]))
+        (key("pos"), pos),
+    ]);
+    if large {
+        entries.push((key("alive"), Variant::Bool(i % 2 == 0)));
+        entries.push((key("level"), Variant::Int(i % 100)));
+    }
+    Variant::Dictionary(Dictionary::new(entries))
 }
 
 /// Megabytes of each packed array.
