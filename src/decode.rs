@@ -17,7 +17,7 @@ use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
-    Array, ContainerType, Dictionary, F32s, I32s, NodePath, Object, Reals, Signal, Text, Variant,
+    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
 /// Decoding switches, matching the engine's API.
@@ -220,7 +220,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             Shape::Signal => {
                 let name = self.string("name")?;
                 let object_id = self.u64("object id")?;
-                put(out, Variant::Signal(Signal { name, object_id }))
+                put(out, Variant::Signal(Box::new(Signal { name, object_id })))
             }
             Shape::Dictionary => put(out, Variant::Dictionary(self.dictionary(head, depth)?)),
             Shape::Array => put(out, Variant::Array(self.array(head, depth)?)),
@@ -307,7 +307,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 4 => [c(0), c(1), c(2), c(3)],
                 _ => return Ok(packed::get_reals(bytes, false, false)),
             };
-            return Ok(Reals::F32(F32s::from_buf_and_len(inline, names.len())));
+            return Ok(Reals::short32(inline, names.len()));
         }
         // Otherwise each component is read on its own, for the trace and so that the error names
         // the one that is missing, and then converted as a packed array's are.
@@ -519,53 +519,52 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
 
     #[inline(never)]
     fn array(&mut self, head: u32, depth: usize) -> R<Array> {
-        let mut a = Array::default();
         let kind = header::container_kind(head, header::ARRAY_TYPE_SHIFT);
-        if self.profile.typed_arrays() && kind != header::kind::NONE {
-            let t = self.container_type(kind)?;
-            a.set_element_type(t);
-        }
+        let element_type = if self.profile.typed_arrays() && kind != header::kind::NONE {
+            self.container_type(kind)?
+        } else {
+            ContainerType::None
+        };
         let start = self.r.pos();
         let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 4);
-        a.items.reserve_exact(capacity);
-        let typed = *a.element_type() != ContainerType::None;
+        let mut items = Vec::with_capacity(capacity);
+        let typed = element_type != ContainerType::None;
         for i in 0..n {
-            a.items.push(Variant::Nil);
-            let slot = a.items.last_mut().expect("just pushed");
+            items.push(Variant::Nil);
+            let slot = items.last_mut().expect("just pushed");
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
-                let item = a.items.pop().expect("just pushed");
-                let item = typed::admit(a.element_type(), item);
-                a.items.extend(item);
+                let item = items.pop().expect("just pushed");
+                items.extend(typed::admit(&element_type, item));
             }
         }
         self.give_back(taken);
-        Ok(a)
+        Ok(Array::typed(element_type, items))
     }
 
     // Out of line, as `array`: inlined, containers grow the frame of `payload`, which every value
     // passes through (≈ 10% of decoding nested dictionaries).
     #[inline(never)]
     fn dictionary(&mut self, head: u32, depth: usize) -> R<Dictionary> {
-        let mut d = Dictionary::default();
         let key_kind = header::container_kind(head, header::DICT_KEY_TYPE_SHIFT);
         let value_kind = header::container_kind(head, header::DICT_VALUE_TYPE_SHIFT);
         let typed = key_kind != header::kind::NONE || value_kind != header::kind::NONE;
-        if self.profile.typed_dictionaries() && typed {
+        let (key_type, value_type) = if self.profile.typed_dictionaries() && typed {
             let key_type = self.container_type(key_kind)?;
-            let value_type = self.container_type(value_kind)?;
-            d.set_types(key_type, value_type);
-        }
+            (key_type, self.container_type(value_kind)?)
+        } else {
+            (ContainerType::None, ContainerType::None)
+        };
         let start = self.r.pos();
         let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 8);
         let mut entries = EntrySet::with_capacity(capacity);
-        let keys_typed = *d.key_type() != ContainerType::None;
+        let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
             let (k, v) = entries.push_blank();
             self.child(depth + 1, format_args!("key {i}"), k)?;
@@ -573,14 +572,17 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             // `d[key] = value` checks the key's type but not the value's: the engine drops an
             // entry with a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
-                entries.admit_last(|k| typed::admit(d.key_type(), k));
+                entries.admit_last(|k| typed::admit(&key_type, k));
             } else {
                 entries.settle_last();
             }
         }
         self.give_back(taken);
-        d.entries = entries.into_entries();
-        Ok(d)
+        Ok(Dictionary::typed(
+            key_type,
+            value_type,
+            entries.into_entries(),
+        ))
     }
 
     /// A packed array; `wide_reals` is whether real_t elements are 64-bit on the wire (the caller

@@ -14,7 +14,9 @@ use crate::profile::{Family, Profile};
 use crate::stack;
 use crate::text::padding;
 use crate::types::{Shape, VariantType};
-use crate::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Variant};
+use crate::value::{
+    Array, Components, ContainerType, Dictionary, NodePath, Object, Reals, Variant,
+};
 
 /// Encoding switches, matching the engine's API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -201,9 +203,9 @@ impl Encoder<'_> {
             }
         }
         let real_bits = if self.profile.double_reals { 64 } else { 32 };
-        match (r, self.profile.double_reals) {
-            (Reals::F32(v), false) => packed::put_f32s(self.out, v),
-            (Reals::F64(v), true) => packed::put_f64s(self.out, v),
+        match (r.components(), self.profile.double_reals) {
+            (Components::F32(v), false) => packed::put_f32s(self.out, v),
+            (Components::F64(v), true) => packed::put_f64s(self.out, v),
             _ => {
                 return Err(err(K::WrongRealWidth {
                     ty,
@@ -356,8 +358,8 @@ impl Encoder<'_> {
 
     fn array(&mut self, a: &Array, depth: usize) -> R {
         self.container_type(a.element_type())?;
-        self.len(a.items.len())?;
-        for (i, item) in a.items.iter().enumerate() {
+        self.len(a.items().len())?;
+        for (i, item) in a.items().iter().enumerate() {
             self.value(item, depth + 1)
                 .map_err(|e| e.within(format_args!("[{i}]")))?;
         }
@@ -367,8 +369,8 @@ impl Encoder<'_> {
     fn dictionary(&mut self, d: &Dictionary, depth: usize) -> R {
         self.container_type(d.key_type())?;
         self.container_type(d.value_type())?;
-        self.len(d.entries.len())?;
-        for (i, (k, v)) in d.entries.iter().enumerate() {
+        self.len(d.entries().len())?;
+        for (i, (k, v)) in d.entries().iter().enumerate() {
             self.value(k, depth + 1)
                 .map_err(|e| e.within(format_args!("{{key {i}}}")))?;
             self.value(v, depth + 1)

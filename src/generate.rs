@@ -106,9 +106,17 @@ fn real_bits64(u: &mut Unstructured) -> Result<f64> {
 
 fn reals(u: &mut Unstructured, o: &GenOptions, n: usize) -> Result<Reals> {
     Ok(if o.profile.double_reals {
-        Reals::F64((0..n).map(|_| real_bits64(u)).collect::<Result<_>>()?)
+        Reals::from(
+            (0..n)
+                .map(|_| real_bits64(u))
+                .collect::<Result<Vec<f64>>>()?,
+        )
     } else {
-        Reals::F32((0..n).map(|_| real_bits32(u)).collect::<Result<_>>()?)
+        Reals::from(
+            (0..n)
+                .map(|_| real_bits32(u))
+                .collect::<Result<Vec<f32>>>()?,
+        )
     })
 }
 
@@ -157,10 +165,10 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
         Shape::Rid if o.profile.major() == 3 => Variant::Rid(0),
         Shape::Rid => Variant::Rid(u.arbitrary()?),
         Shape::Object => Variant::object(object(u, o, depth)?),
-        Shape::Signal => Variant::Signal(Signal {
+        Shape::Signal => Variant::Signal(Box::new(Signal {
             name: string(u, o)?,
             object_id: u.arbitrary()?,
-        }),
+        })),
         Shape::Array => Variant::Array(array(u, o, depth)?),
         Shape::Dictionary => Variant::Dictionary(dictionary(u, o, depth)?),
         Shape::PackedStrings => Variant::PackedStringArray(

@@ -10,7 +10,7 @@ use crate::profile::Profile;
 use crate::stack;
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
-    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
+    Array, Components, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
 /// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`.
@@ -49,9 +49,9 @@ impl Writer {
     }
 
     fn reals(&self, r: &Reals) -> Vec<Value> {
-        match r {
-            Reals::F32(v) => v.iter().map(|x| self.f(*x)).collect(),
-            Reals::F64(v) => v.iter().map(|x| self.f(*x)).collect(),
+        match r.components() {
+            Components::F32(v) => v.iter().map(|x| self.f(*x)).collect(),
+            Components::F64(v) => v.iter().map(|x| self.f(*x)).collect(),
         }
     }
 
@@ -116,7 +116,7 @@ impl Writer {
                     m.insert("value_type".into(), t);
                 }
                 Some(
-                    d.entries
+                    d.entries()
                         .iter()
                         .map(|(k, v)| json!([self.value(k), self.value(v)]))
                         .collect(),
@@ -126,7 +126,7 @@ impl Writer {
                 if let Some(t) = self.container_type(a.element_type()) {
                     m.insert("element_type".into(), t);
                 }
-                Some(a.items.iter().map(|x| self.value(x)).collect())
+                Some(a.items().iter().map(|x| self.value(x)).collect())
             }
             Variant::PackedByteArray(b) => Some(hex(b).into()),
             Variant::PackedInt32Array(a) => Some(json!(a)),
@@ -282,20 +282,20 @@ impl Parser {
     fn reals(&self, items: &[&Value], path: &str, first: usize) -> R<Reals> {
         let at = |i: usize| format!("{path}[{}]", first + i);
         Ok(if self.double_reals {
-            Reals::F64(
+            Reals::from(
                 items
                     .iter()
                     .enumerate()
                     .map(|(i, x)| self.float(x, &at(i)))
-                    .collect::<R<_>>()?,
+                    .collect::<R<Vec<f64>>>()?,
             )
         } else {
-            Reals::F32(
+            Reals::from(
                 items
                     .iter()
                     .enumerate()
                     .map(|(i, x)| self.float(x, &at(i)))
-                    .collect::<R<_>>()?,
+                    .collect::<R<Vec<f32>>>()?,
             )
         })
     }
@@ -420,7 +420,7 @@ impl Parser {
                     .to_string();
                 let object_id =
                     self.u64(self.member(m, "object", path)?, &format!("{path}.object"))?;
-                Variant::Signal(Signal { name, object_id })
+                Variant::Signal(Box::new(Signal { name, object_id }))
             }
             Shape::Array => Variant::Array(Array::typed(
                 self.container_type(m, "element_type", path)?,

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
-use crate::value::{Object, Reals, Variant};
+use crate::value::{Components, Object, Reals, Variant};
 
 fn eq32(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len()
@@ -49,20 +49,23 @@ pub fn same_key(a: &Variant, b: &Variant) -> bool {
         }
         _ if is_full_object(a) || is_full_object(b) => false,
         (V::Array(x), V::Array(y)) => {
-            x.items.len() == y.items.len()
-                && x.items.iter().zip(&y.items).all(|(p, q)| same_key(p, q))
+            x.items().len() == y.items().len()
+                && x.items().iter().zip(y.items()).all(|(p, q)| same_key(p, q))
         }
         (V::Dictionary(x), V::Dictionary(y)) => {
-            x.entries.len() == y.entries.len()
-                && x.entries
+            x.entries().len() == y.entries().len()
+                && x.entries()
                     .iter()
-                    .zip(&y.entries)
+                    .zip(y.entries())
                     .all(|((k, v), (l, w))| same_key(k, l) && same_key(v, w))
         }
         _ if a.get_type() != b.get_type() => false,
-        _ => match (a.reals(), b.reals()) {
-            (Some(Reals::F32(x)), Some(Reals::F32(y))) => eq32(x, y),
-            (Some(Reals::F64(x)), Some(Reals::F64(y))) => eq64(x, y),
+        _ => match (
+            a.reals().map(Reals::components),
+            b.reals().map(Reals::components),
+        ) {
+            (Some(Components::F32(x)), Some(Components::F32(y))) => eq32(x, y),
+            (Some(Components::F64(x)), Some(Components::F64(y))) => eq64(x, y),
             (Some(_), Some(_)) => false,
             // Everything else has no float inside: plain equality is the engine's.
             _ => a == b,
@@ -98,8 +101,8 @@ fn hash_key<H: Hasher>(v: &Variant, h: &mut H) {
         V::Float(x) => f64h(*x, h),
         V::Color(c) => c.iter().for_each(|x| f32h(*x, h)),
         V::NodePath(np) => np.hash(h),
-        V::Array(a) => a.items.iter().for_each(|x| hash_key(x, h)),
-        V::Dictionary(d) => d.entries.len().hash(h),
+        V::Array(a) => a.items().iter().for_each(|x| hash_key(x, h)),
+        V::Dictionary(d) => d.entries().len().hash(h),
         V::PackedByteArray(b) => b.hash(h),
         V::PackedInt32Array(a) => a.hash(h),
         V::PackedInt64Array(a) => a.hash(h),
@@ -111,9 +114,9 @@ fn hash_key<H: Hasher>(v: &Variant, h: &mut H) {
             if let Some(i) = v.ints() {
                 i.hash(h);
             } else if let Some(r) = v.reals() {
-                match r {
-                    Reals::F32(x) => x.iter().for_each(|x| f32h(*x, h)),
-                    Reals::F64(x) => x.iter().for_each(|x| f64h(*x, h)),
+                match r.components() {
+                    Components::F32(x) => x.iter().for_each(|x| f32h(*x, h)),
+                    Components::F64(x) => x.iter().for_each(|x| f64h(*x, h)),
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! On little-endian machines the wire layout of a packed array is the in-memory layout, so both
 //! directions are a single copy (`bytemuck` checks the casts); elsewhere each element is swapped.
 
-use crate::value::{F32s, F64s, Reals};
+use crate::value::Reals;
 
 /// Appends elements as little-endian bytes.
 fn put<T: bytemuck::Pod>(out: &mut Vec<u8>, v: &[T], to_le: impl Fn(&T) -> T) {
@@ -103,10 +103,10 @@ pub fn get_reals(bytes: &[u8], wide: bool, double: bool) -> Reals {
             .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
     };
     match (wide, double) {
-        (false, false) => Reals::F32(F32s::from_vec(get_f32s(bytes))),
-        (true, true) => Reals::F64(F64s::from_vec(get_f64s(bytes))),
+        (false, false) => Reals::from(get_f32s(bytes)),
+        (true, true) => Reals::from(get_f64s(bytes)),
         // One pass from the bytes: collecting from a vector read first pushes each element again.
-        (false, true) => Reals::F64(f32s().map(f64::from).collect()),
-        (true, false) => Reals::F32(f64s().map(|v| v as f32).collect()),
+        (false, true) => Reals::from(f32s().map(f64::from).collect::<Vec<_>>()),
+        (true, false) => Reals::from(f64s().map(|v| v as f32).collect::<Vec<_>>()),
     }
 }

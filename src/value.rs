@@ -1,7 +1,7 @@
 //! The value model: one [`Variant`] for every type of both type tables.
 //!
 //! Values keep exact bits. A float is kept at the width it has inside the engine (real_t components
-//! as [`Reals::F32`] or [`Reals::F64`], `Color` as f32, `float` as f64), so -0.0 and NaN payloads
+//! as f32 or f64 [`Reals`], `Color` as f32, `float` as f64), so -0.0 and NaN payloads
 //! survive. Dictionaries keep their entries in insertion order; decoding merges duplicate keys as
 //! the engine does (see [`crate::keys`]).
 
@@ -14,33 +14,62 @@ use crate::types::VariantType;
 /// strings in game data are short, so decoding them allocates nothing.
 pub type Text = CompactString;
 
-/// Single-precision components; up to four (every math type but the matrices) stay inline.
-pub type F32s = SmallVec<[f32; 4]>;
-
-/// Double-precision components; up to two stay inline.
-pub type F64s = SmallVec<[f64; 2]>;
-
 /// The i32 components of an integer vector type, inline.
 pub type I32s = SmallVec<[i32; 4]>;
 
 /// real_t components: f32 in ordinary builds, f64 in double-precision builds.
 ///
 /// Fixed-size math types hold exactly as many components as the type has fields (a `Vector2` two,
-/// a `Transform3D` twelve); packed arrays of vectors hold them flattened.
-#[derive(Clone, Debug)]
-pub enum Reals {
+/// a `Transform3D` twelve); packed arrays of vectors hold them flattened. Up to 16 bytes of
+/// components (four f32 or two f64: every single-precision math type but the matrices) are held
+/// inline, more on the heap; 24 bytes in all, which keeps [`Variant`] at 32.
+#[derive(Clone)]
+pub struct Reals(RealsRepr);
+
+// Hand-made rather than a small-vector crate's: those take 24 bytes for the vector alone, and the
+// width then needs a tag of its own.
+#[derive(Clone)]
+enum RealsRepr {
+    Short32(u8, [f32; 4]),
+    Short64(u8, [f64; 2]),
+    Long32(Box<[f32]>),
+    Long64(Box<[f64]>),
+}
+
+/// A borrowed view of [`Reals`]: the components at their width.
+#[derive(Clone, Copy, Debug)]
+pub enum Components<'a> {
     /// Single-precision components.
-    F32(F32s),
+    F32(&'a [f32]),
     /// Double-precision components.
-    F64(F64s),
+    F64(&'a [f64]),
 }
 
 impl Reals {
+    /// The components at their width.
+    #[inline]
+    pub fn components(&self) -> Components<'_> {
+        match &self.0 {
+            RealsRepr::Short32(n, v) => Components::F32(&v[..*n as usize]),
+            RealsRepr::Short64(n, v) => Components::F64(&v[..*n as usize]),
+            RealsRepr::Long32(v) => Components::F32(v),
+            RealsRepr::Long64(v) => Components::F64(v),
+        }
+    }
+
+    /// Up to four f32 components, the first `n` of `v`: the decoder's common case, built without
+    /// a copy loop.
+    #[inline]
+    pub(crate) fn short32(v: [f32; 4], n: usize) -> Reals {
+        debug_assert!(n <= 4);
+        Reals(RealsRepr::Short32(n as u8, v))
+    }
+
     /// How many components.
     pub fn len(&self) -> usize {
-        match self {
-            Reals::F32(v) => v.len(),
-            Reals::F64(v) => v.len(),
+        match self.components() {
+            Components::F32(v) => v.len(),
+            Components::F64(v) => v.len(),
         }
     }
 
@@ -51,20 +80,81 @@ impl Reals {
 
     /// Whether the components are doubles.
     pub fn is_f64(&self) -> bool {
-        matches!(self, Reals::F64(_))
+        matches!(self.components(), Components::F64(_))
+    }
+}
+
+impl From<Vec<f32>> for Reals {
+    /// Single-precision components; the vector's memory is kept when they do not fit inline.
+    fn from(v: Vec<f32>) -> Reals {
+        match <[f32]>::len(&v) {
+            n @ 0..=4 => {
+                let mut short = [0.0; 4];
+                short[..n].copy_from_slice(&v);
+                Reals(RealsRepr::Short32(n as u8, short))
+            }
+            _ => Reals(RealsRepr::Long32(v.into_boxed_slice())),
+        }
+    }
+}
+
+impl From<Vec<f64>> for Reals {
+    /// Double-precision components; the vector's memory is kept when they do not fit inline.
+    fn from(v: Vec<f64>) -> Reals {
+        match <[f64]>::len(&v) {
+            n @ 0..=2 => {
+                let mut short = [0.0; 2];
+                short[..n].copy_from_slice(&v);
+                Reals(RealsRepr::Short64(n as u8, short))
+            }
+            _ => Reals(RealsRepr::Long64(v.into_boxed_slice())),
+        }
+    }
+}
+
+impl From<&[f32]> for Reals {
+    /// Single-precision components, copied.
+    fn from(v: &[f32]) -> Reals {
+        Reals::from(v.to_vec())
+    }
+}
+
+impl From<&[f64]> for Reals {
+    /// Double-precision components, copied.
+    fn from(v: &[f64]) -> Reals {
+        Reals::from(v.to_vec())
+    }
+}
+
+impl<const N: usize> From<[f32; N]> for Reals {
+    /// Single-precision components.
+    fn from(v: [f32; N]) -> Reals {
+        Reals::from(&v[..])
+    }
+}
+
+impl<const N: usize> From<[f64; N]> for Reals {
+    /// Double-precision components.
+    fn from(v: [f64; N]) -> Reals {
+        Reals::from(&v[..])
+    }
+}
+
+impl std::fmt::Debug for Reals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.components() {
+            Components::F32(v) => f.debug_tuple("F32").field(&v).finish(),
+            Components::F64(v) => f.debug_tuple("F64").field(&v).finish(),
+        }
     }
 }
 
 impl PartialEq for Reals {
     /// Bit-for-bit equality: -0.0 differs from 0.0, and a NaN equals the same NaN.
     fn eq(&self, other: &Reals) -> bool {
-        match (self, other) {
-            (Reals::F32(a), Reals::F32(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
-            }
-            (Reals::F64(a), Reals::F64(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
-            }
+        match (self.components(), other.components()) {
+            (Components::F32(a), Components::F32(b)) => same_f32s(a, b),
+            (Components::F64(a), Components::F64(b)) => same_f64s(a, b),
             _ => false,
         }
     }
@@ -111,41 +201,88 @@ pub enum ContainerType {
     Script(String),
 }
 
+/// A container's contents and, when it is typed, its types. Untyped containers (nearly all) hold
+/// the vector alone; a typed one holds both behind one pointer. Either way it takes 24 bytes,
+/// which keeps [`Variant`] at 32.
+#[derive(Clone, Debug, PartialEq)]
+enum Contents<T, K> {
+    Plain(Vec<T>),
+    Typed(Box<(Vec<T>, K)>),
+}
+
+impl<T, K> Contents<T, K> {
+    fn items(&self) -> &Vec<T> {
+        match self {
+            Contents::Plain(v) => v,
+            Contents::Typed(b) => &b.0,
+        }
+    }
+
+    fn items_mut(&mut self) -> &mut Vec<T> {
+        match self {
+            Contents::Plain(v) => v,
+            Contents::Typed(b) => &mut b.0,
+        }
+    }
+
+    fn types(&self) -> Option<&K> {
+        match self {
+            Contents::Plain(_) => None,
+            Contents::Typed(b) => Some(&b.1),
+        }
+    }
+
+    /// `items` with `types`, or untyped with `None`.
+    #[inline]
+    fn with_types(items: Vec<T>, types: Option<K>) -> Contents<T, K> {
+        match types {
+            None => Contents::Plain(items),
+            Some(t) => Contents::Typed(Box::new((items, t))),
+        }
+    }
+}
+
 /// An `Array`, with its element type.
-///
-/// The element type lives behind a pointer that untyped arrays (nearly all) leave empty, which
-/// keeps [`Variant`] small.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Array {
-    /// The elements.
-    pub items: Vec<Variant>,
-    element_type: Option<Box<ContainerType>>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array(Contents<Variant, ContainerType>);
+
+impl Default for Array {
+    fn default() -> Array {
+        Array::new(Vec::new())
+    }
 }
 
 impl Array {
     /// An untyped array.
     pub fn new(items: Vec<Variant>) -> Array {
-        Array {
-            items,
-            element_type: None,
-        }
+        Array(Contents::Plain(items))
     }
 
     /// An array typed as `element_type` (4.x typed arrays).
+    #[inline]
     pub fn typed(element_type: ContainerType, items: Vec<Variant>) -> Array {
-        let mut a = Array::new(items);
-        a.set_element_type(element_type);
-        a
+        let typed = element_type != ContainerType::None;
+        Array(Contents::with_types(items, typed.then_some(element_type)))
+    }
+
+    /// The elements.
+    pub fn items(&self) -> &Vec<Variant> {
+        self.0.items()
+    }
+
+    /// The elements, to change.
+    pub fn items_mut(&mut self) -> &mut Vec<Variant> {
+        self.0.items_mut()
     }
 
     /// The element type; [`ContainerType::None`] when untyped.
     pub fn element_type(&self) -> &ContainerType {
-        self.element_type.as_deref().unwrap_or(&ContainerType::None)
+        self.0.types().unwrap_or(&ContainerType::None)
     }
 
     /// Sets the element type.
     pub fn set_element_type(&mut self, t: ContainerType) {
-        self.element_type = (t != ContainerType::None).then(|| Box::new(t));
+        *self = Array::typed(t, std::mem::take(self.items_mut()));
     }
 }
 
@@ -154,7 +291,7 @@ impl Array {
 // their contents where the stack has room, growing it if need be (one look per container).
 impl Drop for Array {
     fn drop(&mut self) {
-        crate::stack::drop_with_room(&mut self.items);
+        crate::stack::drop_with_room(self.items_mut());
     }
 }
 
@@ -168,28 +305,24 @@ impl Drop for Object {
 
 impl Drop for Dictionary {
     fn drop(&mut self) {
-        crate::stack::drop_with_room(&mut self.entries);
+        crate::stack::drop_with_room(self.entries_mut());
     }
 }
 
 /// A `Dictionary`: entries in order, with key and value types.
-///
-/// Like [`Array`]'s element type, the key and value types live behind a pointer left empty when
-/// the dictionary is untyped.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Dictionary {
-    /// The entries, in the order written.
-    pub entries: Vec<(Variant, Variant)>,
-    types: Option<Box<[ContainerType; 2]>>,
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dictionary(Contents<(Variant, Variant), [ContainerType; 2]>);
+
+impl Default for Dictionary {
+    fn default() -> Dictionary {
+        Dictionary::new(Vec::new())
+    }
 }
 
 impl Dictionary {
     /// An untyped dictionary.
     pub fn new(entries: Vec<(Variant, Variant)>) -> Dictionary {
-        Dictionary {
-            entries,
-            types: None,
-        }
+        Dictionary(Contents::Plain(entries))
     }
 
     /// A dictionary typed as `key_type` to `value_type` (4.4+ typed dictionaries).
@@ -198,25 +331,36 @@ impl Dictionary {
         value_type: ContainerType,
         entries: Vec<(Variant, Variant)>,
     ) -> Dictionary {
-        let mut d = Dictionary::new(entries);
-        d.set_types(key_type, value_type);
-        d
+        let typed = key_type != ContainerType::None || value_type != ContainerType::None;
+        Dictionary(Contents::with_types(
+            entries,
+            typed.then_some([key_type, value_type]),
+        ))
+    }
+
+    /// The entries, in the order written.
+    pub fn entries(&self) -> &Vec<(Variant, Variant)> {
+        self.0.items()
+    }
+
+    /// The entries, to change.
+    pub fn entries_mut(&mut self) -> &mut Vec<(Variant, Variant)> {
+        self.0.items_mut()
     }
 
     /// The key type; [`ContainerType::None`] when keys are untyped.
     pub fn key_type(&self) -> &ContainerType {
-        self.types.as_ref().map_or(&ContainerType::None, |t| &t[0])
+        self.0.types().map_or(&ContainerType::None, |t| &t[0])
     }
 
     /// The value type; [`ContainerType::None`] when values are untyped.
     pub fn value_type(&self) -> &ContainerType {
-        self.types.as_ref().map_or(&ContainerType::None, |t| &t[1])
+        self.0.types().map_or(&ContainerType::None, |t| &t[1])
     }
 
     /// Sets the key and value types.
     pub fn set_types(&mut self, key_type: ContainerType, value_type: ContainerType) {
-        self.types = (key_type != ContainerType::None || value_type != ContainerType::None)
-            .then(|| Box::new([key_type, value_type]));
+        *self = Dictionary::typed(key_type, value_type, std::mem::take(self.entries_mut()));
     }
 }
 
@@ -265,7 +409,7 @@ pub enum Variant {
     Rid(u64),
     Object(Box<Object>),
     Callable,
-    Signal(Signal),
+    Signal(Box<Signal>),
     Dictionary(Dictionary),
     Array(Array),
     PackedByteArray(Vec<u8>),
@@ -470,12 +614,12 @@ mod tests {
         assert_ne!(Variant::Float(0.0), Variant::Float(-0.0));
         assert_eq!(Variant::Float(f64::NAN), Variant::Float(f64::NAN));
         assert_ne!(
-            Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0])),
-            Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]))
+            Variant::Vector2(Reals::from([1.0f32, 2.0])),
+            Variant::Vector2(Reals::from([1.0f64, 2.0]))
         );
         assert_ne!(
-            Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0])),
-            Variant::PackedVector2Array(Reals::F32(smallvec::smallvec![1.0, 2.0]))
+            Variant::Vector2(Reals::from([1.0f32, 2.0])),
+            Variant::PackedVector2Array(Reals::from([1.0f32, 2.0]))
         );
         assert_ne!(
             Variant::Vector2i(smallvec::smallvec![1, 2]),
@@ -487,6 +631,6 @@ mod tests {
     fn variant_stays_small() {
         // Decoding writes every value into a fresh buffer, so its size is decode speed: rare
         // payloads are boxed to keep the common ones at this size.
-        assert_eq!(std::mem::size_of::<Variant>(), 40);
+        assert_eq!(std::mem::size_of::<Variant>(), 32);
     }
 }

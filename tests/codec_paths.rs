@@ -44,13 +44,13 @@ fn encoder_refuses_what_the_version_cannot_write() {
 
 #[test]
 fn encoder_refuses_malformed_values() {
-    let three = Variant::Vector2(Reals::F32(smallvec::smallvec![1.0, 2.0, 3.0]));
+    let three = Variant::Vector2(Reals::from([1.0f32, 2.0, 3.0]));
     assert!(matches!(enc(&three, "4.6"), Err(E::WrongArity { .. })));
-    let wide = Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]));
+    let wide = Variant::Vector2(Reals::from([1.0f64, 2.0]));
     assert!(matches!(enc(&wide, "4.6"), Err(E::WrongRealWidth { .. })));
     let ints = Variant::Vector3i(smallvec::smallvec![1, 2]);
     assert!(matches!(enc(&ints, "4.6"), Err(E::WrongArity { .. })));
-    let packed = Variant::PackedVector2Array(Reals::F32(smallvec::smallvec![1.0, 2.0, 3.0]));
+    let packed = Variant::PackedVector2Array(Reals::from([1.0f32, 2.0, 3.0]));
     assert!(matches!(enc(&packed, "4.6"), Err(E::WrongArity { .. })));
     // Deeper than the engines' 1024 levels.
     let mut deep = Variant::Nil;
@@ -106,10 +106,7 @@ fn tagged_json_reads_numbers_and_double_reals() {
     );
     let d = p("4.6-double");
     let v = from_json(&json!({"type": "Vector2", "value": ["1", "2"]}), d).unwrap();
-    assert_eq!(
-        v,
-        Variant::Vector2(Reals::F64(smallvec::smallvec![1.0, 2.0]))
-    );
+    assert_eq!(v, Variant::Vector2(Reals::from([1.0f64, 2.0])));
     assert_eq!(
         gdmarshal::json::to_json(&v, d, gdmarshal::float::FloatStyle::Shortest),
         json!({"type": "Vector2", "value": ["1", "2"]})

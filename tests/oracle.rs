@@ -57,7 +57,7 @@ fn nested_arrays(depth: usize, array_id: u32) -> Vec<u8> {
 }
 
 fn f32s(v: &[f32]) -> Reals {
-    Reals::F32(v.into())
+    Reals::from(v)
 }
 
 fn s(text: &str) -> Variant {
@@ -119,10 +119,10 @@ fn godot4_values() -> Vec<Variant> {
         Variant::StringName("name".into()),
         Variant::Rid(12345),
         Variant::Callable,
-        Variant::Signal(Signal {
+        Variant::Signal(Box::new(Signal {
             name: "pressed".into(),
             object_id: 0,
-        }),
+        })),
         Variant::PackedInt64Array(vec![i64::MIN, i64::MAX]),
         Variant::PackedFloat64Array(vec![-0.0, f64::from_bits(0x7ff0_0000_0000_0001)]),
         Variant::PackedVector4Array(f32s(&nums[..8])),
@@ -514,7 +514,7 @@ fn typed_arrays_of_objects_keep_their_class_or_script_only_with_full_objects() {
             panic!("{d:?}")
         };
         assert_eq!(*a.element_type(), full_type);
-        assert_eq!(a.items.len(), len);
+        assert_eq!(a.items().len(), len);
         // Without full objects, 4.6 names the element class EncodedObjectAsID: what its
         // elements decode to when objects are written as ids.
         let d = engine.decode(e.plain.as_deref().unwrap(), false);

@@ -9,7 +9,7 @@ pub fn nested_dictionaries() -> Variant {
     Variant::Array(Array::new(
         (0..50_000)
             .map(|i| {
-                let pos = Variant::Vector2(Reals::F32(smallvec::smallvec![i as f32, -1.5]));
+                let pos = Variant::Vector2(Reals::from([i as f32, -1.5]));
                 enemy(i, pos, false)
             })
             .collect(),
@@ -23,7 +23,7 @@ pub fn large_dictionaries() -> Variant {
     Variant::Array(Array::new(
         (0..200_000)
             .map(|i| {
-                let pos = Variant::Vector3(Reals::F32(smallvec::smallvec![i as f32, -1.5, 2.0]));
+                let pos = Variant::Vector3(Reals::from([i as f32, -1.5, 2.0]));
                 enemy(i, pos, true)
             })
             .collect(),
@@ -107,15 +107,17 @@ pub fn families() -> Vec<(&'static str, Variant)> {
         ),
         (
             "PackedVector2Array",
-            Variant::PackedVector2Array(Reals::F32((0..n4).map(|i| i as f32).collect())),
+            Variant::PackedVector2Array(Reals::from((0..n4).map(|i| i as f32).collect::<Vec<_>>())),
         ),
         (
             "PackedVector3Array",
-            Variant::PackedVector3Array(Reals::F32((0..n4 / 3 * 3).map(|i| i as f32).collect())),
+            Variant::PackedVector3Array(Reals::from(
+                (0..n4 / 3 * 3).map(|i| i as f32).collect::<Vec<_>>(),
+            )),
         ),
         (
             "PackedVector4Array",
-            Variant::PackedVector4Array(Reals::F32((0..n4).map(|i| i as f32).collect())),
+            Variant::PackedVector4Array(Reals::from((0..n4).map(|i| i as f32).collect::<Vec<_>>())),
         ),
         (
             "PackedColorArray",

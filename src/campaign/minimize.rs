@@ -49,28 +49,28 @@ pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
     let mut out = Vec::new();
     match v {
         Variant::Array(a) => {
-            out.extend(a.items.iter().cloned());
-            for i in 0..a.items.len() {
+            out.extend(a.items().iter().cloned());
+            for i in 0..a.items().len() {
                 let mut b = a.clone();
-                b.items.remove(i);
+                b.items_mut().remove(i);
                 out.push(Variant::Array(b));
             }
-            for (i, item) in a.items.iter().enumerate() {
+            for (i, item) in a.items().iter().enumerate() {
                 for s in shrink_candidates(item) {
                     let mut b = a.clone();
-                    b.items[i] = s;
+                    b.items_mut()[i] = s;
                     out.push(Variant::Array(b));
                 }
             }
         }
         Variant::Dictionary(d) => {
-            for (k, val) in &d.entries {
+            for (k, val) in d.entries() {
                 out.push(k.clone());
                 out.push(val.clone());
             }
-            for i in 0..d.entries.len() {
+            for i in 0..d.entries().len() {
                 let mut b = d.clone();
-                b.entries.remove(i);
+                b.entries_mut().remove(i);
                 out.push(Variant::Dictionary(b));
             }
         }

@@ -148,18 +148,18 @@ fn f64s(bits: u64) -> f64 {
 fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
     let v = f32::from_bits(bits);
     if profile.double_reals {
-        Reals::F64(smallvec::smallvec![v as f64; n])
+        Reals::from(vec![v as f64; n])
     } else {
-        Reals::F32(smallvec::smallvec![v; n])
+        Reals::from(vec![v; n])
     }
 }
 
 fn counting_reals(profile: Profile, n: usize) -> Reals {
     let v: Vec<f32> = (0..n).map(|i| i as f32 * 1.5 - 2.0).collect();
     if profile.double_reals {
-        Reals::F64(v.into_iter().map(f64::from).collect())
+        Reals::from(v.into_iter().map(f64::from).collect::<Vec<_>>())
     } else {
-        Reals::F32(v.into())
+        Reals::from(v)
     }
 }
 
