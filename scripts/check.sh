@@ -15,7 +15,7 @@ echo
 echo "== engines"
 ./target/release/gdmarshal engines
 echo
-echo "== corpus: $(ls corpus/*.jsonl | wc -l) engine versions; codec against every case, engines asked again"
+echo "== corpus: $(find corpus -maxdepth 1 -name "*.jsonl" | wc -l) engine versions; codec against every case, engines asked again"
 ./target/release/gdmarshal corpus check || status=1
 echo
 echo "== conformance runner: the codec as a testee, and the Python example, per engine version"

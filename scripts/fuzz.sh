@@ -29,8 +29,10 @@ usage() {
     exit 2
 }
 
-# cargo-fuzz needs nightly flags; without a nightly toolchain, let stable accept them.
+# cargo-fuzz needs nightly flags; without a nightly toolchain, let stable accept them. Installs
+# cargo-fuzz first if it is missing, so that every command works on a fresh machine.
 cargo_fuzz() {
+    install
     if cargo +nightly --version >/dev/null 2>&1; then
         cargo +nightly fuzz "$@"
     else
@@ -118,7 +120,6 @@ run() {
 }
 
 smoke() {
-    install
     cargo_fuzz build "$(sanitizer)"
     # Every target runs even after one crashes, so one report shows them all.
     local failed=()
@@ -200,7 +201,7 @@ differential_replay() {
 # on). The sanitizer is SANITIZER's, as everywhere here; the differential target's rate is in
 # `differential`'s output.
 speed() {
-    local seconds=${1:-30} scratch line
+    local seconds=${1:-30} scratch line log
     [[ $seconds =~ ^[0-9]+$ ]] || { echo "speed: SECONDS must be a number" >&2; exit 2; }
     scratch=$(mktemp -d)
     trap 'rm -rf "$scratch"' RETURN
@@ -209,10 +210,11 @@ speed() {
     for t in "${targets[@]}"; do
         mkdir -p "$scratch/$t"
         [[ -d $fuzz/corpus/$t ]] && cp -r "$fuzz/corpus/$t/." "$scratch/$t/"
-        line=$(cargo_fuzz run "$(sanitizer)" "$t" "$scratch/$t" "$fuzz/seeds/$t" -- \
-            "${libfuzzer_flags[@]}" -max_total_time="$seconds" -print_final_stats=1 2>&1 |
-            sed -n 's/^stat::average_exec_per_sec: *//p')
-        [[ -n $line ]] || { echo "speed: $t printed no rate" >&2; exit 1; }
+        log=$scratch/$t.log
+        cargo_fuzz run "$(sanitizer)" "$t" "$scratch/$t" "$fuzz/seeds/$t" -- \
+            "${libfuzzer_flags[@]}" -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1 || true
+        line=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+        [[ -n $line ]] || { tail -n 20 "$log" >&2; echo "speed: $t printed no rate (its output's end is above)" >&2; exit 1; }
         echo "| $t | ${SANITIZER:-address} | $seconds | $(find "$fuzz/corpus/$t" -type f 2>/dev/null | wc -l) | $line |"
     done
 }

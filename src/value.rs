@@ -84,31 +84,30 @@ impl Reals {
     }
 }
 
+/// `v` at the start of an inline array of `N`; `v` holds at most `N`.
+fn inline<T: Copy + Default, const N: usize>(v: &[T]) -> [T; N] {
+    let mut a = [T::default(); N];
+    a[..v.len()].copy_from_slice(v);
+    a
+}
+
 impl From<Vec<f32>> for Reals {
     /// Single-precision components; the vector's memory is kept when they do not fit inline.
     fn from(v: Vec<f32>) -> Reals {
-        match <[f32]>::len(&v) {
-            n @ 0..=4 => {
-                let mut short = [0.0; 4];
-                short[..n].copy_from_slice(&v);
-                Reals(RealsRepr::Short32(n as u8, short))
-            }
-            _ => Reals(RealsRepr::Long32(v.into_boxed_slice())),
-        }
+        Reals(match v.len() {
+            n @ 0..=4 => RealsRepr::Short32(n as u8, inline(&v)),
+            _ => RealsRepr::Long32(v.into_boxed_slice()),
+        })
     }
 }
 
 impl From<Vec<f64>> for Reals {
     /// Double-precision components; the vector's memory is kept when they do not fit inline.
     fn from(v: Vec<f64>) -> Reals {
-        match <[f64]>::len(&v) {
-            n @ 0..=2 => {
-                let mut short = [0.0; 2];
-                short[..n].copy_from_slice(&v);
-                Reals(RealsRepr::Short64(n as u8, short))
-            }
-            _ => Reals(RealsRepr::Long64(v.into_boxed_slice())),
-        }
+        Reals(match v.len() {
+            n @ 0..=2 => RealsRepr::Short64(n as u8, inline(&v)),
+            _ => RealsRepr::Long64(v.into_boxed_slice()),
+        })
     }
 }
 
