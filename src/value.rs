@@ -627,6 +627,45 @@ mod tests {
     }
 
     #[test]
+    fn reals_keep_width_length_and_bits_inline_and_on_the_heap() {
+        for n in 0..8 {
+            // -0.0 first: its bits must survive either way.
+            let f32s: Vec<f32> = (0..n).map(|i| -0.5 * i as f32).collect();
+            let r = Reals::from(f32s.clone());
+            assert!(matches!(r.components(), Components::F32(v) if same_f32s(v, &f32s)));
+            assert_eq!((r.len(), r.is_f64()), (n, false));
+            let f64s: Vec<f64> = f32s.iter().map(|&x| f64::from(x)).collect();
+            let r = Reals::from(f64s.clone());
+            assert!(matches!(r.components(), Components::F64(v) if same_f64s(v, &f64s)));
+            assert_eq!((r.len(), r.is_f64()), (n, true));
+        }
+        assert_eq!(
+            Reals::short32([1.0, 2.0, 9.0, 9.0], 2),
+            Reals::from([1.0f32, 2.0])
+        );
+    }
+
+    #[test]
+    fn clearing_a_container_type_gives_the_untyped_container() {
+        let mut a = Array::typed(
+            ContainerType::Builtin(VariantType::Int),
+            vec![Variant::Int(1)],
+        );
+        assert_eq!(*a.element_type(), ContainerType::Builtin(VariantType::Int));
+        a.set_element_type(ContainerType::None);
+        assert_eq!(a, Array::new(vec![Variant::Int(1)]));
+        let entries = vec![(Variant::Nil, Variant::Int(2))];
+        let mut d = Dictionary::typed(
+            ContainerType::None,
+            ContainerType::Script("res://a.gd".into()),
+            entries.clone(),
+        );
+        assert_eq!(*d.value_type(), ContainerType::Script("res://a.gd".into()));
+        d.set_types(ContainerType::None, ContainerType::None);
+        assert_eq!(d, Dictionary::new(entries));
+    }
+
+    #[test]
     fn variant_stays_small() {
         // Decoding writes every value into a fresh buffer, so its size is decode speed: rare
         // payloads are boxed to keep the common ones at this size.
