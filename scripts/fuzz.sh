@@ -16,6 +16,8 @@
 #                                            on a scratch copy of its corpus; a table
 #
 # SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
+# A target's own libFuzzer flags are in fuzz/TARGET.options; LIBFUZZER_FLAGS adds to them (and,
+# coming last, overrides them) for run, smoke, cmin and speed.
 # The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
 # the engine is a separate, uninstrumented process. Its findings go to fuzz/findings/ENGINE/.
 set -euo pipefail
@@ -47,6 +49,18 @@ check_target() {
 }
 
 libfuzzer_flags=(-dict="$fuzz/gdmarshal.dict" -rss_limit_mb=2048 -timeout=5)
+
+# The libFuzzer flags of TARGET, one a line: the common ones, then those of fuzz/TARGET.options
+# (the OSS-Fuzz format, which .clusterfuzzlite/build.sh ships too), then LIBFUZZER_FLAGS. Later
+# flags win.
+flags_for() {
+    printf '%s\n' "${libfuzzer_flags[@]}"
+    if [[ -f $fuzz/$1.options ]]; then
+        sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "$fuzz/$1.options"
+    fi
+    # shellcheck disable=SC2086 # LIBFUZZER_FLAGS is a list of words
+    [[ -z ${LIBFUZZER_FLAGS:-} ]] || printf '%s\n' ${LIBFUZZER_FLAGS}
+}
 
 install() {
     cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --locked
@@ -105,8 +119,9 @@ seeds() {
 run() {
     check_target "${1:-}"
     local target=$1 seconds=${2:?usage: run TARGET SECONDS [JOBS]} jobs=${3:-1}
-    local corpus=$fuzz/corpus/$target
+    local corpus=$fuzz/corpus/$target flags
     mkdir -p "$corpus"
+    mapfile -t flags < <(flags_for "$target")
     local extra=()
     if [[ ${KEEP_GOING:-0} == 1 ]]; then
         # Fork mode saves each crash to fuzz/artifacts/ and carries on, for long runs.
@@ -116,7 +131,7 @@ run() {
     fi
     # The first directory is where new inputs go; the seeds are read only.
     cargo_fuzz run "$(sanitizer)" "$target" "$corpus" "$fuzz/seeds/$target" -- \
-        "${libfuzzer_flags[@]}" -max_total_time="$seconds" "${extra[@]}"
+        "${flags[@]}" -max_total_time="$seconds" "${extra[@]}"
 }
 
 smoke() {
@@ -150,8 +165,10 @@ tmin() {
 
 cmin() {
     check_target "${1:-}"
+    local flags
     mkdir -p "$fuzz/corpus/$1"
-    cargo_fuzz cmin "$(sanitizer)" "$1" "$fuzz/corpus/$1" -- "${libfuzzer_flags[@]}"
+    mapfile -t flags < <(flags_for "$1")
+    cargo_fuzz cmin "$(sanitizer)" "$1" "$fuzz/corpus/$1" -- "${flags[@]}"
 }
 
 coverage() {
@@ -201,7 +218,7 @@ differential_replay() {
 # on). The sanitizer is SANITIZER's, as everywhere here; the differential target's rate is in
 # `differential`'s output.
 speed() {
-    local seconds=${1:-30} scratch line log
+    local seconds=${1:-30} scratch line log flags
     [[ $seconds =~ ^[0-9]+$ ]] || { echo "speed: SECONDS must be a number" >&2; exit 2; }
     scratch=$(mktemp -d)
     trap 'rm -rf "$scratch"' RETURN
@@ -211,8 +228,9 @@ speed() {
         mkdir -p "$scratch/$t"
         [[ -d $fuzz/corpus/$t ]] && cp -r "$fuzz/corpus/$t/." "$scratch/$t/"
         log=$scratch/$t.log
+        mapfile -t flags < <(flags_for "$t")
         cargo_fuzz run "$(sanitizer)" "$t" "$scratch/$t" "$fuzz/seeds/$t" -- \
-            "${libfuzzer_flags[@]}" -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1 || true
+            "${flags[@]}" -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1 || true
         line=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
         [[ -n $line ]] || { tail -n 20 "$log" >&2; echo "speed: $t printed no rate (its output's end is above)" >&2; exit 1; }
         echo "| $t | ${SANITIZER:-address} | $seconds | $(find "$fuzz/corpus/$t" -type f 2>/dev/null | wc -l) | $line |"
