@@ -3,39 +3,51 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::profile::all_profiles;
 use gdmarshal::{DecodeOptions, Profile, decode};
 
 /// Records the largest single allocation, and the peak of bytes held at once, of a thread that is
-/// measuring, so a test can bound what decoding asked for while other tests run beside it.
+/// measuring. Every count is the thread's own, so tests measuring side by side (libtest runs them
+/// on parallel threads) do not see each other's allocations.
 struct Largest;
-
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+    static PEAK: Cell<usize> = const { Cell::new(0) };
 }
 
 fn record(size: usize) {
     if MEASURING.with(Cell::get) {
-        LARGEST.fetch_max(size, Ordering::Relaxed);
-        let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK.fetch_max(live, Ordering::Relaxed);
+        LARGEST.with(|l| l.set(l.get().max(size)));
+        let live = LIVE.with(|l| {
+            l.set(l.get() + size);
+            l.get()
+        });
+        PEAK.with(|p| p.set(p.get().max(live)));
     }
 }
 
 fn release(size: usize) {
     if MEASURING.with(Cell::get) {
         // Only what was counted: memory from before the measurement is not.
-        let _ = LIVE.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |l| {
-            Some(l.saturating_sub(size))
-        });
+        LIVE.with(|l| l.set(l.get().saturating_sub(size)));
     }
+}
+
+/// Runs `f` with this thread's allocations counted from zero; returns its result, the largest
+/// single allocation and the peak held at once.
+fn measure<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
+    LARGEST.with(|l| l.set(0));
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    MEASURING.with(|m| m.set(true));
+    let r = f();
+    MEASURING.with(|m| m.set(false));
+    (r, LARGEST.with(Cell::get), PEAK.with(Cell::get))
 }
 
 unsafe impl GlobalAlloc for Largest {
@@ -68,17 +80,15 @@ fn huge_counts_fail_at_once_without_big_allocations() {
             for count in [0x7fff_ffffu32, 0x8000_0000, 0xffff_ffff, 1 << 20] {
                 // 12 bytes: header, a count, and one more word.
                 let input = le(&[id, count, 0]);
-                LARGEST.store(0, Ordering::Relaxed);
-                MEASURING.with(|m| m.set(true));
-                let r = decode(
-                    &input,
-                    profile,
-                    DecodeOptions {
-                        allow_objects: true,
-                    },
-                );
-                MEASURING.with(|m| m.set(false));
-                let largest = LARGEST.load(Ordering::Relaxed);
+                let (r, largest, _) = measure(|| {
+                    decode(
+                        &input,
+                        profile,
+                        DecodeOptions {
+                            allow_objects: true,
+                        },
+                    )
+                });
                 assert!(
                     largest <= 4096,
                     "{profile} type {id} count {count:#x}: allocated {largest} bytes for 12 bytes of input ({r:?})"
@@ -95,18 +105,13 @@ fn nested_huge_counts_do_not_multiply_what_is_reserved() {
     // they must not hold more than the input could fill.
     for (id, what) in [(28u32, "Array"), (27, "Dictionary")] {
         let input = le(&[id, 0x7fff_ffff].repeat(512));
-        LARGEST.store(0, Ordering::Relaxed);
-        LIVE.store(0, Ordering::Relaxed);
-        PEAK.store(0, Ordering::Relaxed);
-        MEASURING.with(|m| m.set(true));
-        let r = decode(&input, "4.6".parse().unwrap(), DecodeOptions::default());
-        MEASURING.with(|m| m.set(false));
+        let (r, _, peak) =
+            measure(|| decode(&input, "4.6".parse().unwrap(), DecodeOptions::default()));
         assert!(r.is_err(), "{what}: {r:?}");
-        let peak = PEAK.load(Ordering::Relaxed);
-        // A value takes at least 4 bytes of input and 40 bytes decoded (80 for an entry's pair,
-        // which takes at least 8): reservations hold up to ten times the input. Each container
+        // A value takes at least 4 bytes of input and 32 bytes decoded (64 for an entry's pair,
+        // which takes at least 8): reservations hold up to eight times the input. Each container
         // also starts with room for one element, paid for by its own 8-byte header and count:
-        // ten times again. Before the reservations shared one budget, these 4 KiB held 10 MB.
+        // eight times again. Before the reservations shared one budget, these 4 KiB held 10 MB.
         let bound = 20 * input.len();
         assert!(
             peak <= bound,
