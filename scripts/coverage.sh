@@ -4,7 +4,7 @@
 #
 #   scripts/coverage.sh [CORPUS_DIR]     default fuzz/corpus (its decode/ and roundtrip/)
 #
-# Needs a nightly with llvm-tools (rustup component add llvm-tools --toolchain nightly). Builds
+# Needs a nightly; adds its llvm-tools component (llvm-profdata, llvm-cov) if missing. Builds
 # into target/coverage, so the normal build is untouched; prints llvm-cov's per-file table for
 # src/, then the table for the codec's files alone, whose TOTAL line is the codec's figure.
 set -euo pipefail
@@ -13,6 +13,7 @@ cd "$root"
 corpus=$(cd "${1:-fuzz/corpus}" && pwd)
 host=$(rustc +nightly -vV | sed -n 's/^host: //p')
 tools=$(rustc +nightly --print sysroot)/lib/rustlib/$host/bin
+[[ -x $tools/llvm-profdata ]] || rustup component add llvm-tools --toolchain nightly
 prof=$root/target/coverage/profraw
 rm -rf "$prof" && mkdir -p "$prof"
 export RUSTFLAGS="-C instrument-coverage" CARGO_TARGET_DIR=$root/target/coverage

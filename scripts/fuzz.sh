@@ -178,6 +178,7 @@ coverage() {
     # Its own target dir: the instrumented build must not replace the fuzzing build.
     cargo_fuzz coverage --target-dir "$fuzz/target/coverage" "$1" "$fuzz/corpus/$1" "$fuzz/seeds/$1"
     tools=$(rustc +nightly --print sysroot)/lib/rustlib/$host/bin
+    [[ -x $tools/llvm-cov ]] || rustup component add llvm-tools --toolchain nightly
     "$tools/llvm-cov" report "$fuzz/target/coverage/$host/release/$1" \
         -instr-profile="$fuzz/coverage/$1/coverage.profdata" -ignore-filename-regex='/\.cargo/|/rustc/|/fuzz/'
 }
