@@ -16,8 +16,8 @@
 #                                            on a scratch copy of its corpus; a table
 #
 # SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
-# A target's own libFuzzer flags are in fuzz/TARGET.options; LIBFUZZER_FLAGS adds to them (and,
-# coming last, overrides them) for run, smoke, cmin and speed.
+# A target's own libFuzzer flags go in fuzz/TARGET.options, if it has any; LIBFUZZER_FLAGS adds
+# to them (and, coming last, overrides them) for run, smoke, cmin and speed.
 # The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
 # the engine is a separate, uninstrumented process. Its findings go to fuzz/findings/ENGINE/.
 set -euo pipefail
