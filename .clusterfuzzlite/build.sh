@@ -1,7 +1,6 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build: every engine-free fuzz target into $OUT, each with its seed
-# corpus ($OUT/TARGET_seed_corpus.zip), dictionary ($OUT/TARGET.dict) and, where it has one, its
-# libFuzzer options ($OUT/TARGET.options).
+# corpus ($OUT/TARGET_seed_corpus.zip) and dictionary ($OUT/TARGET.dict).
 #
 # Inputs: SRC (the checkout is $SRC/gdmarshal), OUT (where the fuzzers go). The OSS-Fuzz image
 # sets SANITIZER and its cargo wrapper passes the matching flags; outside it, FUZZ_SANITIZER
@@ -24,7 +23,4 @@ for t in "${targets[@]}"; do
     rm -f "$OUT/${t}_seed_corpus.zip"
     zip -jq "$OUT/${t}_seed_corpus.zip" fuzz/seeds/"$t"/*
     cp fuzz/gdmarshal.dict "$OUT/$t.dict"
-    if [[ -f fuzz/$t.options ]]; then
-        cp "fuzz/$t.options" "$OUT/$t.options"
-    fi
 done

@@ -16,8 +16,8 @@
 #                                            on a scratch copy of its corpus; a table
 #
 # SANITIZER=none skips AddressSanitizer: the codec is safe Rust, and it roughly doubles exec/s.
-# A target's own libFuzzer flags go in fuzz/TARGET.options, if it has any; LIBFUZZER_FLAGS adds
-# to them (and, coming last, overrides them) for run, smoke, cmin and speed.
+# LIBFUZZER_FLAGS adds libFuzzer flags to run, smoke, cmin and speed; they come last, so they win
+# (LIBFUZZER_FLAGS=-use_counters=0 fuzzes edges without hit counts, see docs/fuzzing.md).
 # The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
 # the engine is a separate, uninstrumented process. Its findings go to fuzz/findings/ENGINE/.
 set -euo pipefail
@@ -50,14 +50,9 @@ check_target() {
 
 libfuzzer_flags=(-dict="$fuzz/gdmarshal.dict" -rss_limit_mb=2048 -timeout=5)
 
-# The libFuzzer flags of TARGET, one a line: the common ones, then those of fuzz/TARGET.options
-# (the OSS-Fuzz format, which .clusterfuzzlite/build.sh ships too), then LIBFUZZER_FLAGS. Later
-# flags win.
-flags_for() {
+# The libFuzzer flags of every run, one a line: the common ones, then LIBFUZZER_FLAGS, which win.
+flags() {
     printf '%s\n' "${libfuzzer_flags[@]}"
-    if [[ -f $fuzz/$1.options ]]; then
-        sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "$fuzz/$1.options"
-    fi
     # shellcheck disable=SC2086 # LIBFUZZER_FLAGS is a list of words
     [[ -z ${LIBFUZZER_FLAGS:-} ]] || printf '%s\n' ${LIBFUZZER_FLAGS}
 }
@@ -121,7 +116,7 @@ run() {
     local target=$1 seconds=${2:?usage: run TARGET SECONDS [JOBS]} jobs=${3:-1}
     local corpus=$fuzz/corpus/$target flags
     mkdir -p "$corpus"
-    mapfile -t flags < <(flags_for "$target")
+    mapfile -t flags < <(flags)
     local extra=()
     if [[ ${KEEP_GOING:-0} == 1 ]]; then
         # Fork mode saves each crash to fuzz/artifacts/ and carries on, for long runs.
@@ -167,7 +162,7 @@ cmin() {
     check_target "${1:-}"
     local flags
     mkdir -p "$fuzz/corpus/$1"
-    mapfile -t flags < <(flags_for "$1")
+    mapfile -t flags < <(flags)
     cargo_fuzz cmin "$(sanitizer)" "$1" "$fuzz/corpus/$1" -- "${flags[@]}"
 }
 
@@ -229,7 +224,7 @@ speed() {
         mkdir -p "$scratch/$t"
         [[ -d $fuzz/corpus/$t ]] && cp -r "$fuzz/corpus/$t/." "$scratch/$t/"
         log=$scratch/$t.log
-        mapfile -t flags < <(flags_for "$t")
+        mapfile -t flags < <(flags)
         cargo_fuzz run "$(sanitizer)" "$t" "$scratch/$t" "$fuzz/seeds/$t" -- \
             "${flags[@]}" -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1 || true
         line=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")

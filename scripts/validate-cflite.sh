@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs .clusterfuzzlite/build.sh as the ClusterFuzzLite image would, without Docker: SRC, OUT and
 # WORK are temporary folders ($SRC/gdmarshal is this checkout), then runs every fuzzer it left in
-# $OUT for 1000 inputs with its dictionary and options, after its unzipped seed corpus.
+# $OUT for 1000 inputs with its dictionary, after its unzipped seed corpus.
 #
 #   scripts/validate-cflite.sh        FUZZ_SANITIZER=none|address (default address)
 set -euo pipefail
@@ -30,17 +30,10 @@ for t in "${fuzzers[@]}"; do
     for need in "${t}_seed_corpus.zip" "$t.dict"; do
         [[ -s $OUT/$need ]] || { echo "missing \$OUT/$need" >&2; exit 1; }
     done
-    # Options travel as they are, and the fuzzer runs with them, as ClusterFuzzLite's runner would.
-    opts=()
-    if [[ -f $root/fuzz/$t.options ]]; then
-        cmp -s "$root/fuzz/$t.options" "$OUT/$t.options" ||
-            { echo "\$OUT/$t.options is missing or differs from fuzz/$t.options" >&2; exit 1; }
-        mapfile -t opts < <(sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "$OUT/$t.options")
-    fi
     mkdir -p "$WORK/$t"
     unzip -q "$OUT/${t}_seed_corpus.zip" -d "$WORK/$t/seeds"
     echo "== $t: $(find "$WORK/$t/seeds" -type f | wc -l) seeds"
-    "$OUT/$t" -dict="$OUT/$t.dict" "${opts[@]}" -runs=1000 -seed=1 "$WORK/$t/seeds" 2>"$WORK/$t/log" ||
+    "$OUT/$t" -dict="$OUT/$t.dict" -runs=1000 -seed=1 "$WORK/$t/seeds" 2>"$WORK/$t/log" ||
         { tail -30 "$WORK/$t/log" >&2; echo "$t failed" >&2; exit 1; }
     grep -E '^Done [0-9]+ runs' "$WORK/$t/log"
 done

@@ -210,7 +210,7 @@ enum Contents<T, K> {
 }
 
 impl<T, K> Contents<T, K> {
-    fn items(&self) -> &Vec<T> {
+    fn items(&self) -> &[T] {
         match self {
             Contents::Plain(v) => v,
             Contents::Typed(b) => &b.0,
@@ -265,7 +265,7 @@ impl Array {
     }
 
     /// The elements.
-    pub fn items(&self) -> &Vec<Variant> {
+    pub fn items(&self) -> &[Variant] {
         self.0.items()
     }
 
@@ -338,7 +338,7 @@ impl Dictionary {
     }
 
     /// The entries, in the order written.
-    pub fn entries(&self) -> &Vec<(Variant, Variant)> {
+    pub fn entries(&self) -> &[(Variant, Variant)] {
         self.0.items()
     }
 
