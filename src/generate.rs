@@ -105,19 +105,11 @@ fn real_bits64(u: &mut Unstructured) -> Result<f64> {
 }
 
 fn reals(u: &mut Unstructured, o: &GenOptions, n: usize) -> Result<Reals> {
-    Ok(if o.profile.double_reals {
-        Reals::from(
-            (0..n)
-                .map(|_| real_bits64(u))
-                .collect::<Result<Vec<f64>>>()?,
-        )
+    if o.profile.double_reals {
+        (0..n).map(|_| real_bits64(u)).collect()
     } else {
-        Reals::from(
-            (0..n)
-                .map(|_| real_bits32(u))
-                .collect::<Result<Vec<f32>>>()?,
-        )
-    })
+        (0..n).map(|_| real_bits32(u)).collect()
+    }
 }
 
 fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) -> Result<Variant> {

@@ -281,23 +281,12 @@ impl Parser {
 
     fn reals(&self, items: &[&Value], path: &str, first: usize) -> R<Reals> {
         let at = |i: usize| format!("{path}[{}]", first + i);
-        Ok(if self.double_reals {
-            Reals::from(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| self.float(x, &at(i)))
-                    .collect::<R<Vec<f64>>>()?,
-            )
+        let items = items.iter().enumerate();
+        if self.double_reals {
+            items.map(|(i, x)| self.float::<f64>(x, &at(i))).collect()
         } else {
-            Reals::from(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| self.float(x, &at(i)))
-                    .collect::<R<Vec<f32>>>()?,
-            )
-        })
+            items.map(|(i, x)| self.float::<f32>(x, &at(i))).collect()
+        }
     }
 
     fn fixed<'j>(&self, j: &'j Value, n: usize, ty: VariantType, path: &str) -> R<&'j Vec<Value>> {

@@ -105,8 +105,8 @@ pub fn get_reals(bytes: &[u8], wide: bool, double: bool) -> Reals {
     match (wide, double) {
         (false, false) => Reals::from(get_f32s(bytes)),
         (true, true) => Reals::from(get_f64s(bytes)),
-        // One pass from the bytes: collecting from a vector read first pushes each element again.
-        (false, true) => Reals::from(f32s().map(f64::from).collect::<Vec<_>>()),
-        (true, false) => Reals::from(f64s().map(|v| v as f32).collect::<Vec<_>>()),
+        // One pass from the bytes, and no vector for the short ones that stay inline.
+        (false, true) => f32s().map(f64::from).collect(),
+        (true, false) => f64s().map(|v| v as f32).collect(),
     }
 }

@@ -84,58 +84,90 @@ impl Reals {
     }
 }
 
-/// `v` at the start of an inline array of `N`; `v` holds at most `N`.
-fn inline<T: Copy + Default, const N: usize>(v: &[T]) -> [T; N] {
-    let mut a = [T::default(); N];
-    a[..v.len()].copy_from_slice(v);
-    a
+/// The first `N` items inline with their count, or all of them on the heap when there are more:
+/// how [`Reals`] holds components of either width, without a vector in between for short ones.
+fn gather<T: Copy + Default, const N: usize>(
+    items: impl IntoIterator<Item = T>,
+) -> Result<(u8, [T; N]), Box<[T]>> {
+    let mut rest = items.into_iter();
+    let mut inline = [T::default(); N];
+    for (n, slot) in inline.iter_mut().enumerate() {
+        match rest.next() {
+            Some(x) => *slot = x,
+            None => return Ok((n as u8, inline)),
+        }
+    }
+    match rest.next() {
+        None => Ok((N as u8, inline)),
+        Some(x) => Err(inline.into_iter().chain([x]).chain(rest).collect()),
+    }
+}
+
+impl FromIterator<f32> for Reals {
+    /// Single-precision components.
+    fn from_iter<I: IntoIterator<Item = f32>>(items: I) -> Reals {
+        Reals(match gather(items) {
+            Ok((n, inline)) => RealsRepr::Short32(n, inline),
+            Err(heap) => RealsRepr::Long32(heap),
+        })
+    }
+}
+
+impl FromIterator<f64> for Reals {
+    /// Double-precision components.
+    fn from_iter<I: IntoIterator<Item = f64>>(items: I) -> Reals {
+        Reals(match gather(items) {
+            Ok((n, inline)) => RealsRepr::Short64(n, inline),
+            Err(heap) => RealsRepr::Long64(heap),
+        })
+    }
 }
 
 impl From<Vec<f32>> for Reals {
     /// Single-precision components; the vector's memory is kept when they do not fit inline.
     fn from(v: Vec<f32>) -> Reals {
-        Reals(match v.len() {
-            n @ 0..=4 => RealsRepr::Short32(n as u8, inline(&v)),
-            _ => RealsRepr::Long32(v.into_boxed_slice()),
-        })
+        match v.len() {
+            0..=4 => v.into_iter().collect(),
+            _ => Reals(RealsRepr::Long32(v.into_boxed_slice())),
+        }
     }
 }
 
 impl From<Vec<f64>> for Reals {
     /// Double-precision components; the vector's memory is kept when they do not fit inline.
     fn from(v: Vec<f64>) -> Reals {
-        Reals(match v.len() {
-            n @ 0..=2 => RealsRepr::Short64(n as u8, inline(&v)),
-            _ => RealsRepr::Long64(v.into_boxed_slice()),
-        })
+        match v.len() {
+            0..=2 => v.into_iter().collect(),
+            _ => Reals(RealsRepr::Long64(v.into_boxed_slice())),
+        }
     }
 }
 
 impl From<&[f32]> for Reals {
     /// Single-precision components, copied.
     fn from(v: &[f32]) -> Reals {
-        Reals::from(v.to_vec())
+        v.iter().copied().collect()
     }
 }
 
 impl From<&[f64]> for Reals {
     /// Double-precision components, copied.
     fn from(v: &[f64]) -> Reals {
-        Reals::from(v.to_vec())
+        v.iter().copied().collect()
     }
 }
 
 impl<const N: usize> From<[f32; N]> for Reals {
     /// Single-precision components.
     fn from(v: [f32; N]) -> Reals {
-        Reals::from(&v[..])
+        v.into_iter().collect()
     }
 }
 
 impl<const N: usize> From<[f64; N]> for Reals {
     /// Double-precision components.
     fn from(v: [f64; N]) -> Reals {
-        Reals::from(&v[..])
+        v.into_iter().collect()
     }
 }
 
@@ -630,14 +662,26 @@ mod tests {
     fn reals_keep_width_length_and_bits_inline_and_on_the_heap() {
         for n in 0..8 {
             // -0.0 first: its bits must survive either way.
+            // Each way in: from a vector (kept when long), from a slice and from an iterator
+            // (gathered inline when short).
             let f32s: Vec<f32> = (0..n).map(|i| -0.5 * i as f32).collect();
-            let r = Reals::from(f32s.clone());
-            assert!(matches!(r.components(), Components::F32(v) if same_f32s(v, &f32s)));
-            assert_eq!((r.len(), r.is_f64()), (n, false));
+            for r in [
+                Reals::from(f32s.clone()),
+                Reals::from(&f32s[..]),
+                f32s.iter().copied().collect(),
+            ] {
+                assert!(matches!(r.components(), Components::F32(v) if same_f32s(v, &f32s)));
+                assert_eq!((r.len(), r.is_f64()), (n, false));
+            }
             let f64s: Vec<f64> = f32s.iter().map(|&x| f64::from(x)).collect();
-            let r = Reals::from(f64s.clone());
-            assert!(matches!(r.components(), Components::F64(v) if same_f64s(v, &f64s)));
-            assert_eq!((r.len(), r.is_f64()), (n, true));
+            for r in [
+                Reals::from(f64s.clone()),
+                Reals::from(&f64s[..]),
+                f64s.iter().copied().collect(),
+            ] {
+                assert!(matches!(r.components(), Components::F64(v) if same_f64s(v, &f64s)));
+                assert_eq!((r.len(), r.is_f64()), (n, true));
+            }
         }
         assert_eq!(
             Reals::short32([1.0, 2.0, 9.0, 9.0], 2),

@@ -157,7 +157,7 @@ fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
 fn counting_reals(profile: Profile, n: usize) -> Reals {
     let v: Vec<f32> = (0..n).map(|i| i as f32 * 1.5 - 2.0).collect();
     if profile.double_reals {
-        Reals::from(v.into_iter().map(f64::from).collect::<Vec<_>>())
+        v.into_iter().map(f64::from).collect()
     } else {
         Reals::from(v)
     }
