@@ -12,7 +12,7 @@ use crate::packed;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
-use crate::text::{decode_utf8, padding};
+use crate::text::{SHORT, decode_utf8, padding, short_plain};
 use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
@@ -151,6 +151,21 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 format_args!("{ty} (id {id}), flags {flags:#x}"),
             );
         }
+        // Strings and ints are most keys and many values: read here, they skip the call below.
+        // (Each arm writes into `out` itself: see `payload`.)
+        if !T::ACTIVE {
+            match ty {
+                VariantType::String => {
+                    put(out, Variant::String(self.text("string")?));
+                    return Ok(());
+                }
+                VariantType::Int => {
+                    put(out, Variant::Int(self.int(head & FLAG_64 != 0)?));
+                    return Ok(());
+                }
+                _ => {}
+            }
+        }
         self.payload(ty, head, depth, out)
     }
 
@@ -177,8 +192,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     fn payload(&mut self, ty: VariantType, head: u32, depth: usize, out: &mut Variant) -> R<()> {
         let wide = head & FLAG_64 != 0;
         // 3.x reads real_t components as 32-bit whatever the flag says (no 64-bit path for math
-        // types or Pool Vector arrays in 3.x marshalls.cpp); 4.x follows the flag.
-        let wide_reals = wide && self.profile.major() >= 4;
+        // types or Pool Vector arrays in 3.x marshalls.cpp); 4.x follows the flag. Worked out only
+        // by the arms that need it: most values do not.
+        let wide_reals = || wide && self.profile.major() >= 4;
         // Each arm writes its value straight into `out`: built in a temporary first, a value is
         // stored piecewise and then copied with wider loads, which stalls on the stores.
         match ty.shape() {
@@ -195,7 +211,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 }
             }
             Shape::Reals(_) => {
-                let reals = self.reals(ty, wide_reals)?;
+                let reals = self.reals(ty, wide_reals())?;
                 put(
                     out,
                     Variant::from_reals(ty, reals).expect("Reals shape has a Reals variant"),
@@ -224,7 +240,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
             Shape::Dictionary => put(out, Variant::Dictionary(self.dictionary(head, depth)?)),
             Shape::Array => put(out, Variant::Array(self.array(head, depth)?)),
-            Shape::Packed(e) => put(out, self.packed(ty, e, wide_reals)?),
+            Shape::Packed(e) => {
+                let wide_reals = wide_reals();
+                put(out, self.packed(ty, e, wide_reals)?)
+            }
             Shape::PackedStrings => {
                 let n = self.u32("count")? as i32;
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
@@ -362,8 +381,31 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 
     /// A string field as text held by a value (inline when short).
+    #[inline(always)]
     fn text(&mut self, name: &'static str) -> R<Text> {
+        if !T::ACTIVE
+            && let Some(t) = self.short_text()
+        {
+            return Ok(t);
+        }
         self.str(name).map(Text::from)
+    }
+
+    /// The common string field (keys, names: short plain ASCII) read from one fixed window of
+    /// the input; `None`, having read nothing, when it is not that or the input ends within the
+    /// window, and [`Decoder::str`] then reads it field by field and names any problem.
+    #[inline(always)]
+    fn short_text(&mut self) -> Option<Text> {
+        let head: [u8; 4 + SHORT] = self.r.peek()?;
+        let (len, window) = head.split_first_chunk::<4>()?;
+        let n = u32::from_le_bytes(*len) as usize;
+        if n > SHORT {
+            return None;
+        }
+        let t = short_plain(window.first_chunk::<SHORT>()?, n)?;
+        // The text and its padding fit in the window: SHORT is a multiple of 4.
+        self.r.skip(4 + n + padding(n));
+        Some(t)
     }
 
     fn string(&mut self, name: &'static str) -> R<String> {
@@ -578,11 +620,13 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
         }
         self.give_back(taken);
-        Ok(Dictionary::typed(
-            key_type,
-            value_type,
-            entries.into_entries(),
-        ))
+        let entries = entries.into_entries();
+        // Untyped (nearly all) without building and dropping the types.
+        Ok(if typed {
+            Dictionary::typed(key_type, value_type, entries)
+        } else {
+            Dictionary::new(entries)
+        })
     }
 
     /// A packed array; `wide_reals` is whether real_t elements are 64-bit on the wire (the caller

@@ -61,6 +61,20 @@ impl<'a> Reader<'a> {
         &self.buf[start..self.pos]
     }
 
+    /// The next `N` bytes without reading them, when there are that many.
+    #[inline]
+    pub fn peek<const N: usize>(&self) -> Option<[u8; N]> {
+        let s = self.buf.get(self.pos..self.pos.checked_add(N)?)?;
+        s.try_into().ok()
+    }
+
+    /// Skips `n` bytes that [`Reader::peek`] has shown are there.
+    #[inline]
+    pub fn skip(&mut self, n: usize) {
+        debug_assert!(n <= self.left());
+        self.pos += n;
+    }
+
     /// Skips up to `n` bytes, stopping at the end of the input.
     #[inline]
     pub fn skip_at_most(&mut self, n: usize) {

@@ -5,6 +5,8 @@
 //! A leading byte-order mark is skipped. Invalid UTF-8 makes the decode fail (`_decode_string` in
 //! `core/io/marshalls.cpp` checks the result).
 
+use crate::value::Text;
+
 /// Decodes a string field's bytes the way the engine does; `Err(i)` names the first bad byte.
 /// The text is borrowed from `bytes`, so the caller chooses where (and whether) to copy it.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
@@ -42,6 +44,49 @@ fn plain_ascii(bytes: &[u8]) -> Option<&str> {
     plain.then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
+/// The longest text [`short_plain`] takes: one 16-byte window of input.
+pub const SHORT: usize = 16;
+
+/// The first `len` (at most [`SHORT`]) bytes of `window` as text, when every one of them is ASCII
+/// other than NUL: then [`decode_utf8`] would give the same text. The test and the copy work on the
+/// whole window at once, where a loop over `len` bytes costs several times more for short strings;
+/// `None` sends the caller to [`decode_utf8`].
+#[inline(always)]
+pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
+    const ONES: u128 = u128::from_le_bytes([1; SHORT]);
+    const HIGH: u128 = ONES << 7;
+    // KEEP[len] selects the first `len` bytes: a load, where a shift of a u128 by a variable
+    // amount is a dozen instructions.
+    const KEEP: [u128; SHORT + 1] = {
+        let mut keep = [0u128; SHORT + 1];
+        let mut len = 1;
+        while len <= SHORT {
+            keep[len] = u128::MAX >> (8 * (SHORT - len));
+            len += 1;
+        }
+        keep
+    };
+    let keep = *KEEP.get(len)?;
+    let bytes = u128::from_le_bytes(*window);
+    // Bytes past the text count as 1, which passes.
+    let x = (bytes & keep) | (ONES & !keep);
+    // A byte of 0x80 or more has its high bit set; a zero byte borrows in the subtraction and
+    // sets it there. With every byte in 1..=0x7F nothing borrows and no high bit is set.
+    if (x | x.wrapping_sub(ONES)) & HIGH != 0 {
+        return None;
+    }
+    let mut text = Text::const_new("");
+    // SAFETY: an empty inline text has 24 bytes of capacity (its spare capacity); the 16 written
+    // here stop short of the last one, which holds its tag. The first `len` of them are ASCII, so
+    // valid UTF-8, and `len` is within the capacity.
+    unsafe {
+        debug_assert!(text.capacity() > SHORT);
+        std::ptr::copy_nonoverlapping(window.as_ptr(), text.as_mut_ptr(), SHORT);
+        text.set_len(len);
+    }
+    Some(text)
+}
+
 /// The UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -69,5 +114,32 @@ mod tests {
         assert_eq!(decode_utf8("é\0z".as_bytes()), Ok("é"));
         assert_eq!(decode_utf8(b"ab\xff"), Err(2));
         assert_eq!(decode_utf8(b"\x80"), Err(0));
+    }
+
+    #[test]
+    fn short_plain_takes_exactly_the_plain_ascii_text() {
+        let probes = [0u8, 1, b'a', 0x7F, 0x80, 0xC3, 0xEF, 0xFF];
+        for len in 0..=SHORT {
+            for at in 0..SHORT {
+                for &probe in &probes {
+                    // One probe byte in a window of 'a', and the bytes past the text set to
+                    // each probe in turn: only the text's own bytes may decide.
+                    for &beyond in &probes {
+                        let mut window = [b'a'; SHORT];
+                        window[len..].fill(beyond);
+                        window[at] = probe;
+                        let text = &window[..len];
+                        let plain = text.iter().all(|b| (1..=0x7F).contains(b));
+                        let got = short_plain(&window, len);
+                        assert_eq!(got.is_some(), plain, "{window:x?} len {len}");
+                        if let Some(t) = got {
+                            assert_eq!(Ok(t.as_str()), decode_utf8(text));
+                            assert_eq!(t.len(), len);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(short_plain(&[b'a'; SHORT], SHORT + 1), None);
     }
 }

@@ -7,7 +7,7 @@ use arbitrary::Unstructured;
 use gdmarshal::encode;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::all_profiles;
-use gdmarshal::properties::{check_decode, check_roundtrip, selector};
+use gdmarshal::properties::{check_decode, check_roundtrip, check_traced_agrees, selector};
 use quickcheck::{Gen, QuickCheck, TestResult};
 
 fn check(prop: fn(Vec<u8>) -> TestResult) {
@@ -41,6 +41,11 @@ fn arbitrary_bytes_never_panic_and_reencode_to_a_fixed_point() {
     check(|bytes| every_profile(&bytes, check_decode));
 }
 
+#[test]
+fn untraced_shortcuts_agree_with_the_traced_decoder() {
+    check(|bytes| every_profile(&bytes, check_traced_agrees));
+}
+
 /// Mutated valid encodings reach much deeper than random bytes.
 #[test]
 fn mutated_encodings_never_panic() {
@@ -58,6 +63,9 @@ fn mutated_encodings_never_panic() {
         }
         let cut = u.int_in_range(1..=bytes.len()).unwrap_or(bytes.len());
         bytes.truncate(cut);
-        every_profile(&bytes, check_decode)
+        match every_profile(&bytes, check_decode) {
+            r if r.is_failure() => r,
+            _ => every_profile(&bytes, check_traced_agrees),
+        }
     });
 }
