@@ -176,8 +176,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             return Err(self.r.error(K::TooDeep { limit }));
         }
         self.trace.open(self.r.pos(), label);
-        // 1024 levels need more stack than a small thread has: grow it on demand.
-        stack::nested(depth, || self.value(depth, out))?;
+        // 1024 levels need more stack than a small thread has: grow it on demand. Written out
+        // rather than through `stack::nested`, so that the common branch inlines the value's
+        // decoding instead of calling a closure.
+        if stack::looks_at(depth) {
+            stack::with_room(|| self.value(depth, out))?;
+        } else {
+            self.value(depth, out)?;
+        }
         self.trace.close(self.r.pos());
         Ok(())
     }

@@ -20,11 +20,13 @@ pub(crate) fn with_room<R>(f: impl FnOnce() -> R) -> R {
 /// looking only every [`CHECK_EVERY`] levels.
 #[inline(always)]
 pub(crate) fn nested<R>(depth: usize, f: impl FnOnce() -> R) -> R {
-    if depth.is_multiple_of(CHECK_EVERY) {
-        with_room(f)
-    } else {
-        f()
-    }
+    if looks_at(depth) { with_room(f) } else { f() }
+}
+
+/// Whether the walk looks at the stack at nesting `depth` (every [`CHECK_EVERY`] levels).
+#[inline(always)]
+pub(crate) fn looks_at(depth: usize) -> bool {
+    depth.is_multiple_of(CHECK_EVERY)
 }
 
 /// Drops the contents of `items` where the stack has room: for the containers of a value, whose
