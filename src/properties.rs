@@ -22,6 +22,13 @@ pub fn select(byte: u8) -> (Profile, bool) {
     )
 }
 
+/// What `data`'s first byte selects ([`select`]), and the bytes after it; `None` for no bytes.
+fn selected(data: &[u8]) -> Option<(Profile, bool, &[u8])> {
+    let (&sel, rest) = data.split_first()?;
+    let (profile, objects) = select(sel);
+    Some((profile, objects, rest))
+}
+
 /// The byte that [`select`] maps to `profile` with or without objects.
 pub fn selector(profile: Profile, objects: bool) -> Option<u8> {
     let i = all_profiles().iter().position(|p| *p == profile)?;
@@ -31,10 +38,9 @@ pub fn selector(profile: Profile, objects: bool) -> Option<u8> {
 /// Arbitrary bytes after the selector: decoding never panics, and whatever it accepts re-encodes,
 /// and the re-encoding is a fixed point of decode-then-encode.
 pub fn check_decode(data: &[u8]) -> Result<(), String> {
-    let Some((&sel, bytes)) = data.split_first() else {
+    let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
-    let (profile, objects) = select(sel);
     let dopts = DecodeOptions {
         allow_objects: objects,
     };
@@ -108,10 +114,9 @@ impl Trace for Traced {
 /// The `decode` fuzz target leaves this out, for its rate: the quickcheck tests, the replay of
 /// its corpus and [`check_roundtrip`] run it.
 pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
-    let Some((&sel, bytes)) = data.split_first() else {
+    let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
-    let (profile, objects) = select(sel);
     let opts = DecodeOptions {
         allow_objects: objects,
     };
@@ -129,10 +134,9 @@ pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
 /// A generated canonical value: encode then decode is the identity, consumes every byte, and
 /// re-encoding gives the same bytes.
 pub fn check_roundtrip(data: &[u8]) -> Result<(), String> {
-    let Some((&sel, rest)) = data.split_first() else {
+    let Some((profile, full_objects, rest)) = selected(data) else {
         return Ok(());
     };
-    let (profile, full_objects) = select(sel);
     let o = GenOptions {
         full_objects,
         ..GenOptions::new(profile)
@@ -169,7 +173,7 @@ pub fn check_roundtrip(data: &[u8]) -> Result<(), String> {
     if encode(&d.value, profile, eopts).as_ref() != Ok(&bytes) {
         return Err(format!("{profile}: re-encoding {v:?} changed its bytes"));
     }
-    let mut traced = vec![sel];
+    let mut traced = data[..1].to_vec();
     traced.extend_from_slice(&bytes);
     check_traced_agrees(&traced)
 }
