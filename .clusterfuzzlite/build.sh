@@ -17,6 +17,9 @@ sanitizer=()
 if [[ -n ${FUZZ_SANITIZER:-} ]]; then
     sanitizer=(--sanitizer="$FUZZ_SANITIZER")
 fi
+# Optimized, with overflow checks: the lengths and counts the decoder reads are arithmetic on input,
+# and their overflow is part of what the fuzzing tests (as in scripts/fuzz.sh, docs/fuzzing.md).
+export RUSTFLAGS="${RUSTFLAGS:-} -Coverflow-checks=on"
 for t in "${targets[@]}"; do
     cargo fuzz build -O "${sanitizer[@]}" "$t"
     cp "$release/$t" "$OUT/$t"
