@@ -235,8 +235,8 @@ differential_replay() {
 }
 
 # exec/s of each target, one process on one core, on a scratch copy of its corpus plus the seeds
-# (the measurement leaves fuzz/corpus as it was), built and run as `run` does. The sanitizer is SANITIZER's, as everywhere here; the differential target's rate is in
-# `differential`'s output.
+# (the measurement leaves fuzz/corpus as it was), built and run as `run` does. The sanitizer is
+# SANITIZER's, as everywhere here; the differential target's rate is in `differential`'s output.
 speed() {
     local seconds=${1:-30} scratch line log flags
     [[ $seconds =~ ^[0-9]+$ ]] || { echo "speed: SECONDS must be a number" >&2; exit 2; }
