@@ -1,6 +1,7 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build: every engine-free fuzz target into $OUT, each with its seed
-# corpus ($OUT/TARGET_seed_corpus.zip) and dictionary ($OUT/TARGET.dict).
+# corpus ($OUT/TARGET_seed_corpus.zip), dictionary ($OUT/TARGET.dict) and libFuzzer options
+# ($OUT/TARGET.options).
 #
 # Inputs: SRC (the checkout is $SRC/gdmarshal), OUT (where the fuzzers go). The OSS-Fuzz image
 # sets SANITIZER and its cargo wrapper passes the matching flags; outside it, FUZZ_SANITIZER
@@ -26,4 +27,6 @@ for t in "${targets[@]}"; do
     rm -f "$OUT/${t}_seed_corpus.zip"
     zip -jq "$OUT/${t}_seed_corpus.zip" fuzz/seeds/"$t"/*
     cp fuzz/gdmarshal.dict "$OUT/$t.dict"
+    # The libFuzzer flags scripts/fuzz.sh fuzzes with beyond the dictionary (docs/fuzzing.md).
+    printf '[libfuzzer]\nentropic_scale_per_exec_time = 1\n' >"$OUT/$t.options"
 done
