@@ -27,6 +27,6 @@ for t in "${targets[@]}"; do
     rm -f "$OUT/${t}_seed_corpus.zip"
     zip -jq "$OUT/${t}_seed_corpus.zip" fuzz/seeds/"$t"/*
     cp fuzz/gdmarshal.dict "$OUT/$t.dict"
-    # The libFuzzer flags scripts/fuzz.sh fuzzes with beyond the dictionary (docs/fuzzing.md).
-    printf '[libfuzzer]\nentropic_scale_per_exec_time = 1\n' >"$OUT/$t.options"
+    # The libFuzzer flags scripts/fuzz.sh fuzzes with beyond the dictionary and the limits.
+    cp fuzz/libfuzzer.options "$OUT/$t.options"
 done

@@ -75,13 +75,14 @@ check_target() {
     [[ " ${targets[*]} " == *" ${1:-} "* ]] || { echo "unknown target '${1:-}': ${targets[*]}" >&2; exit 2; }
 }
 
-# -entropic_scale_per_exec_time=1: libFuzzer gives fast inputs more of the mutations and slow ones
-# less. On `decode` that is 1.5-1.7 times the executions for the same edges (docs/fuzzing.md).
-libfuzzer_flags=(-dict="$fuzz/gdmarshal.dict" -rss_limit_mb=2048 -timeout=5 -entropic_scale_per_exec_time=1)
+libfuzzer_flags=(-dict="$fuzz/gdmarshal.dict" -rss_limit_mb=2048 -timeout=5)
 
-# The libFuzzer flags of every run, one a line: the common ones, then LIBFUZZER_FLAGS, which win.
+# The libFuzzer flags of every run, one a line: the common ones, those of fuzz/libfuzzer.options
+# (its [libfuzzer] section's `name = value` lines, which ClusterFuzzLite's runs use too), then
+# LIBFUZZER_FLAGS, which win.
 flags() {
     printf '%s\n' "${libfuzzer_flags[@]}"
+    sed -n '/^\[libfuzzer\]/,/^\[/s/^\([a-z_]\+\) *= *\(.*\)$/-\1=\2/p' "$fuzz/libfuzzer.options"
     # shellcheck disable=SC2086 # LIBFUZZER_FLAGS is a list of words
     [[ -z ${LIBFUZZER_FLAGS:-} ]] || printf '%s\n' ${LIBFUZZER_FLAGS}
 }

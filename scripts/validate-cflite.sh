@@ -32,7 +32,7 @@ for t in "${fuzzers[@]}"; do
         [[ -s $OUT/$need ]] || { echo "missing \$OUT/$need" >&2; exit 1; }
     done
     # The [libfuzzer] section's `name = value` lines, as the runner passes them: -name=value.
-    mapfile -t options < <(sed -n '/^\[libfuzzer\]/,/^\[/s/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "$OUT/$t.options")
+    mapfile -t options < <(sed -n '/^\[libfuzzer\]/,/^\[/s/^\([a-z_]\+\) *= *\(.*\)$/-\1=\2/p' "$OUT/$t.options")
     ((${#options[@]} > 0)) || { echo "\$OUT/$t.options has no [libfuzzer] flags" >&2; exit 1; }
     mkdir -p "$WORK/$t"
     unzip -q "$OUT/${t}_seed_corpus.zip" -d "$WORK/$t/seeds"
