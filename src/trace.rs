@@ -8,7 +8,9 @@ use std::fmt;
 
 /// Receives the structure of the bytes as the decoder reads them.
 pub trait Trace {
-    /// Whether this trace records anything; the decoder skips building labels when it doesn't.
+    /// Whether this trace records anything. When it doesn't, the decoder skips building labels and
+    /// reads common fields (short strings, ints) by shortcuts that report no fields of their own;
+    /// `gdmarshal::properties::check_traced_agrees` checks that both ways decode alike.
     const ACTIVE: bool;
 
     /// A nested value starts at `offset`; `label` says what it is to its parent (`[3]`, `key`, ...).
