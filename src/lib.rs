@@ -19,15 +19,15 @@
 //! between versions; [`decode`](mod@decode) and [`encode`](mod@encode) are the codec; [`json`] is the
 //! tagged-JSON schema shared by the CLI, the corpus and the conformance runner; [`inspect`] prints an
 //! annotated dump.
+//!
+//! This crate is the codec alone: it depends on serde, thiserror and small data crates, never on
+//! process, command-line or file-system machinery. The engines, corpus, campaigns and conformance
+//! runner that prove it against real Godot are the `gdmarshal-lab` crate (`lab/`), and the
+//! `gdmarshal` binary is `gdmarshal-cli` (`cli/`).
 
 #![warn(missing_docs)]
 
-pub mod campaign;
-pub mod cli;
-pub mod conform;
-pub mod corpus;
 pub mod decode;
-pub mod differential;
 pub mod encode;
 pub mod error;
 pub mod float;
@@ -36,7 +36,6 @@ pub mod header;
 pub mod inspect;
 pub mod json;
 pub mod keys;
-pub mod oracle;
 mod packed;
 pub mod profile;
 pub mod properties;

@@ -1,5 +1,5 @@
 #![no_main]
-//! The codec against a live engine: see gdmarshal::differential (src/differential.rs).
+//! The codec against a live engine: see gdmarshal_lab::differential (src/differential.rs).
 //!
 //! GDMARSHAL_FUZZ_ENGINE names the engine (`cargo run -- engines` lists them, e.g. `4.6`). It is
 //! started once per process and restarted by the oracle when an input crashes or hangs it.
@@ -12,9 +12,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use gdmarshal::corpus::known::{self, Entry};
-use gdmarshal::differential::{Agreement, DiffInput, compare, save_finding};
-use gdmarshal::oracle::{self, Engine, EngineConfig, Oracle};
+use gdmarshal_lab::corpus::known::{self, Entry};
+use gdmarshal_lab::differential::{Agreement, DiffInput, compare, save_finding};
+use gdmarshal_lab::oracle::{self, Engine, EngineConfig, Oracle};
 use libfuzzer_sys::fuzz_target;
 
 /// Findings saved per class and process; the rest are counted, so one class cannot flood.
@@ -42,7 +42,7 @@ fn start() -> State {
         ..EngineConfig::default()
     };
     let engine = Engine::start(spec, config).expect("the engine starts");
-    let known = known::read(&gdmarshal::corpus::default_dir().join("known-differences.txt"))
+    let known = known::read(&gdmarshal_lab::corpus::default_dir().join("known-differences.txt"))
         .expect("corpus/known-differences.txt reads");
     let dir = std::env::var_os("GDMARSHAL_FINDINGS_DIR")
         .map(PathBuf::from)

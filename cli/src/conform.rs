@@ -1,0 +1,214 @@
+//! `gdmarshal conform` (the conformance runner) and `gdmarshal testee` (this crate's codec as a
+//! testee). See docs/conformance.md.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::{EXIT_BAD_INPUT, fail, write_stdout};
+use gdmarshal_lab::conform::{self, Options, report};
+use gdmarshal_lab::corpus::{self, known};
+use gdmarshal::profile::Profile;
+
+/// Which cases to run.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Decode cases only.
+    Decode,
+    /// Encode cases only.
+    Encode,
+    /// Both.
+    Both,
+}
+
+/// How to report.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// For people: failures in detail, then a summary per type family.
+    Text,
+    /// One JSON document.
+    Json,
+    /// JUnit XML, for CI test reports.
+    Junit,
+}
+
+/// `gdmarshal conform`.
+#[derive(clap::Args, Debug)]
+pub struct ConformArgs {
+    /// The testee: a command line (run by `sh -c`) that speaks the testee protocol on
+    /// stdin/stdout.
+    #[arg(long, value_name = "CMD ARGS")]
+    testee: String,
+    /// Engine version whose recorded answers to use: 3.2, 3.6 or 4.6 (the corpus has these).
+    #[arg(long = "godot", value_name = "VERSION")]
+    profile: Profile,
+    /// Which cases to run.
+    #[arg(long, value_enum, default_value_t = Direction::Both)]
+    direction: Direction,
+    /// Only cases whose name matches this glob (repeatable).
+    #[arg(long = "run", value_name = "GLOB")]
+    run: Vec<String>,
+    /// Leave out cases whose name matches this glob (repeatable).
+    #[arg(long = "skip", value_name = "GLOB")]
+    skip: Vec<String>,
+    /// Expected failures: lines of ENGINE-GLOB CASE-GLOB REASON. Strict: an entry whose cases
+    /// now pass, or that matches no case, fails the run.
+    #[arg(long = "expect-fail", value_name = "FILE")]
+    expect_fail: Option<PathBuf>,
+    /// Print the expected-failure list that would make this run pass, instead of the report.
+    #[arg(long)]
+    print_expect_fail: bool,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write the report to FILE as well as the result line to stdout.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Testee processes to run the cases on.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Seconds the testee has to answer one request before it counts as hung.
+    #[arg(long, default_value_t = 5.0)]
+    timeout: f64,
+    /// Corpus folder (default: the corpus this binary was built with).
+    #[arg(long, value_name = "DIR")]
+    corpus: Option<PathBuf>,
+    /// Live mode: instead of the corpus, draw N random values, ask the installed engine of
+    /// --godot to encode them and to decode its own bytes, and judge the testee on its answers.
+    #[arg(long, value_name = "N")]
+    live: Option<usize>,
+    /// Seed of the live mode's values (default: from the clock; the report shows it).
+    #[arg(long, value_name = "S", requires = "live")]
+    seed: Option<u64>,
+}
+
+/// `gdmarshal testee`.
+#[derive(clap::Args, Debug)]
+pub struct TesteeArgs {}
+
+/// Runs `gdmarshal testee`: serves the protocol on stdin/stdout until stdin ends.
+pub fn testee(_: &TesteeArgs) -> ExitCode {
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    match conform::serve::serve(stdin, stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(e),
+    }
+}
+
+/// Runs `gdmarshal conform`.
+pub fn run(a: &ConformArgs) -> ExitCode {
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(1)
+    });
+    let live;
+    let corpora;
+    let engine = if let Some(n) = a.live {
+        eprintln!(
+            "live mode: {n} random values, seed {seed}, asked of the Godot {} engine",
+            a.profile
+        );
+        live = match conform::live::live_corpus(a.profile, n, seed) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        &live
+    } else {
+        let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
+        corpora = match corpus::load(&dir) {
+            Ok(c) => c,
+            Err(e) => return fail(e),
+        };
+        let Some(engine) = corpora.iter().find(|c| c.profile == a.profile) else {
+            let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
+            return fail(format!(
+                "the corpus has no answers for Godot {} (it has {})",
+                a.profile,
+                have.join(", ")
+            ));
+        };
+        engine
+    };
+    let known = match &a.expect_fail {
+        Some(p) if !p.exists() => return fail(format!("{}: no such file", p.display())),
+        Some(p) => match known::read(p) {
+            Ok(k) => k,
+            Err(e) => return fail(e),
+        },
+        None => Vec::new(),
+    };
+    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
+        return fail("--timeout must be a positive number of seconds");
+    }
+    let directions = match a.direction {
+        Direction::Decode => vec!["decode".to_string()],
+        Direction::Encode => vec!["encode".to_string()],
+        Direction::Both => vec!["decode".to_string(), "encode".to_string()],
+    };
+    let options = Options {
+        testee: a.testee.clone(),
+        directions,
+        run: a.run.clone(),
+        skip: a.skip.clone(),
+        known,
+        jobs: a.jobs.max(1),
+        timeout: Duration::from_secs_f64(a.timeout),
+        sample: a.live.is_some(),
+    };
+    let result = match conform::conform(engine, &options) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let mut extra = String::new();
+    if let Some(n) = a.live {
+        extra.push_str(&format!(" --live {n} --seed {seed}"));
+    }
+    if let Some(d) = &a.corpus {
+        extra.push_str(&format!(
+            " --corpus {}",
+            report::shell_quote(&d.display().to_string())
+        ));
+    }
+    if let Some(p) = &a.expect_fail {
+        extra.push_str(&format!(
+            " --expect-fail {}",
+            report::shell_quote(&p.display().to_string())
+        ));
+    }
+    let code = if result.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_BAD_INPUT)
+    };
+    if a.print_expect_fail {
+        let _ = write_stdout(conform::expect_fail_list(&result).as_bytes());
+        return code;
+    }
+    let text = match a.format {
+        Format::Text => report::text(&result, &extra),
+        Format::Json => {
+            let mut s = serde_json::to_string_pretty(&report::json(&result, &extra))
+                .expect("reports serialize");
+            s.push('\n');
+            s
+        }
+        Format::Junit => report::junit(&result, &extra),
+    };
+    match &a.output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, &text) {
+                return fail(format!("{}: {e}", path.display()));
+            }
+            let summary = report::text(&result, &extra);
+            let _ = write_stdout(summary.as_bytes());
+        }
+        None => {
+            let _ = write_stdout(text.as_bytes());
+        }
+    }
+    code
+}

@@ -1,0 +1,236 @@
+//! `gdmarshal diff`: a differential campaign against real engines, or the replay of one finding.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use indicatif::{MultiProgress, ProgressBar};
+
+use super::corpus::{bar, start_engines};
+use super::fail;
+use gdmarshal_lab::campaign::{self, Class, Config, EngineRun, classify_batch, load_finding};
+use gdmarshal_lab::oracle::Oracle;
+
+/// `gdmarshal diff ...`.
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// Engines to run against (names as `gdmarshal engines` shows them), or `all`.
+    #[arg(long = "engine", default_value = "all")]
+    engines: Vec<String>,
+    /// Cases per engine.
+    #[arg(long, default_value_t = 10_000)]
+    cases: u64,
+    /// The seed: the same seed gives the same cases.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// First case index (to rerun one case of a campaign: `--from I --cases 1`).
+    #[arg(long, default_value_t = 0)]
+    from: u64,
+    /// Where reproducers are written.
+    #[arg(long, default_value = "findings")]
+    findings: PathBuf,
+    /// Most reproducers per class and engine; further findings are only counted.
+    #[arg(long, default_value_t = 5)]
+    max_saved: usize,
+    /// Replay a saved reproducer against its engine and print both answers.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "seed", "from"])]
+    replay: Option<PathBuf>,
+    /// Run one corpus case (by name, e.g. `decode/depth/arrays_50000`) on the engines and print
+    /// each engine's answer and class.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["cases", "seed", "from", "replay"])]
+    corpus_case: Option<String>,
+}
+
+/// Runs `gdmarshal diff`.
+pub fn run(a: &DiffArgs) -> ExitCode {
+    match (&a.replay, &a.corpus_case) {
+        (Some(p), _) => replay(p),
+        (None, Some(name)) => corpus_case(a, name),
+        (None, None) => campaign_cmd(a),
+    }
+}
+
+fn replay(path: &std::path::Path) -> ExitCode {
+    let f = match load_finding(path) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
+    let case = match f.case() {
+        Ok(c) => c,
+        Err(e) => return fail(format!("{}: {e}", path.display())),
+    };
+    let mut engines = match start_engines(std::slice::from_ref(&f.engine)) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let engine = &mut engines[0];
+    let version = engine.info().version.clone();
+    let j = match classify_batch(engine, &version, std::slice::from_ref(&case)) {
+        Ok(mut j) => j.pop().expect("one answer per case"),
+        Err(e) => return fail(e),
+    };
+    println!("finding:  {} ({})", path.display(), f.class);
+    match (&f.input, &f.value) {
+        (Some(h), _) => println!("input:    {h} (decode, objects {})", f.objects),
+        (_, Some(v)) => println!("value:    {v} (encode, full objects {})", f.objects),
+        _ => {}
+    }
+    println!(
+        "engine:   Godot {version}: {}",
+        serde_json::to_string(&j.record).expect("records serialize")
+    );
+    println!(
+        "codec:    {}",
+        campaign::classify::codec_answer(&case, engine.profile())
+    );
+    println!("now:      {} — {}", j.class, j.detail);
+    if let Some(c) = f.codec_command() {
+        println!("codec cmd: {c}");
+    }
+    println!(
+        "{}",
+        if j.class == f.class {
+            "reproduced"
+        } else {
+            "NOT reproduced (the class differs)"
+        }
+    );
+    ExitCode::SUCCESS
+}
+
+fn engine_names(a: &DiffArgs) -> Vec<String> {
+    a.engines
+        .iter()
+        .filter(|n| n.as_str() != "all")
+        .cloned()
+        .collect()
+}
+
+fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
+    let engines = match start_engines(&engine_names(a)) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    for mut engine in engines {
+        let profile = engine.profile();
+        let version = engine.info().version.clone();
+        // The corpus cases include very deep values: find and run the case with room for them.
+        let name = name.to_string();
+        let out = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                let case = gdmarshal_lab::corpus::all_cases(profile)
+                    .into_iter()
+                    .find(|c| match c {
+                        gdmarshal_lab::corpus::Case::Decode { name: n, .. }
+                        | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
+                    })?;
+                let j = classify_batch(&mut engine, &version, std::slice::from_ref(&case));
+                let codec = campaign::classify::codec_answer(&case, profile);
+                Some((version, j, codec))
+            })
+            .expect("thread starts")
+            .join();
+        match out {
+            Ok(Some((version, Ok(mut j), codec))) => {
+                let j = j.pop().expect("one answer per case");
+                println!(
+                    "Godot {version}: {} — {}\n  engine: {}\n  codec:  {codec}",
+                    j.class,
+                    j.detail.lines().next().unwrap_or(""),
+                    serde_json::to_string(&j.record).expect("records serialize")
+                );
+            }
+            Ok(Some((version, Err(e), _))) => return fail(format!("engine {version}: {e}")),
+            Ok(None) => println!("{profile}: no corpus case of that name"),
+            Err(_) => return fail("the case panicked"),
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn campaign_cmd(a: &DiffArgs) -> ExitCode {
+    let engines = match start_engines(&engine_names(a)) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let cfg = Config {
+        seed: a.seed,
+        cases: a.cases,
+        findings_dir: Some(a.findings.clone()),
+        max_saved_per_class: a.max_saved,
+    };
+    let started = Instant::now();
+    let multi = MultiProgress::new();
+    let handles: Vec<_> = engines
+        .into_iter()
+        .map(|mut engine| {
+            let b: ProgressBar = multi.add(bar(cfg.cases as usize, engine.name()));
+            let cfg = cfg.clone();
+            let from = a.from;
+            // The corpus cases include very deep values: give the thread room for them.
+            std::thread::Builder::new()
+                .stack_size(256 << 20)
+                .spawn(move || {
+                    let version = engine.info().version.clone();
+                    let r = campaign::run_engine(&mut engine, &version, &cfg, from, &|n| b.inc(n));
+                    b.finish();
+                    r
+                })
+                .expect("thread starts")
+        })
+        .collect();
+    let runs: Vec<Result<EngineRun, String>> = handles
+        .into_iter()
+        .map(|h| {
+            h.join()
+                .unwrap_or_else(|_| Err("campaign thread panicked".into()))
+        })
+        .collect();
+    let elapsed = started.elapsed();
+    let mut ok = Vec::new();
+    for r in runs {
+        match r {
+            Ok(r) => ok.push(r),
+            Err(e) => return fail(e),
+        }
+    }
+    print_summary(&ok, cfg.seed, cfg.cases, elapsed.as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+fn print_summary(runs: &[EngineRun], seed: u64, cases: u64, secs: f64) {
+    println!(
+        "seed {seed}, {cases} cases per engine, {} engines, {secs:.1} s",
+        runs.len()
+    );
+    print!("{:<27}", "class");
+    for r in runs {
+        print!(
+            "{:>14}",
+            r.version.split('.').take(3).collect::<Vec<_>>().join(".")
+        );
+    }
+    println!();
+    for c in Class::ALL {
+        print!("{:<27}", c.name());
+        for r in runs {
+            print!("{:>14}", r.counts.get(&c).copied().unwrap_or(0));
+        }
+        println!();
+    }
+    let mut per: BTreeMap<Class, usize> = BTreeMap::new();
+    for r in runs {
+        for (_, f) in &r.findings {
+            *per.entry(f.class).or_default() += 1;
+        }
+    }
+    let total: usize = per.values().sum();
+    println!("{total} reproducers written:");
+    for r in runs {
+        for (_, f) in &r.findings {
+            println!("  {:<26} {}  {}", f.class.name(), f.engine, f.replay);
+        }
+    }
+}

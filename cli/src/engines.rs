@@ -1,0 +1,140 @@
+//! `gdmarshal engines`: the Godot engines the oracle can use, with the version each reports.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::{fail, write_stdout};
+use gdmarshal_lab::oracle::{
+    Engine, EngineConfig, EngineSpec, OracleError, Source, discover, manifest_path, start_all,
+};
+
+/// Options of `gdmarshal engines`.
+#[derive(clap::Args, Debug)]
+pub struct EnginesArgs {
+    /// Write JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Seconds each engine may take to start and report its version.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    pub timeout: u64,
+}
+
+/// Lists every engine found (install manifest, `GDMARSHAL_GODOT*` variables, `PATH`), each run
+/// once to ask its version. Exits 1 if none is found or none runs.
+pub fn run(args: &EnginesArgs) -> ExitCode {
+    let specs = discover();
+    if specs.is_empty() {
+        let manifest = manifest_path()
+            .map(|p| p.display().to_string())
+            .unwrap_or("(no cache dir)".into());
+        return fail(format!(
+            "no Godot engine found: none in the manifest {manifest}, none named by GDMARSHAL_GODOT or \
+             GDMARSHAL_GODOT<MAJOR>_<MINOR>, no godot, godot4, godot3 or godot3-server on PATH \
+             (scripts/install-engines.sh installs 3.2, 3.6 and 4.6)"
+        ));
+    }
+    let config = EngineConfig {
+        start_timeout: Duration::from_secs(args.timeout),
+        ..EngineConfig::default()
+    };
+    let started = start_all(specs, &config);
+    let any_ok = started.iter().any(|(_, r)| r.is_ok());
+    let out = if args.json {
+        json_list(&started)
+    } else {
+        table(&started)
+    };
+    let code = write_stdout(out.as_bytes());
+    if any_ok {
+        code
+    } else {
+        fail("no engine found could be run")
+    }
+}
+
+fn source_kind(s: &Source) -> (&'static str, String) {
+    match s {
+        Source::Manifest(p) => ("manifest", p.display().to_string()),
+        Source::Env(var) => ("env", var.clone()),
+        Source::Path(name) => ("path", name.clone()),
+    }
+}
+
+fn json_list(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
+    let engines: Vec<_> = started
+        .iter()
+        .map(|(spec, r)| {
+            let (kind, detail) = source_kind(&spec.source);
+            let mut j = json!({
+                "name": spec.name,
+                "launcher": spec.launcher.display().to_string(),
+                "source": {"kind": kind, "detail": detail},
+            });
+            match r {
+                Ok(e) => {
+                    let i = e.info();
+                    j["version"] = i.version.clone().into();
+                    j["version_string"] = i.version_string.clone().into();
+                    j["profile"] = i.profile.to_string().into();
+                    j["profile_exact"] = i.profile_exact.into();
+                }
+                Err(err) => j["error"] = err.to_string().into(),
+            }
+            j
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&json!({ "engines": engines })).expect("JSON");
+    text.push('\n');
+    text
+}
+
+fn table(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
+    let mut rows = vec![["NAME", "VERSION", "PROFILE", "FOUND IN", "LAUNCHER"].map(String::from)];
+    let mut errors = String::new();
+    for (spec, r) in started {
+        let (kind, detail) = source_kind(&spec.source);
+        let (version, profile) = match r {
+            Ok(e) => {
+                let i = e.info();
+                let approx = if i.profile_exact { "" } else { " (nearest)" };
+                (i.version_string.clone(), format!("{}{approx}", i.profile))
+            }
+            Err(err) => {
+                errors.push_str(&format!("{}: {err}\n", spec.name));
+                ("(does not run)".into(), "-".into())
+            }
+        };
+        let found = if kind == "manifest" {
+            kind.to_string()
+        } else {
+            format!("{kind} {detail}")
+        };
+        rows.push([
+            spec.name.clone(),
+            version,
+            profile,
+            found,
+            spec.launcher.display().to_string(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..5)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    if !errors.is_empty() {
+        out.push('\n');
+        out.push_str(&errors);
+    }
+    out
+}

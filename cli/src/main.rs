@@ -1,0 +1,138 @@
+//! The `gdmarshal` binary: parses the command line, calls the codec and the lab, prints.
+//! See `gdmarshal --help`.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use gdmarshal::profile::Profile;
+
+mod check_vectors;
+mod codec;
+mod conform;
+mod corpus;
+mod diff;
+mod engines;
+mod report;
+
+/// Exit code for bad input or a failing check.
+pub const EXIT_BAD_INPUT: u8 = 1;
+
+/// Godot's binary Variant format, checked against real engines.
+#[derive(Parser, Debug)]
+#[command(name = "gdmarshal", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Decode bytes (as bytes_to_var reads them) to tagged JSON.
+    Decode(codec::DecodeArgs),
+    /// Encode tagged JSON to bytes (as var_to_bytes writes them).
+    Encode(codec::EncodeArgs),
+    /// Print an annotated dump of encoded bytes: offset, raw bytes, field, meaning.
+    Inspect(codec::InspectArgs),
+    /// Check that the codec reproduces engine-written vector files (godot-VERSION.txt) exactly.
+    CheckVectors(check_vectors::CheckVectorsArgs),
+    /// Build or check the corpus of engine answers (corpus/, docs/corpus.md).
+    Corpus(corpus::CorpusArgs),
+    /// Differential campaign against real engines, or replay a finding (--replay FILE).
+    Diff(diff::DiffArgs),
+    /// Regenerate docs/report.md: type tables, version differences, documentation errors and
+    /// engine defects, each with a vector and the engines' answers.
+    Report(report::ReportArgs),
+    /// List the Godot engines the oracle can use, with the version each reports.
+    Engines(engines::EnginesArgs),
+    /// Run the corpus against another implementation of the format (a testee program speaking
+    /// the protocol of docs/conformance.md).
+    Conform(conform::ConformArgs),
+    /// Serve this crate's codec over the testee protocol on stdin/stdout.
+    Testee(conform::TesteeArgs),
+}
+
+/// The `--godot VERSION` option shared by the codec commands.
+#[derive(clap::Args, Debug, Clone)]
+pub struct VersionArg {
+    /// Godot version whose format to use: 3, 3.0 to 3.6, 4, 4.0 to 4.6 (a bare major means its
+    /// newest minor), optionally with -double for a double-precision build (e.g. 4.6-double).
+    /// Verified against real engines: 3.2, 3.6, 4.6. Other minors follow Godot's source history,
+    /// unverified; double builds are unverified.
+    #[arg(long = "godot", value_name = "VERSION")]
+    pub profile: Profile,
+}
+
+/// Runs the command line.
+fn run() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Decode(a) => codec::decode(&a),
+        Command::Encode(a) => codec::encode(&a),
+        Command::Inspect(a) => codec::inspect(&a),
+        Command::CheckVectors(a) => check_vectors::run(&a),
+        Command::Corpus(a) => corpus::run_corpus(&a),
+        Command::Engines(a) => engines::run(&a),
+        Command::Conform(a) => conform::run(&a),
+        Command::Testee(a) => conform::testee(&a),
+        Command::Diff(a) => diff::run(&a),
+        Command::Report(a) => report::run(&a),
+    }
+}
+
+/// Reads a whole input file, or stdin when `path` is `None` or `-`.
+pub fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
+    let mut buf = Vec::new();
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::File::open(p)
+                .and_then(|mut f| f.read_to_end(&mut buf))
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+        _ => {
+            std::io::stdin()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("stdin: {e}"))?;
+        }
+    }
+    Ok(buf)
+}
+
+/// Prints `message` as the one error line and returns exit code 1.
+pub fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("gdmarshal: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// Writes to stdout; a closed pipe is not an error worth a panic.
+pub fn write_stdout(bytes: &[u8]) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|_| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(format!("stdout: {e}")),
+    }
+}
+
+/// Values nest 1024 levels deep and their JSON twice that; generic recursion (clone, drop,
+/// comparison, serialization) over such trees needs more than the main thread's 8 MiB in debug
+/// builds. Only the pages actually touched are ever committed.
+const STACK: usize = 1 << 30;
+
+fn main() -> ExitCode {
+    match std::thread::Builder::new()
+        .name("gdmarshal".into())
+        .stack_size(STACK)
+        .spawn(run)
+    {
+        Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
+        Err(e) => {
+            eprintln!("gdmarshal: cannot start: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! `gdmarshal report`: regenerates docs/report.md from the corpus, the saved campaign findings and
+//! the live engines' answers to the documentation's claims.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::corpus::start_engines;
+use super::fail;
+use gdmarshal_lab::campaign::{load_findings, report};
+use gdmarshal_lab::corpus;
+
+/// `gdmarshal report`.
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// Corpus folder.
+    #[arg(long, default_value_os_t = corpus::default_dir())]
+    corpus: PathBuf,
+    /// Folder of campaign reproducers (`gdmarshal diff --findings`).
+    #[arg(long, default_value = "findings")]
+    findings: PathBuf,
+    /// A text file with the campaign's summary (its command, time and counts), quoted in the report.
+    #[arg(long, default_value = "docs/campaign-summary.md")]
+    campaign_summary: PathBuf,
+    /// Folder of fixed differential fuzz findings, one subfolder per engine.
+    #[arg(long, default_value = "tests/differential")]
+    fuzz_findings: PathBuf,
+    /// Where to write the report.
+    #[arg(long, short, default_value = "docs/report.md")]
+    output: PathBuf,
+}
+
+/// Runs `gdmarshal report`.
+pub fn run(a: &ReportArgs) -> ExitCode {
+    let corpora = match corpus::load(&a.corpus) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let engines = match start_engines(&[]) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    let mut claims = Vec::new();
+    for mut e in engines {
+        let version = e.info().version.clone();
+        let profile = e.info().profile;
+        match report::ask_claims(&mut e, &version) {
+            Ok(c) => claims.push((version, profile, c)),
+            Err(err) => return fail(format!("engine {version}: {err}")),
+        }
+    }
+    claims.sort_by(|a, b| a.0.cmp(&b.0));
+    let findings = load_findings(&a.findings)
+        .into_iter()
+        .map(|(p, f)| (p.display().to_string(), f))
+        .collect();
+    // The summary is optional: a report without a campaign has no such section.
+    let campaign = match std::fs::read_to_string(&a.campaign_summary) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return fail(format!("{}: {e}", a.campaign_summary.display())),
+    };
+    let inputs = report::Inputs {
+        corpora: &corpora,
+        claims,
+        findings,
+        campaign,
+        fuzz_findings: load_fuzz_findings(&a.fuzz_findings),
+    };
+    let (text, confirmed) = report::render(&inputs);
+    if let Err(e) = report::write(&a.output, &text) {
+        return fail(e);
+    }
+    println!(
+        "{}: {} documented-spec discrepancies confirmed by the engines",
+        a.output.display(),
+        confirmed
+    );
+    ExitCode::SUCCESS
+}
+
+/// The fixed differential fuzz findings under `dir/ENGINE/*.json`, sorted by path; unreadable files
+/// are skipped with a note on stderr.
+fn load_fuzz_findings(dir: &std::path::Path) -> Vec<(String, serde_json::Value)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|engine| {
+            std::fs::read_dir(engine.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let parsed = std::fs::read_to_string(&p)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+            match parsed {
+                Ok(v) => Some((p.display().to_string(), v)),
+                Err(e) => {
+                    eprintln!("gdmarshal: skipping {}: {e}", p.display());
+                    None
+                }
+            }
+        })
+        .collect()
+}

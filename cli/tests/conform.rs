@@ -1,0 +1,428 @@
+//! The conformance runner (`gdmarshal conform`) against its shipped testees and against
+//! deliberately wrong ones (tests/testees/wrong.py): the right ones pass every case they declare,
+//! each wrong one fails with a report that names the type and the first differing byte, and the
+//! reports are well formed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
+
+/// The repository root: the corpus and the example testees live there.
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("cli/ sits inside the repository")
+}
+
+fn conform(testee: &str, version: &str, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .current_dir(root())
+        .args(["conform", "--testee", testee, "--godot", version])
+        .args(extra)
+        .output()
+        .expect("gdmarshal runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn own_testee() -> String {
+    format!("{BIN} testee")
+}
+
+fn wrong(defect: &str) -> String {
+    format!("python3 tests/testees/wrong.py {defect}")
+}
+
+/// The report block of one failing case.
+fn failure<'a>(report: &'a str, case: &str) -> &'a str {
+    let start = report
+        .find(&format!("FAIL {case} "))
+        .unwrap_or_else(|| panic!("no failure for {case} in:\n{report}"));
+    let rest = &report[start..];
+    let end = rest.find("replay:").map(|i| i + 200).unwrap_or(rest.len());
+    &rest[..end.min(rest.len())]
+}
+
+#[test]
+fn own_codec_passes_every_version_through_a_persistent_testee() {
+    for version in ["4.6", "3.6", "3.2"] {
+        let started = Instant::now();
+        let o = conform(&own_testee(), version, &[]);
+        let took = started.elapsed();
+        let text = stdout(&o);
+        assert!(o.status.success(), "Godot {version}:\n{text}");
+        assert!(text.contains("ok: "), "{text}");
+        assert!(text.contains("1 testee process start(s)"), "{text}");
+        let passed: usize = text
+            .lines()
+            .find_map(|l| l.strip_prefix("ok: "))
+            .and_then(|l| l.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(passed > 1100, "Godot {version}: only {passed} passed");
+        // The whole corpus of one version in well under 10 s, even in a debug build on a busy
+        // machine (a second or two when idle).
+        assert!(took.as_secs() < 10, "Godot {version} took {took:?}");
+    }
+}
+
+#[test]
+fn jobs_split_the_cases_between_testee_processes() {
+    let o = conform(&own_testee(), "4.6", &["--jobs", "3", "--format", "json"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["passed"], true);
+    assert_eq!(report["testee_starts"], 3);
+    assert_eq!(report["totals"]["fail"], 0);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(
+        cases.len(),
+        report["totals"]["cases"].as_u64().unwrap() as usize
+    );
+    assert_eq!(cases[0]["name"], "encode/Nil", "corpus order is kept");
+}
+
+#[test]
+fn python_example_passes_what_it_declares_and_skips_the_rest() {
+    for version in ["4.6", "3.6", "3.2"] {
+        let o = conform(
+            "python3 testees/python/gdmarshal_testee.py",
+            version,
+            &["--format", "json"],
+        );
+        let report: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+        assert!(o.status.success(), "Godot {version}: {report:#}");
+        assert!(report["totals"]["pass"].as_u64().unwrap() > 250, "{report}");
+        assert!(report["totals"]["skip"].as_u64().unwrap() > 500, "{report}");
+        let families = report["families"].as_array().unwrap();
+        let family = |f: &str| families.iter().find(|x| x["family"] == f).unwrap().clone();
+        assert!(family("float")["pass"].as_u64().unwrap() > 30);
+        assert!(
+            family("Basis")["skip"].as_u64().unwrap() > 10,
+            "Basis is not declared"
+        );
+    }
+}
+
+#[test]
+fn documented_type_table_is_caught_at_byte_zero() {
+    let o = conform(&wrong("doc-type-table"), "4.6", &[]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/Array/empty");
+    assert!(f.contains("[type Array]"), "{f}");
+    assert!(f.contains("first differing byte: offset 0"), "{f}");
+    assert!(f.contains("engine bytes @0: [1c]"), "{f}");
+    assert!(f.contains("testee bytes @0: [13]"), "{f}");
+    assert!(
+        f.contains("in the engine's bytes: header of $ (Array (id 28)"),
+        "{f}"
+    );
+    assert!(
+        f.contains("in the testee's bytes: header of $ (Projection (id 19)"),
+        "{f}"
+    );
+    let f = failure(&text, "encode/PackedByteArray/len1");
+    assert!(
+        f.contains("[type PackedByteArray]") && f.contains("offset 0"),
+        "{f}"
+    );
+    assert!(
+        f.contains(
+            "replay: gdmarshal conform --testee 'python3 tests/testees/wrong.py doc-type-table' --godot 4.6 --run encode/PackedByteArray/len1"
+        ),
+        "{f}"
+    );
+    // 3.x uses exactly these ids: the same testee passes there.
+    let o = conform(&wrong("doc-type-table"), "3.6", &[]);
+    assert!(o.status.success(), "{}", stdout(&o));
+}
+
+#[test]
+fn always_64_bit_floats_are_caught_at_the_flag_byte() {
+    let o = conform(&wrong("float64"), "4.6", &[]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/float/one");
+    assert!(f.contains("[type float]"), "{f}");
+    assert!(f.contains("first differing byte: offset 2"), "{f}");
+    assert!(f.contains("engine bytes @0: 0300[00]000000803f"), "{f}");
+    assert!(
+        f.contains("testee bytes @0: 0300[01]00000000000000f03f"),
+        "{f}"
+    );
+    // A float inside a container: the node path names where.
+    let f = failure(&text, "encode/Array/mixed");
+    assert!(
+        f.contains(
+            "byte 30 is, in the testee's bytes: header of $[2] (float (id 3), flags 0x10000)"
+        ),
+        "{f}"
+    );
+    // Floats that need 64 bits are right even so.
+    assert!(!text.contains("FAIL encode/float/tenth "), "{text}");
+    // The per-family summary counts them.
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("float "))
+        .expect("a float row");
+    assert!(!row.trim_end().ends_with(" 0"), "{row}");
+}
+
+#[test]
+fn a_crashing_testee_is_restarted_and_the_run_goes_on() {
+    let o = conform(
+        &wrong("crash-on Vector2"),
+        "4.6",
+        &["--run", "encode/Vector2/*", "--run", "encode/int/*"],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/Vector2/all_one");
+    assert!(f.contains("[type Vector2]"), "{f}");
+    assert!(f.contains("testee crashed (exit status: 3)"), "{f}");
+    assert!(f.contains("about to crash on Vector2"), "{f}");
+    assert!(!text.contains("FAIL encode/int/"), "{text}");
+    let row = text.lines().find(|l| l.starts_with("int ")).unwrap();
+    assert!(
+        row.contains(" 0\n") || row.trim_end().ends_with(" 0"),
+        "{row}"
+    );
+}
+
+#[test]
+fn a_hanging_testee_times_out_and_the_run_goes_on() {
+    let o = conform(
+        &wrong("hang-on Dictionary"),
+        "4.6",
+        &[
+            "--timeout",
+            "0.5",
+            "--run",
+            "encode/Dictionary/empty",
+            "--run",
+            "encode/int/*",
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/Dictionary/empty");
+    assert!(f.contains("testee hung: no answer within 0.5 s"), "{f}");
+    assert!(!text.contains("FAIL encode/int/"), "{text}");
+}
+
+fn temp(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn expected_failures_are_strict_and_the_runner_prints_the_list_that_passes() {
+    let list = conform(&wrong("float64"), "4.6", &["--print-expect-fail"]);
+    assert_eq!(list.status.code(), Some(1));
+    let list = stdout(&list);
+    assert!(list.contains("4.6.3.stable encode/float/one "), "{list}");
+    let (_dir, path) = temp("expect.txt", &list);
+    let path = path.to_str().unwrap();
+    let o = conform(&wrong("float64"), "4.6", &["--expect-fail", path]);
+    assert!(o.status.success(), "{}", stdout(&o));
+
+    // An entry for a case that passes, and one that matches nothing, are errors.
+    let stale = format!(
+        "{list}4.* encode/int/0  passes really\n4.* encode/no/such/case  never was\n3.* encode/no/such/case  other engine: ignored\n"
+    );
+    let (_dir2, path2) = temp("stale.txt", &stale);
+    let o = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--expect-fail", path2.to_str().unwrap()],
+    );
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("FAIL encode/int/0 [type int]\n    passes, but is listed"),
+        "{text}"
+    );
+    assert!(text.contains("every case it matches now passes"), "{text}");
+    assert!(
+        text.contains("matches no case of Godot 4.6.3.stable"),
+        "{text}"
+    );
+    assert_eq!(text.matches("FAIL stale").count(), 2, "{text}");
+}
+
+#[test]
+fn junit_report_is_well_formed_and_counts_right() {
+    let o = conform(&wrong("float64"), "4.6", &["--format", "junit"]);
+    assert_eq!(o.status.code(), Some(1));
+    let (_dir, path) = temp("junit.xml", &stdout(&o));
+    let check = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites", root.tag
+cases = root.findall("./testsuite/testcase")
+failures = root.findall("./testsuite/testcase/failure")
+skipped = root.findall("./testsuite/testcase/skipped")
+assert int(root.get("tests")) == len(cases), (root.get("tests"), len(cases))
+assert int(root.get("failures")) == len(failures) > 0
+assert int(root.get("skipped")) == len(skipped)
+for s in root.findall("testsuite"):
+    assert int(s.get("tests")) == len(s.findall("testcase"))
+    assert int(s.get("failures")) == len(s.findall("testcase/failure"))
+for f in failures:
+    assert f.get("message").startswith("[type "), f.get("message")
+    assert "replay: gdmarshal conform" in f.text
+one = [c for c in cases if c.get("name") == "encode/float/one"][0]
+assert "first differing byte: offset 2" in one.find("failure").text
+print(len(cases), len(failures), len(skipped))
+"#,
+        )
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let counts = stdout(&check);
+    let n: Vec<usize> = counts
+        .split_whitespace()
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let cases = gdmarshal_lab::corpus::load(&gdmarshal_lab::corpus::default_dir())
+        .unwrap()
+        .into_iter()
+        .find(|c| c.entry.version.starts_with("4.6."))
+        .map(|c| c.records.len())
+        .unwrap();
+    assert_eq!(n[0], cases, "every 4.6 case is a test case");
+}
+
+#[test]
+fn a_testee_without_the_version_is_an_error() {
+    let o = conform(
+        "python3 testees/python/gdmarshal_testee.py",
+        "4.6-double",
+        &["--corpus", "corpus"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let o = conform(&own_testee(), "4.2", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the corpus has no answers for Godot 4.2"));
+}
+
+#[test]
+fn a_testee_that_does_not_start_is_an_error() {
+    let o = conform("/nonexistent/testee", "4.6", &[]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("handshake"));
+}
+
+#[test]
+fn testee_speaks_the_protocol() {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .arg("testee")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            concat!(
+                r#"{"op":"hello","protocol":1}"#,
+                "\n",
+                r#"{"id":1,"op":"decode","godot":"4.6","objects":false,"input":"0200000001000000"}"#,
+                "\n",
+                r#"{"id":2,"op":"encode","godot":"3.6","objects":false,"value":{"type":"Array","value":[]}}"#,
+                "\n",
+                r#"{"id":3,"op":"decode","godot":"4.6","objects":false,"input":"02"}"#,
+                "\n"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["protocol"], 1);
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"id":1,"ok":true,"value":{"type":"int","value":"1"},"consumed":8})
+    );
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"id":2,"ok":true,"output":"1300000000000000"})
+    );
+    assert_eq!(lines[3]["ok"], false);
+    assert!(lines[3]["error"].as_str().unwrap().contains("byte 0"));
+}
+
+/// Whether the Godot engine of this manifest name is installed; on CI it must be.
+fn engine_installed(name: &str) -> bool {
+    let found = gdmarshal_lab::oracle::discover().iter().any(|s| s.name == name);
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Godot engine {name} is not installed (scripts/install-engines.sh)"
+        );
+        eprintln!("note: Godot engine {name} is not installed; live mode not tested");
+    }
+    found
+}
+
+#[test]
+fn live_mode_judges_the_testee_on_a_live_engines_answers() {
+    if !engine_installed("4.6") {
+        return;
+    }
+    let o = conform(&own_testee(), "4.6", &["--live", "150", "--seed", "5"]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("ok: "), "{text}");
+
+    let o = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--live", "150", "--seed", "5", "--format", "json"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let failed: Vec<&serde_json::Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "fail")
+        .collect();
+    assert!(!failed.is_empty(), "{report:#}");
+    for c in failed {
+        let name = c["name"].as_str().unwrap();
+        assert!(name.starts_with("live/"), "{name}");
+        let details = c["details"].to_string();
+        assert!(details.contains("flags 0x10000"), "{name}: {details}");
+        assert!(
+            c["replay"]
+                .as_str()
+                .unwrap()
+                .contains("--live 150 --seed 5 --run live/"),
+            "{c}"
+        );
+    }
+}

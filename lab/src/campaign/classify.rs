@@ -1,0 +1,408 @@
+//! Classifying the engine's and the codec's answers to campaign cases.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
+use crate::corpus::generate::run_once;
+use crate::corpus::{Case, Record, Verdict};
+use gdmarshal::decode::{DecodeOptions, decode};
+use gdmarshal::json::unhex;
+use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
+use gdmarshal::profile::Profile;
+
+/// How one case went on one engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// The codec answered as the engine did.
+    Agree,
+    /// The codec differs where a documented expected difference applies.
+    KnownDifference,
+    /// The engine cannot build the value from a script: nothing to compare.
+    Unsupported,
+    /// The codec answered otherwise than the engine, and the engine answers the same each time.
+    CodecDiffers,
+    /// The engine answered the same case differently on two runs.
+    EngineNondeterministic,
+    /// The engine refuses to decode bytes it wrote itself.
+    EngineRejectsOwnOutput,
+    /// The case killed the engine.
+    EngineCrash,
+    /// The engine stopped answering on the case.
+    EngineHang,
+}
+
+impl Class {
+    /// Every class, in report order.
+    pub const ALL: [Class; 8] = [
+        Class::Agree,
+        Class::KnownDifference,
+        Class::Unsupported,
+        Class::CodecDiffers,
+        Class::EngineNondeterministic,
+        Class::EngineRejectsOwnOutput,
+        Class::EngineCrash,
+        Class::EngineHang,
+    ];
+
+    /// The kebab-case name (also the findings folder).
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Agree => "agree",
+            Class::KnownDifference => "known-difference",
+            Class::Unsupported => "unsupported",
+            Class::CodecDiffers => "codec-differs",
+            Class::EngineNondeterministic => "engine-nondeterministic",
+            Class::EngineRejectsOwnOutput => "engine-rejects-own-output",
+            Class::EngineCrash => "engine-crash",
+            Class::EngineHang => "engine-hang",
+        }
+    }
+
+    /// Whether a case of this class is a finding worth a reproducer.
+    pub fn is_finding(self) -> bool {
+        !matches!(
+            self,
+            Class::Agree | Class::KnownDifference | Class::Unsupported
+        )
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One case's classification.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The class.
+    pub class: Class,
+    /// The engine's answer (first run).
+    pub record: Record,
+    /// Why: the codec's difference, the fields that changed between runs, the engine's error.
+    pub detail: String,
+}
+
+/// The engine's answers that matter for the first classification step, before the codec is
+/// asked: a crash or hang, or the engine refusing its own output.
+pub fn engine_class(record: &Record, own_output: Option<&OracleVerdict>) -> Option<Class> {
+    match record.verdict {
+        Verdict::Crashed => return Some(Class::EngineCrash),
+        Verdict::Hung => return Some(Class::EngineHang),
+        _ => {}
+    }
+    match own_output {
+        Some(OracleVerdict::Rejected) => Some(Class::EngineRejectsOwnOutput),
+        Some(OracleVerdict::Crashed(_)) => Some(Class::EngineCrash),
+        Some(OracleVerdict::Hung(_)) => Some(Class::EngineHang),
+        _ => None,
+    }
+}
+
+/// Whether a tagged-JSON tree mentions a type anywhere.
+fn mentions(j: Option<&serde_json::Value>, ty: &str) -> bool {
+    j.is_some_and(|j| j.to_string().contains(&format!("\"type\":\"{ty}\"")))
+}
+
+/// An expected difference (corpus/known-differences.txt gives the same reasons) that explains
+/// the codec's difference `why` on this record, if any.
+pub fn known_cause(version: &str, r: &Record, why: &str, profile: Profile) -> Option<&'static str> {
+    if version.starts_with("3.") && r.verdict == Verdict::Accepted && why.contains("UTF-8") {
+        return Some("3.x reads UTF-8 loosely (surrogates, 5- and 6-byte forms, overlongs)");
+    }
+    if version.starts_with("3.2") && why.contains("nesting deeper") {
+        return Some("3.2 has no nesting limit");
+    }
+    if version.starts_with("3.")
+        && why.contains("decoded value differs")
+        && same_bytes_back(r, profile)
+    {
+        return Some(
+            "the 3.x oracle reads float elements through a double, which quiets signalling NaNs; \
+             the engine's own bytes keep them",
+        );
+    }
+    if r.objects && r.verdict == Verdict::Rejected && why.contains("Cannot get class") {
+        return Some("full objects: the codec does not know which classes the engine has");
+    }
+    let tree = r.tree.as_ref().or(r.value.as_ref());
+    if r.objects && mentions(tree, "Object") {
+        return Some("full objects: the engine writes every stored property of the class");
+    }
+    if mentions(tree, "NodePath")
+        && (why.contains("re-encoding") || why.contains("bytes differ"))
+        && same_but_padding(r, profile)
+    {
+        return Some("engine leaves NodePath padding uninitialised (godotengine/godot#44999)");
+    }
+    None
+}
+
+/// Whether the engine's re-encoding decodes (with the codec) to what the codec decodes from the
+/// input: then the engine kept the value and only the tree it reported differs.
+fn same_bytes_back(r: &Record, profile: Profile) -> bool {
+    let (Some(out), Some(input)) = (&r.output, &r.input) else {
+        return false;
+    };
+    let (Ok(out), Ok(input)) = (unhex(out), unhex(input)) else {
+        return false;
+    };
+    let opts = DecodeOptions {
+        allow_objects: r.objects,
+    };
+    match (decode(&out, profile, opts), decode(&input, profile, opts)) {
+        (Ok(a), Ok(b)) => a.value == b.value,
+        _ => false,
+    }
+}
+
+/// Whether the engine's output decodes (with the codec) to the value the engine meant: then the
+/// codec's bytes differ from the engine's only where the format ignores the bytes (padding).
+fn same_but_padding(r: &Record, profile: Profile) -> bool {
+    let (Some(out), Some(tree)) = (&r.output, r.tree.as_ref().or(r.value.as_ref())) else {
+        return false;
+    };
+    let Ok(bytes) = unhex(out) else { return false };
+    let Ok(want) = gdmarshal::json::from_json(tree, profile) else {
+        return false;
+    };
+    let opts = DecodeOptions {
+        allow_objects: r.objects,
+    };
+    match decode(&bytes, profile, opts) {
+        Ok(d) => d.value == want && d.consumed == bytes.len(),
+        Err(_) => false,
+    }
+}
+
+/// Classifies the codec's comparison with an engine record whose engine-side checks passed.
+pub fn codec_class(
+    version: &str,
+    r: &Record,
+    outcome: &Outcome,
+    profile: Profile,
+) -> (Class, String) {
+    match outcome {
+        Outcome::Pass => (Class::Agree, String::new()),
+        Outcome::Skip(why) => (Class::Unsupported, why.clone()),
+        Outcome::Fail(why) => match known_cause(version, r, why, profile) {
+            Some(k) => (Class::KnownDifference, format!("{k}: {why}")),
+            None => (Class::CodecDiffers, why.clone()),
+        },
+    }
+}
+
+/// Runs `cases` on the engine and classifies each: asks the engine to decode its own output,
+/// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
+pub fn classify_batch(
+    engine: &mut dyn Oracle,
+    version: &str,
+    cases: &[Case],
+) -> Result<Vec<Judged>, String> {
+    let profile = engine.profile();
+    let records = run_once(engine, cases, &mut |_| {})?;
+    // The engine decodes what it wrote.
+    let outputs: Vec<(usize, Vec<u8>)> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.verdict == Verdict::Accepted)
+        .filter_map(|(i, r)| Some((i, unhex(r.output.as_deref()?).ok()?)))
+        .filter(|(_, b)| !b.is_empty())
+        .collect();
+    let reqs: Vec<DecodeRequest> = outputs
+        .iter()
+        .map(|(i, b)| DecodeRequest {
+            bytes: b,
+            allow_objects: records[*i].objects,
+        })
+        .collect();
+    let mut own: Vec<Option<(OracleVerdict, String)>> = vec![None; records.len()];
+    for ((i, _), res) in outputs.iter().zip(engine.decode_batch(&reqs)) {
+        own[*i] = Some((res.verdict, res.error_text));
+    }
+    let mut out: Vec<Judged> = Vec::with_capacity(records.len());
+    let mut again = Vec::new();
+    for (i, r) in records.into_iter().enumerate() {
+        let own_verdict = own[i].as_ref().map(|(v, _)| v);
+        if let Some(class) = engine_class(&r, own_verdict) {
+            let detail = match &own[i] {
+                Some((v, e))
+                    if matches!(class, Class::EngineRejectsOwnOutput) || v.is_incident() =>
+                {
+                    format!(
+                        "decoding its own output {}: {}",
+                        r.output.as_deref().unwrap_or(""),
+                        e.trim()
+                    )
+                }
+                _ => r.error.clone(),
+            };
+            out.push(Judged {
+                class,
+                record: r,
+                detail,
+            });
+            continue;
+        }
+        let outcome = judge(&mut ThisCodec, &r, profile);
+        let (class, detail) = codec_class(version, &r, &outcome, profile);
+        if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
+            again.push(i);
+        }
+        out.push(Judged {
+            class,
+            record: r,
+            detail,
+        });
+    }
+    if !again.is_empty() {
+        let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
+        let second = run_once(engine, &cases2, &mut |_| {})?;
+        for (&i, b) in again.iter().zip(second) {
+            let fields = out[i].record.differences(&b);
+            if !fields.is_empty() {
+                out[i].class = Class::EngineNondeterministic;
+                out[i].detail = format!(
+                    "fields that differed between two runs: {}; first run: {}; second run: {}",
+                    fields.join(", "),
+                    out[i].record.output.as_deref().unwrap_or("-"),
+                    b.output.as_deref().unwrap_or("-")
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The codec's own answer to a case, as JSON, for reproducers.
+pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
+    use crate::corpus::codec::{DecodeAnswer, EncodeAnswer};
+    use gdmarshal::float::FloatStyle;
+    let mut c = ThisCodec;
+    match case {
+        Case::Decode {
+            input,
+            allow_objects,
+            ..
+        } => match c.decode(input, profile, *allow_objects) {
+            DecodeAnswer::Accepted { tree, consumed } => {
+                let output = gdmarshal::json::from_json(&tree, profile)
+                    .ok()
+                    .and_then(|v| {
+                        gdmarshal::encode::encode(
+                            &v,
+                            profile,
+                            gdmarshal::encode::EncodeOptions {
+                                full_objects: *allow_objects,
+                            },
+                        )
+                        .ok()
+                    })
+                    .map(|b| gdmarshal::json::hex(&b));
+                serde_json::json!({"verdict": "accepted", "tree": tree, "consumed": consumed, "output": output})
+            }
+            DecodeAnswer::Rejected(e) => serde_json::json!({"verdict": "rejected", "error": e}),
+            DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
+                serde_json::json!({"verdict": "skipped", "error": e})
+            }
+        },
+        Case::Encode {
+            value,
+            full_objects,
+            ..
+        } => {
+            let j = gdmarshal::json::to_json(value, profile, FloatStyle::Shortest);
+            match c.encode(&j, profile, *full_objects) {
+                EncodeAnswer::Bytes(b) => {
+                    serde_json::json!({"verdict": "accepted", "output": gdmarshal::json::hex(&b)})
+                }
+                EncodeAnswer::Rejected(e) => serde_json::json!({"verdict": "rejected", "error": e}),
+                EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
+                    serde_json::json!({"verdict": "skipped", "error": e})
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(verdict: Verdict) -> Record {
+        Record {
+            name: "t".into(),
+            direction: "decode".into(),
+            input: Some("02000000".into()),
+            value: None,
+            objects: false,
+            verdict,
+            consumed: None,
+            tree: None,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        }
+    }
+
+    #[test]
+    fn engine_side_classes() {
+        assert_eq!(
+            engine_class(&rec(Verdict::Crashed), None),
+            Some(Class::EngineCrash)
+        );
+        assert_eq!(
+            engine_class(&rec(Verdict::Hung), None),
+            Some(Class::EngineHang)
+        );
+        assert_eq!(
+            engine_class(&rec(Verdict::Accepted), Some(&OracleVerdict::Rejected)),
+            Some(Class::EngineRejectsOwnOutput)
+        );
+        assert_eq!(
+            engine_class(&rec(Verdict::Accepted), Some(&OracleVerdict::Accepted)),
+            None
+        );
+    }
+
+    #[test]
+    fn codec_side_classes() {
+        let p: Profile = "3.6".parse().unwrap();
+        let r = rec(Verdict::Accepted);
+        assert_eq!(codec_class("3.6.2", &r, &Outcome::Pass, p).0, Class::Agree);
+        assert_eq!(
+            codec_class(
+                "3.6.2",
+                &r,
+                &Outcome::Fail(
+                    "rejected input the engine accepts: at byte 8: invalid UTF-8 at string byte 0"
+                        .into()
+                ),
+                p
+            )
+            .0,
+            Class::KnownDifference
+        );
+        assert_eq!(
+            codec_class(
+                "4.6.3",
+                &r,
+                &Outcome::Fail(
+                    "rejected input the engine accepts: at byte 8: invalid UTF-8 at string byte 0"
+                        .into()
+                ),
+                "4.6".parse().unwrap()
+            )
+            .0,
+            Class::CodecDiffers
+        );
+        assert_eq!(
+            codec_class("3.6.2", &r, &Outcome::Skip("x".into()), p).0,
+            Class::Unsupported
+        );
+    }
+}

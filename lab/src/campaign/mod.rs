@@ -1,0 +1,401 @@
+//! Differential campaigns: many deterministic random cases against real engines, each answer
+//! classified, each disagreement minimized and saved as a reproducer that replays with one
+//! command (`gdmarshal diff --replay FILE`).
+//!
+//! [`cases::make_case`] builds case `index` of a seed; [`classify::classify_batch`] runs a batch
+//! on an engine and classifies every case ([`Class`]); [`minimize`] shrinks a finding while its
+//! class stays the same; [`run_engine`] drives one engine through a whole campaign.
+
+pub mod cases;
+pub mod classify;
+pub mod minimize;
+pub mod report;
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use classify::{Class, Judged, classify_batch};
+
+use crate::corpus::{Case, Record};
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{from_json, hex, to_json, unhex};
+use crate::oracle::Oracle;
+use gdmarshal::profile::Profile;
+
+/// Cases sent to an engine per batch.
+pub const BATCH: usize = 500;
+
+/// How a campaign runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The seed: the same seed gives the same cases.
+    pub seed: u64,
+    /// Cases per engine.
+    pub cases: u64,
+    /// Where reproducers go (`<dir>/<class>/<engine>-<hash>.json`); none when `None`.
+    pub findings_dir: Option<PathBuf>,
+    /// Most findings minimized and saved per class and engine; the rest are only counted.
+    pub max_saved_per_class: usize,
+}
+
+/// A saved reproducer.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct FindingFile {
+    /// The class.
+    pub class: Class,
+    /// The engine's name (e.g. `4.6`).
+    pub engine: String,
+    /// The version the engine reported.
+    pub version: String,
+    /// The format profile.
+    pub profile: String,
+    /// The campaign seed and case index the finding came from.
+    pub seed: u64,
+    /// The case index.
+    pub index: u64,
+    /// `decode` or `encode`.
+    pub direction: String,
+    /// Decode with objects allowed / encode with full objects.
+    pub objects: bool,
+    /// Decode: the minimized input, hex.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// Encode: the minimized value, tagged JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// The case before minimization (hex or tagged JSON).
+    pub original: Value,
+    /// Why it was classified so.
+    pub detail: String,
+    /// The engine's answer to the minimized case.
+    pub engine_answer: Record,
+    /// The codec's answer to the minimized case.
+    pub codec_answer: Value,
+    /// The command that replays it.
+    pub replay: String,
+}
+
+impl FindingFile {
+    /// The case the file describes.
+    pub fn case(&self) -> Result<Case, String> {
+        let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
+        let name = format!("campaign/{}/{}/replay", self.seed, self.index);
+        match (self.direction.as_str(), &self.input, &self.value) {
+            ("decode", Some(h), _) => Ok(Case::Decode {
+                name,
+                input: unhex(h)?,
+                allow_objects: self.objects,
+            }),
+            ("encode", _, Some(v)) => Ok(Case::Encode {
+                name,
+                value: from_json(v, profile).map_err(|e| e.to_string())?,
+                full_objects: self.objects,
+            }),
+            _ => Err("the finding has neither a decode input nor an encode value".into()),
+        }
+    }
+
+    /// A shell line that shows the codec's side (decode findings only).
+    pub fn codec_command(&self) -> Option<String> {
+        self.input.as_ref().map(|h| {
+            format!(
+                "printf {h} | gdmarshal decode --godot {} --hex{}",
+                self.profile,
+                if self.objects { " --objects" } else { "" }
+            )
+        })
+    }
+}
+
+/// What one engine's campaign found.
+#[derive(Clone, Debug, Default)]
+pub struct EngineRun {
+    /// The engine's name.
+    pub engine: String,
+    /// The version it reported.
+    pub version: String,
+    /// Cases per class.
+    pub counts: BTreeMap<Class, u64>,
+    /// Reproducers written (paths), and findings kept in memory when no folder is given.
+    pub findings: Vec<(Option<PathBuf>, FindingFile)>,
+}
+
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The classes of `cases` on the engine, or `None` each if the engine could not answer.
+fn classes_of(engine: &mut dyn Oracle, version: &str, cases: &[Case]) -> Vec<Option<Class>> {
+    match classify_batch(engine, version, cases) {
+        Ok(j) => j.into_iter().map(|j| Some(j.class)).collect(),
+        Err(_) => vec![None; cases.len()],
+    }
+}
+
+/// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
+/// shrunk (every try would restart the engine); they are saved as found.
+pub fn minimize_case(engine: &mut dyn Oracle, version: &str, case: &Case, class: Class) -> Case {
+    if matches!(class, Class::EngineCrash | Class::EngineHang) {
+        return case.clone();
+    }
+    match case {
+        Case::Decode {
+            name,
+            input,
+            allow_objects,
+        } => {
+            let objects = *allow_objects;
+            let min = minimize::minimize_bytes(input, &mut |cands| {
+                let cs: Vec<Case> = cands
+                    .iter()
+                    .map(|b| Case::Decode {
+                        name: name.clone(),
+                        input: b.clone(),
+                        allow_objects: objects,
+                    })
+                    .collect();
+                classes_of(engine, version, &cs)
+                    .into_iter()
+                    .map(|c| c == Some(class))
+                    .collect()
+            });
+            Case::Decode {
+                name: name.clone(),
+                input: min,
+                allow_objects: objects,
+            }
+        }
+        Case::Encode {
+            name,
+            value,
+            full_objects,
+        } => {
+            let objects = *full_objects;
+            let min = minimize::minimize_value(value, &mut |cands| {
+                let cs: Vec<Case> = cands
+                    .iter()
+                    .map(|v| Case::Encode {
+                        name: name.clone(),
+                        value: v.clone(),
+                        full_objects: objects,
+                    })
+                    .collect();
+                classes_of(engine, version, &cs)
+                    .into_iter()
+                    .map(|c| c == Some(class))
+                    .collect()
+            });
+            Case::Encode {
+                name: name.clone(),
+                value: min,
+                full_objects: objects,
+            }
+        }
+    }
+}
+
+fn case_text(case: &Case, profile: Profile) -> Value {
+    match case {
+        Case::Decode { input, .. } => Value::String(hex(input)),
+        Case::Encode { value, .. } => to_json(value, profile, FloatStyle::Shortest),
+    }
+}
+
+/// Builds the reproducer of a minimized case from the engine's fresh answer to it.
+#[allow(clippy::too_many_arguments)]
+fn finding_file(
+    engine_name: &str,
+    version: &str,
+    profile: Profile,
+    seed: u64,
+    index: u64,
+    original: &Case,
+    min: &Case,
+    judged: &Judged,
+    dir: Option<&Path>,
+) -> (Option<PathBuf>, FindingFile) {
+    let text = case_text(min, profile);
+    let (direction, objects, input, value) = match min {
+        Case::Decode {
+            input,
+            allow_objects,
+            ..
+        } => ("decode", *allow_objects, Some(hex(input)), None),
+        Case::Encode {
+            full_objects,
+            value,
+            ..
+        } => (
+            "encode",
+            *full_objects,
+            None,
+            Some(to_json(value, profile, FloatStyle::Shortest)),
+        ),
+    };
+    let file = format!(
+        "{}-{:016x}.json",
+        engine_name,
+        fnv(&format!("{direction}{objects}{text}"))
+    );
+    let path = dir.map(|d| d.join(judged.class.name()).join(file));
+    let replay = match &path {
+        Some(p) => format!("gdmarshal diff --replay {}", p.display()),
+        None => {
+            format!("gdmarshal diff --engine {engine_name} --seed {seed} --from {index} --cases 1")
+        }
+    };
+    (
+        path,
+        FindingFile {
+            class: judged.class,
+            engine: engine_name.to_string(),
+            version: version.to_string(),
+            profile: profile.to_string(),
+            seed,
+            index,
+            direction: direction.into(),
+            objects,
+            input,
+            value,
+            original: case_text(original, profile),
+            detail: judged.detail.clone(),
+            engine_answer: judged.record.clone(),
+            codec_answer: classify::codec_answer(min, profile),
+            replay,
+        },
+    )
+}
+
+/// Writes a reproducer (pretty JSON, one file).
+pub fn save_finding(path: &Path, f: &FindingFile) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    let mut text = serde_json::to_string_pretty(f).expect("findings serialize");
+    text.push('\n');
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads a reproducer.
+pub fn load_finding(path: &Path) -> Result<FindingFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    gdmarshal::json::parse_deep(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every reproducer under a folder, sorted by path.
+pub fn load_findings(dir: &Path) -> Vec<(PathBuf, FindingFile)> {
+    let mut out = Vec::new();
+    let Ok(classes) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for c in classes.flatten() {
+        let Ok(files) = std::fs::read_dir(c.path()) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let p = f.path();
+            if p.extension().is_some_and(|e| e == "json")
+                && let Ok(ff) = load_finding(&p)
+            {
+                out.push((p, ff));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// What makes two findings the same for saving: class, direction, top-level type and the shape
+/// of the reason (numbers and hex left out).
+pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
+    let top = match case {
+        Case::Decode { input, .. } => format!("decode {}", input.first().copied().unwrap_or(255)),
+        Case::Encode { value, .. } => format!("encode {}", value.get_type().name()),
+    };
+    let _ = profile;
+    let shape: String = j
+        .detail
+        .chars()
+        .filter(|c| !c.is_ascii_hexdigit())
+        .take(60)
+        .collect();
+    format!("{} {top} {shape}", j.class)
+}
+
+/// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told how many
+/// more cases are done.
+pub fn run_engine(
+    engine: &mut dyn Oracle,
+    version: &str,
+    cfg: &Config,
+    from: u64,
+    progress: &dyn Fn(u64),
+) -> Result<EngineRun, String> {
+    let profile = engine.profile();
+    let name = engine.name().to_string();
+    let sources = cases::mutation_sources(profile);
+    let mut run = EngineRun {
+        engine: name.clone(),
+        version: version.to_string(),
+        ..Default::default()
+    };
+    let mut saved_per_class: BTreeMap<Class, usize> = BTreeMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let end = from + cfg.cases;
+    let mut start = from;
+    while start < end {
+        let stop = (start + BATCH as u64).min(end);
+        let batch: Vec<Case> = (start..stop)
+            .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
+            .collect();
+        let judged = classify_batch(engine, version, &batch)?;
+        for (k, j) in judged.iter().enumerate() {
+            *run.counts.entry(j.class).or_default() += 1;
+            if !j.class.is_finding() {
+                continue;
+            }
+            let n = saved_per_class.entry(j.class).or_default();
+            if *n >= cfg.max_saved_per_class {
+                continue;
+            }
+            if !seen.insert(signature(&batch[k], j, profile)) {
+                continue;
+            }
+            let index = start + k as u64;
+            let min = minimize_case(engine, version, &batch[k], j.class);
+            // The minimized case's own answer (a nondeterministic one may not repeat: keep the
+            // original's then).
+            let fresh = classify_batch(engine, version, std::slice::from_ref(&min))?
+                .pop()
+                .filter(|f| f.class == j.class);
+            let (min, judged_min) = match fresh {
+                Some(f) => (min, f),
+                None => (batch[k].clone(), j.clone()),
+            };
+            *n += 1;
+            let (path, file) = finding_file(
+                &name,
+                version,
+                profile,
+                cfg.seed,
+                index,
+                &batch[k],
+                &min,
+                &judged_min,
+                cfg.findings_dir.as_deref(),
+            );
+            if let Some(p) = &path {
+                save_finding(p, &file)?;
+            }
+            run.findings.push((path, file));
+        }
+        progress(stop - start);
+        start = stop;
+    }
+    Ok(run)
+}

@@ -1,0 +1,489 @@
+//! The conformance runner: any program that speaks the testee protocol (docs/conformance.md),
+//! judged against the real engines' answers in the corpus.
+//!
+//! The judging is [`crate::corpus::run::run`] (the same judge and expected-failure rules that
+//! check this crate's own codec); this module selects the cases, runs them through one or more
+//! testee processes ([`testee::Testee`]) and keeps what a report needs: [`report`] renders it as
+//! text, JSON or JUnit XML.
+
+pub mod live;
+pub mod report;
+pub mod serve;
+pub mod testee;
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde_json::Value;
+
+use crate::corpus::known::Entry;
+use crate::corpus::run::{CaseResult, Settled, run};
+use crate::corpus::{EngineCorpus, Record};
+use gdmarshal::profile::Profile;
+use gdmarshal::types::VariantType;
+
+use testee::{Exchange, Hello, Testee};
+
+/// What to run.
+pub struct Options {
+    /// The testee command line (run by `sh -c`).
+    pub testee: String,
+    /// `decode`, `encode`, or both.
+    pub directions: Vec<String>,
+    /// Only cases matching one of these globs (all when empty).
+    pub run: Vec<String>,
+    /// Not the cases matching one of these globs.
+    pub skip: Vec<String>,
+    /// Expected failures.
+    pub known: Vec<Entry>,
+    /// Testee processes.
+    pub jobs: usize,
+    /// Time a testee has for one answer.
+    pub timeout: Duration,
+    /// The cases are a sample (live mode), not the whole corpus: an expected-failure entry that
+    /// matches none of them is not stale.
+    pub sample: bool,
+}
+
+/// One case after the run, with what a report shows.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The judged case.
+    pub result: CaseResult,
+    /// The type family the case belongs to (e.g. `float`, `Array`, `unknown_type`).
+    pub family: String,
+    /// What the testee answered to it (decoded values, encoded bytes), in order.
+    pub answers: Vec<Exchange>,
+}
+
+/// An expected-failure entry that is out of date.
+#[derive(Clone, Debug)]
+pub struct Stale {
+    /// The entry's `file:line`.
+    pub origin: String,
+    /// Why it is stale.
+    pub why: String,
+}
+
+/// The outcome of a conformance run.
+pub struct Conformance {
+    /// The testee's handshake.
+    pub hello: Hello,
+    /// The testee command.
+    pub command: String,
+    /// The engine version of the corpus.
+    pub engine: String,
+    /// The format profile.
+    pub profile: Profile,
+    /// Every case of the corpus that `--run`/`--skip`/`--direction` selected, in corpus order.
+    pub cases: Vec<Case>,
+    /// Out-of-date expected-failure entries.
+    pub stale: Vec<Stale>,
+    /// The expected-failure entries used.
+    pub known: Vec<Entry>,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+    /// Testee processes started (including restarts after crashes and hangs).
+    pub starts: usize,
+}
+
+impl Conformance {
+    /// Whether the run passed: no failure, no unexpected pass, no stale entry.
+    pub fn passed(&self) -> bool {
+        self.stale.is_empty() && !self.cases.iter().any(|c| is_failure(&c.result.settled))
+    }
+}
+
+/// Whether a settled case makes the run fail.
+pub fn is_failure(s: &Settled) -> bool {
+    matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_))
+}
+
+fn globs(patterns: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        b.add(Glob::new(p).map_err(|e| format!("{p:?}: {e}"))?);
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// The type a decode input's header names, if the profile knows the id.
+fn header_type(r: &Record, profile: Profile) -> Option<VariantType> {
+    let bytes = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
+    let id = *bytes.first()? as u32;
+    profile.type_of(id)
+}
+
+fn node_type(v: &Value) -> Option<&str> {
+    v.get("type").and_then(Value::as_str)
+}
+
+/// The type family of a case: the type its name names (`encode/<T>/…`, `decode/valid/<T>/…`),
+/// else the type of its value or of its input's header, else its name's second segment.
+pub fn family(r: &Record, profile: Profile) -> String {
+    let segs: Vec<&str> = r.name.split('/').collect();
+    for s in segs.iter().skip(1).take(2) {
+        if let Some(t) = VariantType::from_name(s) {
+            return t.name().to_string();
+        }
+    }
+    if let Some(t) = r.value.as_ref().or(r.tree.as_ref()).and_then(node_type) {
+        return VariantType::from_name(t)
+            .map(|t| t.name().to_string())
+            .unwrap_or_else(|| t.to_string());
+    }
+    if let Some(t) = header_type(r, profile) {
+        return t.name().to_string();
+    }
+    segs.get(1).unwrap_or(&"other").to_string()
+}
+
+pub(crate) fn collect_types(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(t) = m.get("type").and_then(Value::as_str) {
+                out.insert(
+                    VariantType::from_name(t)
+                        .map(|t| t.name().to_string())
+                        .unwrap_or_else(|| t.to_string()),
+                );
+            }
+            for v in m.values() {
+                collect_types(v, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_types(v, out)),
+        _ => {}
+    }
+}
+
+/// Every type a case involves: the types in its value and tree, and its input header's type.
+pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for v in [&r.value, &r.tree].into_iter().flatten() {
+        collect_types(v, &mut out);
+    }
+    if let Some(t) = header_type(r, profile) {
+        out.insert(t.name().to_string());
+    }
+    out
+}
+
+/// Why the testee's handshake leaves a case out, if it does.
+pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<String> {
+    let version = profile.to_string();
+    let major = profile.major().to_string();
+    if !hello.versions.covers(&version, &[&major]) {
+        return Some(format!("the testee does not declare Godot {version}"));
+    }
+    if !hello.directions.covers(&r.direction, &[]) {
+        return Some(format!("the testee does not declare {}", r.direction));
+    }
+    let missing: Vec<String> = case_types(r, profile)
+        .into_iter()
+        .filter(|t| !hello.types.covers(t, &[]))
+        .collect();
+    if !missing.is_empty() {
+        return Some(format!(
+            "the testee does not declare type {}",
+            missing.join(", ")
+        ));
+    }
+    None
+}
+
+/// What one runner thread returns: its cases with their corpus positions, and how many testee
+/// processes it started.
+type Part = (Vec<(usize, Case)>, usize);
+
+/// Runs the selected cases of one engine's corpus through the testee.
+pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
+    let started = Instant::now();
+    let run_set = globs(&o.run)?;
+    let skip_set = globs(&o.skip)?;
+    let first = Testee::start(&o.testee, o.timeout)?;
+    let hello = first.hello().clone();
+    let profile = corpus.profile;
+    if !hello
+        .versions
+        .covers(&profile.to_string(), &[&profile.major().to_string()])
+    {
+        return Err(format!(
+            "testee {:?} does not declare Godot {profile} (it declares {:?})",
+            hello.name, hello.versions
+        ));
+    }
+    let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
+
+    // Selection, in corpus order; undeclared cases are settled here as skipped.
+    let mut slots: Vec<Option<Case>> = Vec::new();
+    let mut todo: Vec<(usize, Record)> = Vec::new();
+    for r in &corpus.records {
+        if (!o.run.is_empty() && !run_set.is_match(&r.name))
+            || skip_set.is_match(&r.name)
+            || !o.directions.contains(&r.direction)
+        {
+            continue;
+        }
+        let index = slots.len();
+        match undeclared(&hello, r, profile) {
+            Some(why) => slots.push(Some(Case {
+                result: CaseResult {
+                    engine: corpus.entry.version.clone(),
+                    name: r.name.clone(),
+                    record: r.clone(),
+                    settled: Settled::Skip(why),
+                },
+                family: family(r, profile),
+                answers: Vec::new(),
+            })),
+            None => {
+                slots.push(None);
+                todo.push((index, r.clone()));
+            }
+        }
+    }
+
+    let jobs = o.jobs.clamp(1, todo.len().max(1));
+    let mut chunks: Vec<Vec<(usize, Record)>> = vec![Vec::new(); jobs];
+    for (i, item) in todo.into_iter().enumerate() {
+        chunks[i % jobs].push(item);
+    }
+    let mut first = Some(first);
+    let outcomes: Vec<Result<Part, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let testee = first.take();
+                let known = &known;
+                std::thread::Builder::new()
+                    .stack_size(1 << 28)
+                    .spawn_scoped(s, move || {
+                        let mut testee = match testee {
+                            Some(t) => t,
+                            None => Testee::start(&o.testee, o.timeout)?,
+                        };
+                        let transcript = testee.transcript.clone();
+                        let (indices, records): (Vec<usize>, Vec<Record>) =
+                            chunk.into_iter().unzip();
+                        let part = EngineCorpus {
+                            entry: corpus.entry.clone(),
+                            profile,
+                            records,
+                        };
+                        let mut answers = Vec::new();
+                        let results = run(&mut testee, &[part], known, &|_, _| true, &mut || {
+                            answers.push(
+                                transcript
+                                    .lock()
+                                    .map(|mut t| std::mem::take(&mut *t))
+                                    .unwrap_or_default(),
+                            )
+                        });
+                        let cases = results
+                            .into_iter()
+                            .zip(answers)
+                            .zip(indices)
+                            .map(|((result, answers), i)| {
+                                let family = family(&result.record, profile);
+                                (
+                                    i,
+                                    Case {
+                                        result,
+                                        family,
+                                        answers,
+                                    },
+                                )
+                            })
+                            .collect();
+                        Ok((cases, testee.starts))
+                    })
+                    .expect("thread starts")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a runner thread panicked".into()))
+            })
+            .collect()
+    });
+    let mut starts = 0;
+    for outcome in outcomes {
+        let (cases, n) = outcome?;
+        starts += n;
+        for (i, c) in cases {
+            slots[i] = Some(c);
+        }
+    }
+    let cases: Vec<Case> = slots
+        .into_iter()
+        .map(|c| c.expect("every case ran"))
+        .collect();
+    let stale = stale(&known, corpus, &cases, o.sample);
+    Ok(Conformance {
+        hello,
+        command: o.testee.clone(),
+        engine: corpus.entry.version.clone(),
+        profile,
+        cases,
+        stale,
+        known,
+        elapsed: started.elapsed(),
+        starts,
+    })
+}
+
+/// Entries for this engine that match no case at all, or match cases that were run and now all
+/// pass. Entries whose cases were all skipped or not selected cannot be judged and are not stale;
+/// `flaky:` entries never are.
+fn stale(known: &[Entry], corpus: &EngineCorpus, cases: &[Case], sample: bool) -> Vec<Stale> {
+    let version = &corpus.entry.version;
+    known
+        .iter()
+        .filter(|k| !k.flaky())
+        .filter_map(|k| {
+            if !corpus.records.iter().any(|r| k.matches(version, &r.name)) {
+                let why = if k.engine_glob_matches(version) && !sample {
+                    format!("matches no case of Godot {version}")
+                } else {
+                    return None;
+                };
+                return Some(Stale {
+                    origin: k.origin.clone(),
+                    why,
+                });
+            }
+            let mine: Vec<&Settled> = cases
+                .iter()
+                .filter(|c| k.matches(version, &c.result.name))
+                .map(|c| &c.result.settled)
+                .collect();
+            let now_passes = !mine.is_empty()
+                && mine
+                    .iter()
+                    .all(|s| matches!(s, Settled::Pass | Settled::UnexpectedPass(_)));
+            now_passes.then(|| Stale {
+                origin: k.origin.clone(),
+                why: "every case it matches now passes: remove it".into(),
+            })
+        })
+        .collect()
+}
+
+/// The expected-failure list that would make this run pass: the entries still in use, and one
+/// entry per new failure.
+pub fn expect_fail_list(c: &Conformance) -> String {
+    let mut out = String::from(
+        "# Expected failures for `gdmarshal conform` (ENGINE-GLOB CASE-GLOB REASON).\n",
+    );
+    let stale: BTreeSet<&str> = c.stale.iter().map(|s| s.origin.as_str()).collect();
+    for k in &c.known {
+        if stale.contains(k.origin.as_str()) {
+            continue;
+        }
+        if !k.engine_glob_matches(&c.engine) || k.flaky() {
+            out.push_str(&format!(
+                "{} {} {}\n",
+                k.engine_glob(),
+                k.case_glob(),
+                k.reason
+            ));
+            continue;
+        }
+        let mine: Vec<&Case> = c
+            .cases
+            .iter()
+            .filter(|x| k.matches(&c.engine, &x.result.name))
+            .collect();
+        if mine
+            .iter()
+            .any(|x| matches!(x.result.settled, Settled::UnexpectedPass(_)))
+        {
+            // Some of its cases pass now: narrow it to the ones that still fail.
+            for x in mine {
+                if matches!(x.result.settled, Settled::ExpectedFail(_)) {
+                    out.push_str(&format!(
+                        "{} {} {}\n",
+                        globset::escape(&c.engine),
+                        globset::escape(&x.result.name),
+                        k.reason
+                    ));
+                }
+            }
+        } else {
+            out.push_str(&format!(
+                "{} {} {}\n",
+                k.engine_glob(),
+                k.case_glob(),
+                k.reason
+            ));
+        }
+    }
+    for x in &c.cases {
+        if let Settled::Fail(why) = &x.result.settled {
+            let reason: String = why.lines().next().unwrap_or("").chars().take(120).collect();
+            out.push_str(&format!(
+                "{} {} {}\n",
+                globset::escape(&c.engine),
+                globset::escape(&x.result.name),
+                reason.replace('#', "")
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
+        Record {
+            name: name.into(),
+            direction: "decode".into(),
+            input: input.map(str::to_string),
+            value: None,
+            objects: false,
+            verdict: crate::corpus::Verdict::Rejected,
+            consumed: None,
+            tree,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        }
+    }
+
+    #[test]
+    fn families_come_from_names_values_and_headers() {
+        let p46: Profile = "4.6".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let f = |n: &str, i: Option<&str>, p| family(&record(n, i, None), p);
+        assert_eq!(f("encode/float/one", None, p46), "float");
+        assert_eq!(
+            f("decode/valid/Vector2/x", Some("05000000"), p46),
+            "Vector2"
+        );
+        assert_eq!(
+            f("decode/truncated/Array/1/at_3", Some("1c00"), p46),
+            "Array"
+        );
+        assert_eq!(f("decode/noncanonical/x", Some("1c000000"), p46), "Array");
+        assert_eq!(f("decode/noncanonical/x", Some("13000000"), p36), "Array");
+        assert_eq!(
+            f("decode/unknown_type/64", Some("40000000"), p46),
+            "unknown_type"
+        );
+        let types = case_types(
+            &record(
+                "decode/x",
+                Some("1c000000"),
+                Some(serde_json::json!({"type":"Array","value":[{"type":"float","value":"1"}]})),
+            ),
+            p46,
+        );
+        assert_eq!(types.into_iter().collect::<Vec<_>>(), ["Array", "float"]);
+    }
+}

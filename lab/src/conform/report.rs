@@ -1,0 +1,526 @@
+//! Reports of a conformance run: text for people, JSON for tools, JUnit XML for CI.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::corpus::codec::first_difference;
+use crate::corpus::run::Settled;
+use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{to_json, unhex};
+use gdmarshal::trace::Trace;
+
+use super::testee::Exchange;
+use super::{Case, Conformance, is_failure};
+
+/// Quotes a word for a POSIX shell.
+pub fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The command that replays one case; `extra` are further options to repeat (e.g. `--corpus`).
+pub fn replay(c: &Conformance, name: &str, extra: &str) -> String {
+    format!(
+        "gdmarshal conform --testee {} --godot {}{extra} --run {}",
+        shell_quote(&c.command),
+        c.profile,
+        shell_quote(&globset::escape(name))
+    )
+}
+
+fn status(s: &Settled) -> &'static str {
+    match s {
+        Settled::Pass => "pass",
+        Settled::Fail(_) => "fail",
+        Settled::ExpectedFail(_) => "expected-fail",
+        Settled::UnexpectedPass(_) => "unexpected-pass",
+        Settled::Skip(_) => "skip",
+    }
+}
+
+fn message(s: &Settled) -> String {
+    match s {
+        Settled::Pass => String::new(),
+        Settled::Fail(why) | Settled::Skip(why) => why.clone(),
+        Settled::ExpectedFail(entry) => format!("expected failure ({entry})"),
+        Settled::UnexpectedPass(entry) => {
+            format!("passes, but is listed as an expected failure ({entry}): remove the entry")
+        }
+    }
+}
+
+fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head}… ({} chars)", s.chars().count())
+    }
+}
+
+fn first_diff_byte(a: &[u8], b: &[u8]) -> usize {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()))
+}
+
+/// Hex of `bytes` from 16 bytes before `at` to 16 after, with the offset it starts at.
+fn hex_around(bytes: &[u8], at: usize) -> String {
+    let from = at.saturating_sub(16).min(bytes.len());
+    let to = (at + 16).min(bytes.len());
+    let mut s = format!("@{from}: ");
+    if from > 0 {
+        s.push('…');
+    }
+    for (i, b) in bytes[from..to].iter().enumerate() {
+        if from + i == at {
+            s.push('[');
+        }
+        let _ = write!(s, "{b:02x}");
+        if from + i == at {
+            s.push(']');
+        }
+    }
+    if to < bytes.len() {
+        s.push('…');
+    }
+    s
+}
+
+/// Finds the field that holds one byte offset, as the decoder reads the bytes.
+struct Locate {
+    at: usize,
+    path: Vec<String>,
+    found: Option<String>,
+}
+
+impl Trace for Locate {
+    const ACTIVE: bool = true;
+
+    fn open(&mut self, _offset: usize, label: std::fmt::Arguments<'_>) {
+        let label = label.to_string();
+        self.path
+            .push(if label.starts_with('[') || label.starts_with('.') {
+                label
+            } else {
+                format!(" {label}")
+            });
+    }
+
+    fn field(&mut self, start: usize, end: usize, name: &str, meaning: std::fmt::Arguments<'_>) {
+        if self.found.is_none() && (start..end.max(start + 1)).contains(&self.at) {
+            self.found = Some(format!("{name} of ${} ({meaning})", self.path.concat()));
+        }
+    }
+
+    fn close(&mut self, _offset: usize) {
+        self.path.pop();
+    }
+}
+
+/// What field byte `at` of `bytes` belongs to, as this crate's decoder reads them.
+fn field_at(bytes: &[u8], at: usize, c: &Conformance, objects: bool) -> String {
+    if at >= bytes.len() {
+        return format!("past the end ({} bytes)", bytes.len());
+    }
+    let mut t = Locate {
+        at,
+        path: Vec::new(),
+        found: None,
+    };
+    let result = decode_traced(
+        bytes,
+        c.profile,
+        DecodeOptions {
+            allow_objects: objects,
+        },
+        &mut t,
+    );
+    match (t.found, result) {
+        (Some(f), _) => f,
+        (None, Err(e)) => format!("unreadable: {e}"),
+        (None, Ok(_)) => "trailing bytes".into(),
+    }
+}
+
+/// The lines under a failure: both byte strings around the first differing byte and, decoded
+/// with this crate's codec, the first differing node and both trees.
+fn byte_details(
+    c: &Conformance,
+    expected: &[u8],
+    got: &[u8],
+    objects: bool,
+    out: &mut Vec<String>,
+) {
+    let at = first_diff_byte(expected, got);
+    out.push(format!("first differing byte: offset {at}"));
+    out.push(format!("engine bytes {}", hex_around(expected, at)));
+    out.push(format!("testee bytes {}", hex_around(got, at)));
+    out.push(format!(
+        "byte {at} is, in the engine's bytes: {}",
+        field_at(expected, at, c, objects)
+    ));
+    out.push(format!(
+        "byte {at} is, in the testee's bytes: {}",
+        field_at(got, at, c, objects)
+    ));
+    let tree = |b: &[u8]| {
+        decode(
+            b,
+            c.profile,
+            DecodeOptions {
+                allow_objects: objects,
+            },
+        )
+        .ok()
+        .map(|d| to_json(&d.value, c.profile, FloatStyle::Shortest))
+    };
+    match (tree(expected), tree(got)) {
+        (Some(e), Some(g)) => {
+            let path = first_difference(&e, &g, "$")
+                .unwrap_or_else(|| "none (same value, other bytes)".into());
+            out.push(format!(
+                "as values (read back by gdmarshal): first differing node {path}"
+            ));
+            out.push(format!("  engine: {}", clip(&e.to_string(), 400)));
+            out.push(format!("  testee: {}", clip(&g.to_string(), 400)));
+        }
+        (Some(e), None) => {
+            out.push(format!("engine value: {}", clip(&e.to_string(), 400)));
+            out.push("testee bytes do not decode in this engine version".into());
+        }
+        _ => {}
+    }
+}
+
+/// The detail lines of one failing case (beyond its judge message).
+pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
+    let r = &case.result.record;
+    let mut out = Vec::new();
+    let expected = r.output.as_deref().and_then(|h| unhex(h).ok());
+    let got = case.answers.iter().rev().find_map(|a| match a {
+        Exchange::Encoded(b) => Some(b.clone()),
+        Exchange::Decoded(_) => None,
+    });
+    if r.direction == "decode" {
+        if let Some(input) = &r.input {
+            out.push(format!("input: {}", clip(input, 200)));
+        }
+        let testee_tree = case.answers.iter().find_map(|a| match a {
+            Exchange::Decoded(v) => Some(v),
+            Exchange::Encoded(_) => None,
+        });
+        match (&r.tree, testee_tree) {
+            (Some(e), Some(g)) => {
+                if let Some(path) = first_difference(e, g, "$") {
+                    out.push(format!("first differing node: {path}"));
+                }
+                out.push(format!("engine tree: {}", clip(&e.to_string(), 400)));
+                out.push(format!("testee tree: {}", clip(&g.to_string(), 400)));
+            }
+            (Some(e), None) => out.push(format!("engine tree: {}", clip(&e.to_string(), 400))),
+            (None, Some(g)) => out.push(format!("testee tree: {}", clip(&g.to_string(), 400))),
+            (None, None) => {}
+        }
+        if let (Some(e), Some(g)) = (&expected, &got)
+            && e != g
+        {
+            out.push("re-encoding of the decoded value:".into());
+            byte_details(c, e, g, r.objects, &mut out);
+        }
+    } else {
+        if let Some(v) = &r.value {
+            out.push(format!("value: {}", clip(&v.to_string(), 400)));
+        }
+        if let (Some(e), Some(g)) = (&expected, &got) {
+            byte_details(c, e, g, r.objects, &mut out);
+        }
+    }
+    out
+}
+
+/// Counts per type family: cases, pass, expected failures, skipped, failures.
+pub fn families(c: &Conformance) -> BTreeMap<String, [usize; 5]> {
+    let mut m: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+    for x in &c.cases {
+        let row = m.entry(x.family.clone()).or_default();
+        row[0] += 1;
+        let i = match x.result.settled {
+            Settled::Pass => 1,
+            Settled::ExpectedFail(_) => 2,
+            Settled::Skip(_) => 3,
+            Settled::Fail(_) | Settled::UnexpectedPass(_) => 4,
+        };
+        row[i] += 1;
+    }
+    m
+}
+
+fn totals(c: &Conformance) -> [usize; 5] {
+    families(c).values().fold([0; 5], |mut a, r| {
+        for i in 0..5 {
+            a[i] += r[i];
+        }
+        a
+    })
+}
+
+fn rate(c: &Conformance) -> f64 {
+    c.cases.len() as f64 / c.elapsed.as_secs_f64().max(1e-9)
+}
+
+/// The text report.
+pub fn text(c: &Conformance, extra: &str) -> String {
+    let mut s = String::new();
+    for x in &c.cases {
+        if !is_failure(&x.result.settled) {
+            continue;
+        }
+        let _ = writeln!(s, "FAIL {} [type {}]", x.result.name, x.family);
+        for line in message(&x.result.settled).lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+        for line in details(c, x) {
+            let _ = writeln!(s, "    {line}");
+        }
+        let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
+    }
+    for x in &c.cases {
+        if let Settled::ExpectedFail(entry) = &x.result.settled {
+            let _ = writeln!(
+                s,
+                "expected failure {} [type {}]: {entry}",
+                x.result.name, x.family
+            );
+        }
+    }
+    for st in &c.stale {
+        let _ = writeln!(s, "FAIL stale expected failure {}: {}", st.origin, st.why);
+    }
+    let _ = writeln!(
+        s,
+        "\n{:<20} {:>6} {:>6} {:>9} {:>6} {:>6}",
+        "type family", "cases", "pass", "expected", "skip", "FAIL"
+    );
+    let row = |s: &mut String, name: &str, r: &[usize; 5]| {
+        let _ = writeln!(
+            s,
+            "{:<20} {:>6} {:>6} {:>9} {:>6} {:>6}",
+            name, r[0], r[1], r[2], r[3], r[4]
+        );
+    };
+    for (f, r) in families(c) {
+        row(&mut s, &f, &r);
+    }
+    let t = totals(c);
+    row(&mut s, "total", &t);
+    let mut skips: BTreeMap<String, usize> = BTreeMap::new();
+    for x in &c.cases {
+        if let Settled::Skip(why) = &x.result.settled {
+            *skips.entry(why.clone()).or_default() += 1;
+        }
+    }
+    if !skips.is_empty() {
+        let _ = writeln!(s, "\nskipped:");
+        for (why, n) in skips {
+            let _ = writeln!(s, "{n:>6}  {why}");
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\ntestee {:?} ({}) against Godot {} (format {}): {} cases in {:.2} s ({:.0} cases/s), {} testee process start(s)",
+        c.hello.name,
+        c.command,
+        c.engine,
+        c.profile,
+        c.cases.len(),
+        c.elapsed.as_secs_f64(),
+        rate(c),
+        c.starts
+    );
+    if c.passed() {
+        let _ = writeln!(
+            s,
+            "ok: {} passed, {} expected failures, {} skipped",
+            t[1], t[2], t[3]
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "FAILED: {} failing cases, {} stale expected-failure entries ({} passed, {} expected failures, {} skipped)",
+            t[4],
+            c.stale.len(),
+            t[1],
+            t[2],
+            t[3]
+        );
+    }
+    s
+}
+
+/// The JSON report.
+pub fn json(c: &Conformance, extra: &str) -> Value {
+    let t = totals(c);
+    json!({
+        "testee": {"name": c.hello.name, "command": c.command},
+        "engine": c.engine,
+        "profile": c.profile.to_string(),
+        "passed": c.passed(),
+        "seconds": c.elapsed.as_secs_f64(),
+        "testee_starts": c.starts,
+        "totals": {"cases": t[0], "pass": t[1], "expected_fail": t[2], "skip": t[3], "fail": t[4]},
+        "families": families(c).into_iter().map(|(f, r)| json!({
+            "family": f, "cases": r[0], "pass": r[1], "expected_fail": r[2], "skip": r[3], "fail": r[4],
+        })).collect::<Vec<_>>(),
+        "cases": c.cases.iter().map(|x| {
+            let mut o = json!({
+                "name": x.result.name,
+                "family": x.family,
+                "status": status(&x.result.settled),
+            });
+            let m = message(&x.result.settled);
+            if !m.is_empty() {
+                o["message"] = json!(m);
+            }
+            if is_failure(&x.result.settled) {
+                o["details"] = json!(details(c, x));
+                o["replay"] = json!(replay(c, &x.result.name, extra));
+            }
+            o
+        }).collect::<Vec<_>>(),
+        "stale": c.stale.iter().map(|s| json!({"entry": s.origin, "why": s.why})).collect::<Vec<_>>(),
+    })
+}
+
+/// Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold.
+pub fn xml_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(ch),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The JUnit XML report: one test suite per type family, one test case per corpus case; expected
+/// failures and skipped cases are `<skipped>`; stale entries are failures of a suite of their own.
+pub fn junit(c: &Conformance, extra: &str) -> String {
+    let t = totals(c);
+    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(
+        s,
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
+        xml_escape(&format!(
+            "gdmarshal conform {} Godot {}",
+            c.hello.name, c.engine
+        )),
+        t[0] + c.stale.len(),
+        t[4] + c.stale.len(),
+        t[2] + t[3],
+        c.elapsed.as_secs_f64()
+    );
+    let per_case = c.elapsed.as_secs_f64() / c.cases.len().max(1) as f64;
+    let class = |f: &str| format!("godot-{}.{}", c.engine, f);
+    for (family, r) in families(c) {
+        let _ = writeln!(
+            s,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
+            xml_escape(&class(&family)),
+            r[0],
+            r[4],
+            r[2] + r[3],
+            per_case * r[0] as f64
+        );
+        for x in c.cases.iter().filter(|x| x.family == family) {
+            let _ = write!(
+                s,
+                "    <testcase name=\"{}\" classname=\"{}\" time=\"{per_case:.4}\"",
+                xml_escape(&x.result.name),
+                xml_escape(&class(&family))
+            );
+            match &x.result.settled {
+                Settled::Pass => s.push_str("/>\n"),
+                Settled::Skip(_) | Settled::ExpectedFail(_) => {
+                    let _ = writeln!(
+                        s,
+                        ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                        xml_escape(&message(&x.result.settled))
+                    );
+                }
+                Settled::Fail(_) | Settled::UnexpectedPass(_) => {
+                    let m = message(&x.result.settled);
+                    let mut body = m.clone();
+                    for line in details(c, x) {
+                        body.push('\n');
+                        body.push_str(&line);
+                    }
+                    body.push_str("\nreplay: ");
+                    body.push_str(&replay(c, &x.result.name, extra));
+                    let _ = writeln!(
+                        s,
+                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
+                        xml_escape(&format!(
+                            "[type {}] {}",
+                            x.family,
+                            m.lines().next().unwrap_or("")
+                        )),
+                        status(&x.result.settled),
+                        xml_escape(&body)
+                    );
+                }
+            }
+        }
+        s.push_str("  </testsuite>\n");
+    }
+    if !c.stale.is_empty() {
+        let _ = writeln!(
+            s,
+            "  <testsuite name=\"expected-failures\" tests=\"{0}\" failures=\"{0}\" errors=\"0\" skipped=\"0\">",
+            c.stale.len()
+        );
+        for st in &c.stale {
+            let _ = writeln!(
+                s,
+                "    <testcase name=\"{}\" classname=\"expected-failures\">\n      <failure message=\"{}\" type=\"stale\"/>\n    </testcase>",
+                xml_escape(&st.origin),
+                xml_escape(&format!("stale expected failure: {}", st.why))
+            );
+        }
+        s.push_str("  </testsuite>\n");
+    }
+    s.push_str("</testsuites>\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_and_escaping() {
+        assert_eq!(shell_quote("gdmarshal"), "gdmarshal");
+        assert_eq!(shell_quote("a b'c"), r"'a b'\''c'");
+        assert_eq!(xml_escape("<a&\"b\u{1}>"), "&lt;a&amp;&quot;b\\u{1}&gt;");
+        assert_eq!(hex_around(&[0, 1, 2], 1), "@0: 00[01]02");
+    }
+}

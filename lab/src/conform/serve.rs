@@ -1,0 +1,97 @@
+//! `gdmarshal testee`: this crate's codec speaking the testee protocol (docs/conformance.md).
+
+use std::io::{BufRead, Write};
+
+use serde_json::{Value, json};
+
+use crate::corpus::codec::{DecodeAnswer, EncodeAnswer, Implementation, ThisCodec};
+use gdmarshal::json::{hex, unhex};
+use gdmarshal::profile::Profile;
+
+use super::testee::PROTOCOL;
+
+/// Where this crate's codec knowingly parts from the engines (corpus/known-differences.txt, with
+/// the reason for each), declared in the handshake so that the runner holds them to the same
+/// strictness as an `--expect-fail` file.
+fn known_differences() -> Vec<String> {
+    include_str!("../../../corpus/known-differences.txt")
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Answers one request line (any op, including `hello`).
+pub fn answer(line: &str) -> Value {
+    let request: Value = match gdmarshal::json::parse_deep(line) {
+        Ok(v) => v,
+        Err(e) => return json!({"ok": false, "error": format!("request is not JSON: {e}")}),
+    };
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    let op = request.get("op").and_then(Value::as_str).unwrap_or("");
+    if op == "hello" {
+        return json!({
+            "name": format!("gdmarshal {}", env!("CARGO_PKG_VERSION")),
+            "protocol": PROTOCOL,
+            "versions": "all",
+            "directions": ["decode", "encode"],
+            "types": "all",
+            "expect_fail": known_differences(),
+        });
+    }
+    let profile: Profile = match request.get("godot").and_then(Value::as_str).map(str::parse) {
+        Some(Ok(p)) => p,
+        Some(Err(e)) => return json!({"id": id, "skipped": format!("{e}")}),
+        None => return json!({"id": id, "ok": false, "error": "request has no \"godot\" version"}),
+    };
+    let objects = request
+        .get("objects")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    match op {
+        "decode" => {
+            let input = match request.get("input").and_then(Value::as_str).map(unhex) {
+                Some(Ok(b)) => b,
+                _ => return json!({"id": id, "ok": false, "error": "\"input\" is not hex"}),
+            };
+            match ThisCodec.decode(&input, profile, objects) {
+                DecodeAnswer::Accepted { tree, consumed } => {
+                    json!({"id": id, "ok": true, "value": tree, "consumed": consumed})
+                }
+                DecodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e}),
+                DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
+                    json!({"id": id, "skipped": e})
+                }
+            }
+        }
+        "encode" => {
+            let Some(value) = request.get("value") else {
+                return json!({"id": id, "ok": false, "error": "request has no \"value\""});
+            };
+            match ThisCodec.encode(value, profile, objects) {
+                EncodeAnswer::Bytes(b) => json!({"id": id, "ok": true, "output": hex(&b)}),
+                EncodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e}),
+                EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
+                    json!({"id": id, "skipped": e})
+                }
+            }
+        }
+        other => json!({"id": id, "ok": false, "error": format!("unknown op {other:?}")}),
+    }
+}
+
+/// Serves requests from `input` until it ends, one answer line per request line.
+pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut text = serde_json::to_string(&answer(&line)).expect("answers serialize");
+        text.push('\n');
+        output.write_all(text.as_bytes())?;
+        output.flush()?;
+    }
+    Ok(())
+}

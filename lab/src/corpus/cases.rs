@@ -1,0 +1,731 @@
+//! The corpus cases: what to ask every engine, named hierarchically and stably.
+//!
+//! Two directions. `encode/...` cases are values the engine builds and encodes. `decode/...` cases
+//! are byte strings the engine decodes: valid encodings of every edge value, and invalid or odd
+//! inputs (truncations, unknown ids and flags, hostile lengths, bad UTF-8, nesting around the depth
+//! limit, trailing bytes, non-canonical forms). The same generator serves both families; values
+//! come from [`gdmarshal::types::TYPES`], so a new type gets cases without new code here.
+
+use gdmarshal::encode::{EncodeOptions, encode};
+use gdmarshal::header::{FLAG_64, TYPE_MASK};
+use gdmarshal::profile::Profile;
+use gdmarshal::types::{Element, Shape, TYPES, VariantType};
+use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Text, Variant};
+
+/// One question for the engines.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Case {
+    /// Build this value and encode it.
+    Encode {
+        /// Stable name, e.g. `encode/int/2147483648`.
+        name: String,
+        /// The value.
+        value: Variant,
+        /// Write objects in full.
+        full_objects: bool,
+    },
+    /// Decode these bytes.
+    Decode {
+        /// Stable name, e.g. `decode/truncated/String/abc/at_5`.
+        name: String,
+        /// The input.
+        input: Vec<u8>,
+        /// Allow full objects.
+        allow_objects: bool,
+    },
+}
+
+impl Case {
+    /// The case's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Case::Encode { name, .. } | Case::Decode { name, .. } => name,
+        }
+    }
+}
+
+const INTS: &[i64] = &[
+    0,
+    1,
+    -1,
+    255,
+    2147483647,
+    -2147483648,
+    2147483648,
+    -2147483649,
+    i64::MAX,
+    i64::MIN,
+];
+
+/// Float bit patterns worth asking about, with names.
+const FLOATS: &[(&str, u64)] = &[
+    ("zero", 0),
+    ("neg_zero", 0x8000_0000_0000_0000),
+    ("one", 0x3ff0_0000_0000_0000),
+    ("tenth", 0x3fb9_9999_9999_999a),
+    ("f32_max", 0x47ef_ffff_e000_0000),
+    ("beyond_f32", 0x47f0_0000_0000_0000),
+    ("f32_min_subnormal", 0x36a0_0000_0000_0000),
+    ("f64_min_subnormal", 1),
+    ("f64_max", 0x7fef_ffff_ffff_ffff),
+    ("inf", 0x7ff0_0000_0000_0000),
+    ("neg_inf", 0xfff0_0000_0000_0000),
+    ("nan", 0x7ff8_0000_0000_0000),
+    ("nan_payload", 0x7ff8_0000_0000_0001),
+    ("neg_nan", 0xfff8_0000_0000_0000),
+    ("snan", 0x7ff0_0000_0000_0001),
+];
+
+/// f32 bit patterns for real_t and Color components.
+const REALS32: &[(&str, u32)] = &[
+    ("zero", 0),
+    ("neg_zero", 0x8000_0000),
+    ("one", 0x3f80_0000),
+    ("tenth", 0x3dcc_cccd),
+    ("max", 0x7f7f_ffff),
+    ("min_subnormal", 1),
+    ("inf", 0x7f80_0000),
+    ("neg_inf", 0xff80_0000),
+    ("nan", 0x7fc0_0000),
+    ("nan_payload", 0x7fc0_0001),
+    ("snan", 0x7f80_0001),
+];
+
+const STRINGS: &[(&str, &str)] = &[
+    ("empty", ""),
+    ("len1", "a"),
+    ("len2", "ab"),
+    ("len3", "abc"),
+    ("len4", "abcd"),
+    ("len5", "abcde"),
+    ("len7", "abcdefg"),
+    ("len8", "abcdefgh"),
+    ("two_byte", "é"),
+    ("three_byte", "€"),
+    ("four_byte", "𝄞"),
+    ("mixed", "héllo wörld €𝄞"),
+    ("cjk", "日本語テキスト"),
+    ("bom_inside", "a\u{feff}b"),
+    ("max_scalar", "\u{10ffff}"),
+    ("spaces", "  two  "),
+    ("newlines", "a\nb\r\nc"),
+];
+
+/// Every case for a profile (the same list for every engine of its family).
+pub fn all_cases(profile: Profile) -> Vec<Case> {
+    let mut out = Vec::new();
+    let values = edge_values(profile);
+    for (name, v, full) in &values {
+        out.push(Case::Encode {
+            name: format!("encode/{name}"),
+            value: v.clone(),
+            full_objects: *full,
+        });
+    }
+    for (name, v, full) in &values {
+        if let Ok(bytes) = encode(
+            v,
+            profile,
+            EncodeOptions {
+                full_objects: *full,
+            },
+        ) {
+            out.push(Case::Decode {
+                name: format!("decode/valid/{name}"),
+                input: bytes,
+                allow_objects: *full,
+            });
+        }
+    }
+    invalid_cases(profile, &values, &mut out);
+    out
+}
+
+fn f64s(bits: u64) -> f64 {
+    f64::from_bits(bits)
+}
+
+fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
+    let v = f32::from_bits(bits);
+    if profile.double_reals {
+        Reals::from(vec![v as f64; n])
+    } else {
+        Reals::from(vec![v; n])
+    }
+}
+
+fn counting_reals(profile: Profile, n: usize) -> Reals {
+    let v: Vec<f32> = (0..n).map(|i| i as f32 * 1.5 - 2.0).collect();
+    if profile.double_reals {
+        v.into_iter().map(f64::from).collect()
+    } else {
+        Reals::from(v)
+    }
+}
+
+fn s(x: &str) -> String {
+    x.to_string()
+}
+
+/// Named edge values of every type the profile has; the bool says "write objects in full".
+pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
+    let mut out: Vec<(String, Variant, bool)> = Vec::new();
+    let mut add = |name: String, v: Variant| out.push((name, v, false));
+    for t in TYPES.iter().filter(|t| profile.id_of(t.ty).is_some()) {
+        let ty = t.name;
+        let n = t.fields.len();
+        match t.shape {
+            Shape::Empty => add(s("Nil"), Variant::Nil),
+            Shape::Callable => add(s("Callable/empty"), Variant::Callable),
+            Shape::Bool => {
+                add(s("bool/true"), Variant::Bool(true));
+                add(s("bool/false"), Variant::Bool(false));
+            }
+            Shape::Int => INTS
+                .iter()
+                .for_each(|i| add(format!("int/{i}"), Variant::Int(*i))),
+            Shape::Float => FLOATS
+                .iter()
+                .for_each(|(k, b)| add(format!("float/{k}"), Variant::Float(f64s(*b)))),
+            Shape::String => {
+                for (k, x) in STRINGS {
+                    let v = if t.ty == VariantType::StringName {
+                        Variant::StringName(s(x).into())
+                    } else {
+                        Variant::String(s(x).into())
+                    };
+                    add(format!("{ty}/{k}"), v);
+                }
+            }
+            Shape::Reals(_) => {
+                add(
+                    format!("{ty}/counting"),
+                    Variant::from_reals(t.ty, counting_reals(profile, n)).expect("reals"),
+                );
+                for (k, b) in REALS32 {
+                    add(
+                        format!("{ty}/all_{k}"),
+                        Variant::from_reals(t.ty, reals(profile, n, *b)).expect("reals"),
+                    );
+                }
+            }
+            Shape::Ints(_) => {
+                for (k, i) in [
+                    ("zero", 0),
+                    ("max", i32::MAX),
+                    ("min", i32::MIN),
+                    ("minus_one", -1),
+                ] {
+                    add(
+                        format!("{ty}/all_{k}"),
+                        Variant::from_ints(t.ty, smallvec::smallvec![i; n]).expect("ints"),
+                    );
+                }
+                add(
+                    format!("{ty}/counting"),
+                    Variant::from_ints(t.ty, (1..=n as i32).collect()).expect("ints"),
+                );
+            }
+            Shape::Color => {
+                add(s("Color/rgba"), Variant::Color([0.1, 0.2, 0.3, 0.4]));
+                for (k, b) in REALS32 {
+                    add(
+                        format!("Color/all_{k}"),
+                        Variant::Color([f32::from_bits(*b); 4]),
+                    );
+                }
+            }
+            Shape::NodePath => {
+                let np = |names: &[&str], subnames: &[&str], absolute| {
+                    Variant::node_path(NodePath {
+                        names: names.iter().map(|x| s(x)).collect(),
+                        subnames: subnames.iter().map(|x| s(x)).collect(),
+                        absolute,
+                    })
+                };
+                add(s("NodePath/empty"), np(&[], &[], false));
+                add(s("NodePath/relative"), np(&["abcd", "efgh"], &[], false));
+                add(s("NodePath/absolute"), np(&["root", "abcd"], &[], true));
+                add(
+                    s("NodePath/subnames"),
+                    np(&["abcd"], &["efgh", "ijkl"], false),
+                );
+                add(
+                    s("NodePath/padded_names"),
+                    np(&["a", "bc", "def"], &["é"], true),
+                );
+                add(
+                    s("NodePath/only_subnames"),
+                    np(&[], &["position", "x"], false),
+                );
+            }
+            Shape::Rid => {
+                add(s("RID/zero"), Variant::Rid(0));
+                if profile.major() == 4 {
+                    add(s("RID/one"), Variant::Rid(1));
+                    add(s("RID/max"), Variant::Rid(u64::MAX));
+                }
+            }
+            Shape::Object => {
+                add(s("Object/id"), Variant::object(Object::Id(12345)));
+                add(s("Object/null"), Variant::object(Object::Null));
+            }
+            Shape::Signal => {
+                add(s("Signal/empty"), Variant::Signal(Default::default()));
+            }
+            Shape::Array => {
+                let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
+                add(s("Array/empty"), arr(vec![]));
+                add(
+                    s("Array/mixed"),
+                    arr(vec![
+                        Variant::Int(1),
+                        Variant::String("a".into()),
+                        Variant::Float(2.5),
+                        Variant::Nil,
+                    ]),
+                );
+                add(
+                    s("Array/nested"),
+                    arr(vec![arr(vec![arr(vec![Variant::Bool(true)])])]),
+                );
+                for depth in [100, 1023, 1024] {
+                    add(format!("Array/depth_{depth}"), nest(depth));
+                }
+                if profile.typed_arrays() {
+                    for (k, ty, items) in typed_samples() {
+                        let a = Array::typed(ContainerType::Builtin(ty), items);
+                        add(format!("Array/typed_{k}"), Variant::Array(a));
+                    }
+                }
+            }
+            Shape::Dictionary => {
+                let dict = |entries: Vec<(Variant, Variant)>| {
+                    Variant::Dictionary(Dictionary::new(entries))
+                };
+                add(s("Dictionary/empty"), dict(vec![]));
+                add(
+                    s("Dictionary/mixed"),
+                    dict(vec![
+                        (Variant::Int(1), Variant::String("a".into())),
+                        (Variant::String("b".into()), Variant::Float(2.5)),
+                        (Variant::Nil, Variant::Array(Array::default())),
+                    ]),
+                );
+                add(
+                    s("Dictionary/int_and_float_keys"),
+                    dict(vec![
+                        (Variant::Int(1), Variant::Nil),
+                        (Variant::Float(1.0), Variant::Nil),
+                    ]),
+                );
+                if profile.typed_dictionaries() {
+                    for (k, ty, items) in typed_samples() {
+                        let d = Dictionary::typed(
+                            ContainerType::Builtin(ty),
+                            ContainerType::Builtin(VariantType::Int),
+                            items
+                                .into_iter()
+                                .enumerate()
+                                .map(|(i, k)| (k, Variant::Int(i as i64)))
+                                .collect(),
+                        );
+                        add(format!("Dictionary/typed_keys_{k}"), Variant::Dictionary(d));
+                    }
+                }
+            }
+            Shape::PackedStrings => {
+                add(format!("{ty}/empty"), Variant::PackedStringArray(vec![]));
+                add(
+                    format!("{ty}/paddings"),
+                    Variant::PackedStringArray(
+                        STRINGS.iter().map(|(_, x)| Text::from(*x)).collect(),
+                    ),
+                );
+            }
+            Shape::Packed(e) => {
+                for len in [0usize, 1, 2, 3, 4, 5, 8] {
+                    add(format!("{ty}/len{len}"), packed(profile, t.ty, e, len, n));
+                }
+            }
+        }
+    }
+    out.push((s("Object/Resource_full"), resource(), true));
+    out
+}
+
+fn resource() -> Variant {
+    Variant::object(Object::Full {
+        class: s("Resource"),
+        properties: vec![(s("resource_name"), Variant::String("named".into()))],
+    })
+}
+
+fn typed_samples() -> Vec<(&'static str, VariantType, Vec<Variant>)> {
+    vec![
+        (
+            "int",
+            VariantType::Int,
+            vec![Variant::Int(1), Variant::Int(i64::MIN)],
+        ),
+        ("float", VariantType::Float, vec![Variant::Float(0.5)]),
+        (
+            "String",
+            VariantType::String,
+            vec![Variant::String("x".into())],
+        ),
+        ("empty_int", VariantType::Int, vec![]),
+    ]
+}
+
+fn nest(depth: usize) -> Variant {
+    let mut v = Variant::Int(7);
+    for _ in 0..depth {
+        v = Variant::Array(Array::new(vec![v]));
+    }
+    v
+}
+
+fn packed(profile: Profile, ty: VariantType, e: Element, len: usize, fields: usize) -> Variant {
+    let i = |k: usize| k as i64 * 0x0101_0101 - 3;
+    match e {
+        Element::U8 => Variant::PackedByteArray((0..len).map(|k| (k * 37 + 1) as u8).collect()),
+        Element::I32 => Variant::PackedInt32Array((0..len).map(|k| i(k) as i32).collect()),
+        Element::I64 => Variant::PackedInt64Array((0..len).map(|k| i(k) * 0x1_0000_0001).collect()),
+        Element::F32 => Variant::PackedFloat32Array(
+            (0..len)
+                .map(|k| f32::from_bits(REALS32[k % REALS32.len()].1))
+                .collect(),
+        ),
+        Element::F64 => Variant::PackedFloat64Array(
+            (0..len).map(|k| f64s(FLOATS[k % FLOATS.len()].1)).collect(),
+        ),
+        Element::Color => {
+            Variant::PackedColorArray((0..len).map(|k| [k as f32, 0.5, -0.0, 1.0]).collect())
+        }
+        Element::Reals(_) => {
+            Variant::from_reals(ty, counting_reals(profile, len * fields)).expect("packed vector")
+        }
+    }
+}
+
+fn le(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Invalid and odd inputs, derived from the valid encodings.
+fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut Vec<Case>) {
+    let mut add = |name: String, input: Vec<u8>| {
+        out.push(Case::Decode {
+            name: format!("decode/{name}"),
+            input,
+            allow_objects: false,
+        })
+    };
+    let id = |ty: VariantType| profile.id_of(ty).expect("type in profile");
+    let canonical = |v: &Variant| encode(v, profile, EncodeOptions::default()).ok();
+
+    // Truncated at every offset of one sample per type (shortest non-trivial value of the type).
+    let mut seen = std::collections::HashSet::new();
+    for (name, v, full) in values {
+        let Some(bytes) = (!full).then(|| canonical(v)).flatten() else {
+            continue;
+        };
+        if bytes.len() > 64 || !seen.insert(v.get_type()) || bytes.len() <= 4 {
+            continue;
+        }
+        for cut in 0..bytes.len() {
+            add(format!("truncated/{name}/at_{cut}"), bytes[..cut].to_vec());
+        }
+    }
+    // Every type id past the table, and a few far beyond.
+    let max = TYPES
+        .iter()
+        .filter_map(|t| profile.id_of(t.ty))
+        .max()
+        .unwrap_or(0);
+    for bad in (max + 1..=max + 4).chain([64, 127, 128, 255]) {
+        add(format!("unknown_type/{bad}"), le(&[bad, 0, 0, 0]));
+    }
+    // Flag bits on each type: bits 8-15 are never read; bits above 16 depend on the type.
+    for (name, v, full) in values.iter().filter(|(n, _, f)| {
+        !f && (n.ends_with("/len1")
+            || n.ends_with("/counting")
+            || n.ends_with("/len3")
+            || n.starts_with("int/1")
+            || n.ends_with("/true")
+            || n.ends_with("/mixed")
+            || n.ends_with("/relative"))
+    }) {
+        let _ = full;
+        let Some(bytes) = canonical(v) else { continue };
+        for bit in [8u32, 15, 17, 18, 20, 24, 31] {
+            let mut b = bytes.clone();
+            let head = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) | (1 << bit);
+            b[..4].copy_from_slice(&head.to_le_bytes());
+            add(format!("flag_bit_{bit}/{name}"), b);
+        }
+    }
+    // Counts and lengths that cannot fit.
+    let counted = [
+        VariantType::String,
+        VariantType::Array,
+        VariantType::Dictionary,
+        VariantType::PackedByteArray,
+        VariantType::PackedInt32Array,
+        VariantType::PackedFloat32Array,
+        VariantType::PackedStringArray,
+        VariantType::PackedVector2Array,
+        VariantType::PackedColorArray,
+    ];
+    for ty in counted {
+        for count in [
+            1u32,
+            2,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            0x4000_0001,
+            0x2000_0001,
+        ] {
+            add(
+                format!("hostile_count/{}/{count:#x}", ty.name()),
+                le(&[id(ty), count, 0]),
+            );
+        }
+    }
+    // String bytes the engine must judge: invalid UTF-8, byte-order marks, NULs.
+    let strings: &[(&str, &[u8])] = &[
+        ("lone_continuation", b"\x80"),
+        ("bad_lead_fe", b"\xfe"),
+        ("bad_lead_ff", b"\xff"),
+        ("truncated_two_byte", b"a\xc3"),
+        ("truncated_three_byte", b"\xe2\x82"),
+        ("overlong_nul", b"\xc0\x80"),
+        ("overlong_slash", b"\xe0\x80\xaf"),
+        ("surrogate_high", b"\xed\xa0\x80"),
+        ("surrogate_pair_cesu", b"\xed\xa0\xbd\xed\xb2\xa9"),
+        ("beyond_10ffff", b"\xf4\x90\x80\x80"),
+        ("five_byte", b"\xf8\x88\x80\x80\x80"),
+        ("six_byte", b"\xfc\x84\x80\x80\x80\x80"),
+        ("bom_only", b"\xef\xbb\xbf"),
+        ("bom_then_text", b"\xef\xbb\xbfabc"),
+        ("double_bom", b"\xef\xbb\xbf\xef\xbb\xbfx"),
+        ("nul_inside", b"ab\x00cd"),
+        ("nul_first", b"\x00abc"),
+        ("latin1", b"caf\xe9"),
+    ];
+    for (k, raw) in strings {
+        let mut b = le(&[id(VariantType::String), raw.len() as u32]);
+        b.extend_from_slice(raw);
+        b.resize(b.len() + gdmarshal::text::padding(raw.len()), 0);
+        add(format!("string_bytes/{k}"), b.clone());
+        // The same bytes without their padding.
+        if gdmarshal::text::padding(raw.len()) > 0 {
+            add(
+                format!("string_bytes/{k}/unpadded"),
+                b[..8 + raw.len()].to_vec(),
+            );
+        }
+    }
+    // Nesting around the depth limit, built directly (encoding refuses past the limit).
+    for depth in [1025usize, 1026, 4096, 50_000] {
+        let mut words = Vec::new();
+        for _ in 0..depth {
+            words.extend([id(VariantType::Array), 1]);
+        }
+        words.extend([id(VariantType::Int), 7]);
+        add(format!("depth/arrays_{depth}"), le(&words));
+    }
+    // Trailing bytes after a whole value.
+    for (k, extra) in [
+        ("one_byte", vec![0u8]),
+        ("a_whole_int", le(&[id(VariantType::Int), 5])),
+        ("garbage", vec![0xff; 7]),
+    ] {
+        let mut b = le(&[id(VariantType::Int), 1]);
+        b.extend(extra);
+        add(format!("trailing/{k}"), b);
+    }
+    // Forms the encoder never writes but a decoder may accept.
+    let int = id(VariantType::Int);
+    let float = id(VariantType::Float);
+    let noncanonical: Vec<(&str, Vec<u8>)> = vec![
+        ("int_small_as_64bit", le(&[int | FLAG_64, 1, 0])),
+        (
+            "int_negative_as_64bit",
+            le(&[int | FLAG_64, 0xffff_ffff, 0xffff_ffff]),
+        ),
+        ("float_half_as_64bit", {
+            let mut b = le(&[float | FLAG_64]);
+            b.extend(0.5f64.to_le_bytes());
+            b
+        }),
+        ("float_nan_as_32bit", le(&[float, 0x7fc0_0000])),
+        ("float_snan_as_32bit", le(&[float, 0x7f80_0001])),
+        ("bool_two", le(&[id(VariantType::Bool), 2])),
+        ("bool_all_ones", le(&[id(VariantType::Bool), 0xffff_ffff])),
+        (
+            "array_shared_bit",
+            le(&[id(VariantType::Array), 0x8000_0001, int, 3]),
+        ),
+        (
+            "dictionary_shared_bit",
+            le(&[id(VariantType::Dictionary), 0x8000_0001, int, 3, int, 4]),
+        ),
+        (
+            "dictionary_duplicate_keys",
+            le(&[
+                id(VariantType::Dictionary),
+                2,
+                int,
+                3,
+                int,
+                4,
+                int,
+                3,
+                int,
+                5,
+            ]),
+        ),
+        ("nodepath_old_format", {
+            let mut b = le(&[id(VariantType::NodePath), 4]);
+            b.extend(b"abcd");
+            b
+        }),
+        ("nodepath_property_flag", {
+            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 2, 1]);
+            b.extend(b"a\0\0\0");
+            b.extend(le(&[1]));
+            b.extend(b"b\0\0\0");
+            b
+        }),
+        ("nodepath_nonzero_padding", {
+            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 0, 1]);
+            b.extend(b"a\xff\xff\xff");
+            b
+        }),
+        ("string_nonzero_padding", {
+            let mut b = le(&[id(VariantType::String), 1]);
+            b.extend(b"a\xff\xff\xff");
+            b
+        }),
+        ("string_array_without_nul", {
+            let mut b = le(&[id(VariantType::PackedStringArray), 1, 3]);
+            b.extend(b"abc\0");
+            b
+        }),
+        (
+            "string_array_negative_count",
+            le(&[id(VariantType::PackedStringArray), 0xffff_ffff]),
+        ),
+        (
+            "byte_array_missing_padding",
+            le(&[id(VariantType::PackedByteArray), 1])
+                .into_iter()
+                .chain([0xab])
+                .collect(),
+        ),
+        (
+            "object_id_zero",
+            le(&[id(VariantType::Object) | FLAG_64, 0, 0]),
+        ),
+        ("object_full_not_allowed", le(&[id(VariantType::Object), 0])),
+        ("header_type_in_byte_1", le(&[int | 0x0100, 9])),
+        ("type_byte_mask", le(&[(int & TYPE_MASK) | 0x00ff_ff00, 9])),
+    ];
+    for (k, b) in noncanonical {
+        add(format!("noncanonical/{k}"), b);
+    }
+    if profile.major() == 4 {
+        let arr = id(VariantType::Array);
+        let typed: Vec<(&str, Vec<u8>)> = vec![
+            ("typed_nil", le(&[arr | 1 << 16, 0, 1, int, 3])),
+            ("typed_int_holding_string", {
+                let mut b = le(&[arr | 1 << 16, int, 2, int, 3, id(VariantType::String), 1]);
+                b.extend(b"x\0\0\0");
+                b
+            }),
+            (
+                "typed_float_holding_int",
+                le(&[arr | 1 << 16, float, 1, int, 3]),
+            ),
+            ("typed_bad_builtin", le(&[arr | 1 << 16, 200, 0])),
+            ("typed_class_name", {
+                let mut b = le(&[arr | 2 << 16, 4]);
+                b.extend(b"Node");
+                b.extend(le(&[0]));
+                b
+            }),
+            ("typed_script_missing", {
+                let mut b = le(&[arr | 3 << 16, 12]);
+                b.extend(b"res://none.g");
+                b.extend(le(&[0]));
+                b
+            }),
+            ("vector2_as_64bit", {
+                let mut b = le(&[id(VariantType::Vector2) | FLAG_64]);
+                b.extend(0.1f64.to_le_bytes());
+                b.extend(2.0f64.to_le_bytes());
+                b
+            }),
+            ("packed_vector2_as_64bit", {
+                let mut b = le(&[id(VariantType::PackedVector2Array) | FLAG_64, 1]);
+                b.extend(0.1f64.to_le_bytes());
+                b.extend(2.0f64.to_le_bytes());
+                b
+            }),
+            ("signal_truncated_id", {
+                let mut b = le(&[id(VariantType::Signal), 1]);
+                b.extend(b"s\0\0\0");
+                b.extend([1, 2, 3]);
+                b
+            }),
+        ];
+        for (k, b) in typed {
+            add(format!("noncanonical/{k}"), b);
+        }
+        if profile.typed_dictionaries() {
+            let dict = id(VariantType::Dictionary);
+            add(
+                s("decode/noncanonical/typed_dict_int_keys_holding_string").replace("decode/", ""),
+                {
+                    let mut b = le(&[dict | 1 << 16, int, 1, id(VariantType::String), 1]);
+                    b.extend(b"x\0\0\0");
+                    b.extend(le(&[int, 1]));
+                    b
+                },
+            );
+        }
+    }
+    // With objects allowed, script paths are loaded: anything but a res:// path is refused.
+    if profile.typed_arrays() {
+        let arr = profile.id_of(VariantType::Array).expect("Array");
+        let object = profile.id_of(VariantType::Object).expect("Object");
+        let string = profile.id_of(VariantType::String).expect("String");
+        let with_objects: Vec<(&str, Vec<u8>)> = vec![
+            ("typed_script_not_res_path", {
+                let mut b = le(&[arr | 3 << 16, 3]);
+                b.extend(b"abc\0");
+                b.extend(le(&[0]));
+                b
+            }),
+            ("script_property_not_a_path", {
+                let mut b = le(&[object, 8]);
+                b.extend(b"Resource");
+                b.extend(le(&[1, 6]));
+                b.extend(b"script\0\0");
+                b.extend(le(&[string, 3]));
+                b.extend(b"abc\0");
+                b
+            }),
+        ];
+        for (k, input) in with_objects {
+            out.push(Case::Decode {
+                name: format!("decode/objects/{k}"),
+                input,
+                allow_objects: true,
+            });
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Request lines for the engine script, and its answers turned into results.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Value, json};
+
+use super::result::{DecodeResult, EncodeResult, Verdict};
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{from_json, to_json};
+use gdmarshal::profile::Profile;
+use gdmarshal::value::Variant;
+
+/// The `hello` request: the engine's version.
+pub const HELLO: &str = r#"{"op":"hello"}"#;
+
+/// What the oracle got for one request line.
+#[derive(Debug)]
+pub enum Answer {
+    /// A result line from the engine.
+    Line {
+        /// The line's JSON, or why it could not be read.
+        json: Result<Value, String>,
+        /// Whether invalid UTF-8 in it was replaced.
+        lossy: bool,
+        /// Whether it nests deeper than serde_json reads.
+        deep: bool,
+        /// The engine's stderr while serving the request (up to its `m` marker).
+        stderr: String,
+    },
+    /// No line: the request crashed or hung the engine, or could not be served.
+    Verdict(Verdict),
+}
+
+const LOSSY: &str = "the engine holds a string that is not valid Unicode (e.g. a lone surrogate); \
+                     it was replaced by U+FFFD";
+
+/// A decode request line.
+pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
+    // Base64 needs no JSON escaping, and this is the hot path of a campaign.
+    format!(
+        r#"{{"op":"decode","objects":{allow_objects},"bytes":"{}"}}"#,
+        BASE64.encode(bytes)
+    )
+}
+
+/// An encode request line: the value as tagged JSON with exact float bits.
+pub fn encode_line(value: &Variant, profile: Profile) -> String {
+    json!({"op": "encode", "tree": to_json(value, profile, FloatStyle::Bits)}).to_string()
+}
+
+/// A request that keeps the engine busy for `ms` milliseconds.
+pub fn sleep_line(ms: u128) -> String {
+    format!(r#"{{"op":"sleep","ms":{ms}}}"#)
+}
+
+/// The answer to a decode request.
+pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
+    let mut r = DecodeResult {
+        verdict: Verdict::Failed(String::new()),
+        value: None,
+        tree: None,
+        consumed: None,
+        reencoded: None,
+        reencoded_full: None,
+        error_text: String::new(),
+        notes: Vec::new(),
+    };
+    let deep = matches!(answer, Answer::Line { deep: true, .. });
+    let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
+        Ok(j) => j,
+        Err(v) => {
+            r.verdict = v;
+            return r;
+        }
+    };
+    if let Some(why) = j.get("inconsistent").and_then(Value::as_str) {
+        r.notes.push(why.to_string());
+    }
+    r.verdict = match j.get("accepted").and_then(Value::as_bool) {
+        Some(true) => Verdict::Accepted,
+        Some(false) => Verdict::Rejected,
+        None => Verdict::Failed("the answer has no verdict".into()),
+    };
+    if r.verdict != Verdict::Accepted {
+        return r;
+    }
+    // 3.x answers -1 when its probe finds no length.
+    r.consumed = j
+        .get("consumed")
+        .and_then(Value::as_i64)
+        .and_then(|n| usize::try_from(n).ok());
+    r.reencoded = bytes_of(&j, "reencoded", &mut r.notes);
+    r.reencoded_full = bytes_of(&j, "reencoded_full", &mut r.notes);
+    r.tree = j.as_object_mut().and_then(|o| o.remove("tree"));
+    if let Some(why) = j.get("incomplete").and_then(Value::as_str) {
+        // The tree stops early: it is not the decoded value.
+        r.notes.push(why.to_string());
+        return r;
+    }
+    r.value = tree_value(r.tree.as_ref(), profile, deep, &mut r.notes);
+    r
+}
+
+/// The answer to an encode request.
+pub fn encode_result(answer: Answer, profile: Profile, full_objects: bool) -> EncodeResult {
+    let mut r = EncodeResult {
+        verdict: Verdict::Failed(String::new()),
+        full_objects,
+        plain: None,
+        full: None,
+        value: None,
+        error_text: String::new(),
+        notes: Vec::new(),
+    };
+    let deep = matches!(answer, Answer::Line { deep: true, .. });
+    let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
+        Ok(j) => j,
+        Err(v) => {
+            r.verdict = v;
+            return r;
+        }
+    };
+    if j.get("ok").and_then(Value::as_bool) != Some(true) {
+        let why = j
+            .get("unsupported")
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given");
+        r.verdict = Verdict::Unsupported(why.to_string());
+        return r;
+    }
+    r.verdict = Verdict::Accepted;
+    r.plain = bytes_of(&j, "bytes", &mut r.notes);
+    r.full = bytes_of(&j, "bytes_full", &mut r.notes);
+    let tree = j.as_object_mut().and_then(|o| o.remove("tree"));
+    r.value = tree_value(tree.as_ref(), profile, deep, &mut r.notes);
+    r
+}
+
+/// The verdict of a request that returns nothing but success (`sleep`).
+pub fn plain_verdict(answer: Answer) -> Verdict {
+    match open(answer, &mut String::new(), &mut Vec::new()) {
+        Ok(_) => Verdict::Accepted,
+        Err(v) => v,
+    }
+}
+
+/// The answer's JSON, or the verdict that stands instead of it.
+fn open(
+    answer: Answer,
+    error_text: &mut String,
+    notes: &mut Vec<String>,
+) -> Result<Value, Verdict> {
+    let (json, lossy, stderr) = match answer {
+        Answer::Verdict(v) => return Err(v),
+        Answer::Line {
+            json,
+            lossy,
+            stderr,
+            ..
+        } => (json, lossy, stderr),
+    };
+    *error_text = stderr;
+    if lossy {
+        notes.push(LOSSY.to_string());
+    }
+    let j = json.map_err(Verdict::Failed)?;
+    if let Some(e) = j.get("error") {
+        return Err(Verdict::Failed(
+            e.as_str().unwrap_or("malformed error").to_string(),
+        ));
+    }
+    Ok(j)
+}
+
+fn bytes_of(j: &Value, key: &str, notes: &mut Vec<String>) -> Option<Vec<u8>> {
+    let text = j.get(key)?.as_str()?;
+    let bytes = BASE64.decode(text).ok();
+    if bytes.is_none() {
+        notes.push(format!("{key} is not base64"));
+    }
+    bytes
+}
+
+/// The stack for reading a deeply nested tree: from_json recurses once or twice per level.
+const DEEP_STACK: usize = 256 << 20;
+
+fn tree_value(
+    tree: Option<&Value>,
+    profile: Profile,
+    deep: bool,
+    notes: &mut Vec<String>,
+) -> Option<Variant> {
+    let tree = tree?;
+    let read = || from_json(tree, profile);
+    match if deep {
+        stacker::grow(DEEP_STACK, read)
+    } else {
+        read()
+    } {
+        Ok(v) => Some(v),
+        Err(e) => {
+            notes.push(format!("the engine's tree does not read as a value: {e}"));
+            None
+        }
+    }
+}

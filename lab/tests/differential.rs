@@ -1,0 +1,110 @@
+//! Differential tests against the live engines: every corpus case (every type with edge values,
+//! invalid and odd inputs, both directions) is asked of each installed engine, twice, and the codec
+//! must answer as the engine did — byte for byte and tree for tree — apart from the listed expected
+//! differences. Cases whose answer changes between runs are named as nondeterministic, and an
+//! engine that refuses its own output is named too. On CI a missing engine fails the test.
+
+use gdmarshal_lab::corpus::codec::ThisCodec;
+use gdmarshal_lab::corpus::generate::generate;
+use gdmarshal_lab::corpus::run::{Settled, run};
+use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
+use gdmarshal::json::unhex;
+use gdmarshal_lab::oracle::{
+    DecodeRequest, MANIFEST_ENGINES, Oracle, Verdict as OracleVerdict, discover, start_all,
+};
+
+#[test]
+fn codec_agrees_with_every_live_engine_on_every_case() {
+    std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(check_all_engines)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn check_all_engines() {
+    let found = discover();
+    let mut specs = Vec::new();
+    for name in MANIFEST_ENGINES {
+        match found.iter().find(|s| s.name == *name) {
+            Some(s) => specs.push(s.clone()),
+            None if std::env::var_os("CI").is_some() => {
+                panic!(
+                    "Godot engine {name} is not installed (scripts/install-engines.sh); CI needs all of {MANIFEST_ENGINES:?}"
+                )
+            }
+            None => eprintln!("note: Godot engine {name} is not installed; not compared"),
+        }
+    }
+    let known = known::read(&default_dir().join("known-differences.txt")).unwrap();
+    let mut failures = Vec::new();
+    let mut notes = Vec::new();
+    for (spec, engine) in start_all(specs, &Default::default()) {
+        let mut engine =
+            engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
+        let info = engine.info().clone();
+        let cases = all_cases(info.profile);
+        let records = generate(&mut engine, &cases, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{}: {e}", info.version));
+        for r in records.iter().filter(|r| !r.nondeterministic.is_empty()) {
+            notes.push(format!(
+                "{} {}: nondeterministic {:?}",
+                info.version, r.name, r.nondeterministic
+            ));
+        }
+        // Settled exactly as `gdmarshal corpus check` settles the committed records.
+        let entry = ManifestEntry {
+            version: info.version.clone(),
+            profile: info.profile.to_string(),
+            file: String::new(),
+            cases: records.len(),
+            invalid: records.iter().filter(|r| r.is_invalid()).count(),
+        };
+        let fresh = [EngineCorpus {
+            entry,
+            profile: info.profile,
+            records: records.clone(),
+        }];
+        for r in run(&mut ThisCodec, &fresh, &known, &|_, _| true, &mut || {}) {
+            if let Settled::Fail(why) | Settled::UnexpectedPass(why) = &r.settled {
+                failures.push(format!("{} {}: {why}", r.engine, r.name));
+            }
+        }
+        // The engine must accept every re-encoding it wrote itself.
+        let own: Vec<(String, Vec<u8>, bool)> = records
+            .iter()
+            .filter(|r| r.direction == "decode" && r.verdict == Verdict::Accepted)
+            .filter_map(|r| Some((r.name.clone(), unhex(r.output.as_deref()?).ok()?, r.objects)))
+            .collect();
+        let requests: Vec<DecodeRequest> = own
+            .iter()
+            .map(|(_, b, o)| DecodeRequest {
+                bytes: b,
+                allow_objects: *o,
+            })
+            .collect();
+        for ((name, bytes, _), answer) in own.iter().zip(engine.decode_batch(&requests)) {
+            if answer.verdict != OracleVerdict::Accepted {
+                notes.push(format!(
+                    "{} {name}: the engine rejects its own output {}",
+                    info.version,
+                    gdmarshal::json::hex(bytes)
+                ));
+            }
+        }
+        assert!(
+            records.len() >= 1000,
+            "{}: only {} cases",
+            info.version,
+            records.len()
+        );
+    }
+    notes.iter().for_each(|n| eprintln!("note: {n}"));
+    assert!(
+        failures.is_empty(),
+        "{} differences:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
