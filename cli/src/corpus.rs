@@ -67,19 +67,14 @@ pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
 }
 
 pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
-    let specs: Vec<_> = oracle::discover()
-        .into_iter()
-        .filter(|s| names.is_empty() || names.contains(&s.name))
-        .collect();
-    if specs.is_empty() {
-        return Err(
-            "no engines found: run scripts/install-engines.sh or see `gdmarshal engines`".into(),
-        );
+    oracle::start_named(names, &EngineConfig::default())
+}
+
+/// Prints a run's engine incidents, if there were any.
+pub(crate) fn print_incidents(engine: &str, incidents: &[oracle::IncidentRecord]) {
+    if !incidents.is_empty() {
+        println!("{engine}: {}", oracle::IncidentSummary::of(incidents));
     }
-    oracle::start_all(specs, &EngineConfig::default())
-        .into_iter()
-        .map(|(spec, r)| r.map_err(|e| format!("engine {} did not start: {e}", spec.name)))
-        .collect()
 }
 
 fn generate_cmd(a: &GenerateArgs) -> ExitCode {
@@ -91,11 +86,21 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
         let info = engine.info().clone();
         let cases = all_cases(info.profile);
         let b = bar(cases.len(), engine.name());
-        let records = match generate(&mut engine, &cases, &mut |done| b.set_position(done as u64)) {
-            Ok(r) => r,
-            Err(e) => return fail(format!("engine {}: {e}", info.version)),
-        };
+        let generated = generate(&mut engine, &cases, &mut |done| b.set_position(done as u64));
         b.finish_and_clear();
+        print_incidents(&info.version, &engine.take_incidents());
+        let records = match generated {
+            Ok(r) => r,
+            Err(e) => {
+                for u in &e.unanswered {
+                    println!("UNANSWERED {} {u}", info.version);
+                }
+                return fail(format!(
+                    "engine {}: {e}; its corpus file was not written",
+                    info.version
+                ));
+            }
+        };
         if let Err(e) = corpus::save(&a.dir, &info.version, info.profile, &records) {
             return fail(e);
         }
@@ -188,74 +193,57 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     }
 }
 
-/// Asks the live engines every committed case again; returns how many answers changed.
+/// Asks the live engines every committed case again; returns how many answers changed or went
+/// unanswered.
 fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
-    let engines = match start_engines(&[]) {
+    let mut engines = match start_engines(&[]) {
         Ok(e) => e,
         Err(e) => {
             println!("FAIL drift check: {e}");
             return 1;
         }
     };
-    let mut changed = 0;
-    let mut engines = engines;
+    let mut bad = 0;
     for c in corpora {
-        let Some(i) = engines
-            .iter()
-            .position(|e| e.info().version == c.entry.version)
+        let Some(engine) = engines
+            .iter_mut()
+            .find(|e| e.info().version == c.entry.version)
         else {
-            println!(
-                "FAIL drift check: no engine of version {} is installed",
-                c.entry.version
-            );
-            changed += 1;
+            let p = corpus::drift::DriftProblem::NoEngine(c.entry.version.clone());
+            println!("FAIL drift check: {p}");
+            bad += 1;
             continue;
         };
-        let engine: &mut dyn Oracle = &mut engines[i];
-        let cases = all_cases(c.profile);
-        let names: Vec<&str> = cases.iter().map(|k| k.name()).collect();
-        let committed: Vec<&str> = c.records.iter().map(|r| r.name.as_str()).collect();
-        if names != committed {
-            println!(
-                "FAIL {}: the committed cases are not the cases this version generates: run `gdmarshal corpus generate`",
-                c.entry.version
-            );
-            changed += 1;
-            continue;
-        }
-        let b = bar(cases.len(), &c.entry.version);
-        let fresh = match gdmarshal_lab::corpus::generate::run_once(engine, &cases, &mut |d| {
-            b.set_position(d as u64)
-        }) {
-            Ok(f) => f,
-            Err(e) => {
-                println!("FAIL drift check {}: {e}", c.entry.version);
-                changed += 1;
-                continue;
-            }
-        };
+        let b = bar(c.records.len(), &c.entry.version);
+        let d = corpus::drift::check(c, engine, &mut |n| b.set_position(n as u64));
         b.finish_and_clear();
-        let before = changed;
-        for (old, new) in c.records.iter().zip(&fresh) {
-            let d = old.differences(new);
-            if !d.is_empty() {
-                println!(
-                    "DRIFT {} {}: {} changed (corpus {:?}, engine now {:?})",
-                    c.entry.version,
-                    old.name,
-                    d.join(", "),
-                    old.verdict,
-                    new.verdict
-                );
-                changed += 1;
-            }
+        if let Some(p) = &d.problem {
+            println!("FAIL {}: {p}", d.version);
+            bad += 1;
+            continue;
         }
+        for ch in &d.changed {
+            println!(
+                "DRIFT {} {}: {} changed (corpus {:?}, engine now {:?})",
+                d.version,
+                ch.corpus.name,
+                ch.fields.join(", "),
+                ch.corpus.verdict,
+                ch.now.verdict
+            );
+        }
+        for u in &d.unanswered {
+            println!("UNANSWERED {} {u}", d.version);
+        }
+        print_incidents(&d.version, &d.incidents);
         println!(
-            "drift check {}: {} cases asked again, {} changed",
-            c.entry.version,
-            fresh.len(),
-            changed - before
+            "drift check {}: {} cases asked again, {} changed, {} unanswered",
+            d.version,
+            d.asked,
+            d.changed.len(),
+            d.unanswered.len()
         );
+        bad += d.changed.len() + d.unanswered.len();
     }
-    changed
+    bad
 }

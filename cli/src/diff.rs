@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use indicatif::{MultiProgress, ProgressBar};
 
-use super::corpus::{bar, start_engines};
+use super::corpus::{bar, print_incidents, start_engines};
 use super::fail;
 use gdmarshal_lab::campaign::{self, Class, Config, EngineRun, classify_batch, load_finding};
 use gdmarshal_lab::oracle::Oracle;
@@ -88,6 +88,10 @@ fn replay(path: &std::path::Path) -> ExitCode {
     if let Some(c) = f.codec_command() {
         println!("codec cmd: {c}");
     }
+    print_incidents(&version, &engine.take_incidents());
+    if j.class == Class::Unanswered {
+        return fail("the engine could not answer the case: nothing is known");
+    }
     println!(
         "{}",
         if j.class == f.class {
@@ -120,12 +124,13 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
         let out = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn(move || {
-                let case = gdmarshal_lab::corpus::all_cases(profile)
-                    .into_iter()
-                    .find(|c| match c {
-                        gdmarshal_lab::corpus::Case::Decode { name: n, .. }
-                        | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
-                    })?;
+                let case =
+                    gdmarshal_lab::corpus::all_cases(profile)
+                        .into_iter()
+                        .find(|c| match c {
+                            gdmarshal_lab::corpus::Case::Decode { name: n, .. }
+                            | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
+                        })?;
                 let j = classify_batch(&mut engine, &version, std::slice::from_ref(&case));
                 let codec = campaign::classify::codec_answer(&case, profile);
                 Some((version, j, codec))
@@ -197,6 +202,15 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
         }
     }
     print_summary(&ok, cfg.seed, cfg.cases, elapsed.as_secs_f64());
+    for r in &ok {
+        print_incidents(&r.version, &r.incidents);
+    }
+    let unanswered: u64 = ok.iter().map(EngineRun::unanswered).sum();
+    if unanswered > 0 {
+        return fail(format!(
+            "{unanswered} cases unanswered: the engines could not answer them, so nothing is known about them"
+        ));
+    }
     ExitCode::SUCCESS
 }
 

@@ -19,6 +19,8 @@ use libfuzzer_sys::fuzz_target;
 
 /// Findings saved per class and process; the rest are counted, so one class cannot flood.
 const SAVED_PER_CLASS: usize = 20;
+/// Unanswered inputs in a row after which the engine is taken to be unusable.
+const UNANSWERED_IN_A_ROW: usize = 20;
 
 struct State {
     engine: Engine,
@@ -26,6 +28,9 @@ struct State {
     dir: PathBuf,
     classes: HashMap<String, usize>,
     verbose: bool,
+    /// Inputs the engine could not answer, in all and since the last answered one.
+    unanswered: usize,
+    unanswered_in_a_row: usize,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -58,6 +63,8 @@ fn start() -> State {
         known,
         dir,
         classes: HashMap::new(),
+        unanswered: 0,
+        unanswered_in_a_row: 0,
         verbose: std::env::var("GDMARSHAL_FUZZ_VERBOSE").is_ok_and(|v| v == "1"),
     }
 }
@@ -72,9 +79,25 @@ fuzz_target!(|data: &[u8]| {
     let version = s.engine.info().version.clone();
     let outcome = compare(&mut s.engine, &version, &input, &s.known);
     s.engine.take_findings();
+    for i in s.engine.take_incidents() {
+        eprintln!("differential: incident: {i}");
+    }
     if s.verbose {
         eprintln!("differential: {outcome:#?}");
     }
+    // An input nobody could answer is neither a finding nor a pass: count it, say so, and stop
+    // the run (exit 1) when the engine cannot answer anything any more.
+    if let Agreement::Unanswered(why) = &outcome {
+        s.unanswered += 1;
+        s.unanswered_in_a_row += 1;
+        eprintln!("differential: unanswered ({} so far): {why}", s.unanswered);
+        if s.unanswered_in_a_row >= UNANSWERED_IN_A_ROW {
+            eprintln!("differential: {UNANSWERED_IN_A_ROW} inputs in a row unanswered; stopping");
+            std::process::exit(1);
+        }
+        return;
+    }
+    s.unanswered_in_a_row = 0;
     let (Agreement::Disagree(f) | Agreement::Incident(f)) = outcome else {
         return;
     };

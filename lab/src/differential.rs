@@ -17,9 +17,9 @@ use crate::corpus::Record;
 use crate::corpus::codec::{Outcome, ThisCodec, judge};
 use crate::corpus::generate::{decode_record, encode_record};
 use crate::corpus::known::Entry;
+use crate::oracle::{Oracle, Verdict as OracleVerdict};
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::json::hex;
-use crate::oracle::{Oracle, Verdict as OracleVerdict};
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
 
@@ -78,8 +78,11 @@ pub enum Agreement {
     Known(String),
     /// A difference nobody expects.
     Disagree(Finding),
-    /// The engine crashed or hung on the input.
+    /// The engine crashed or hung on the input, and again on a fresh engine.
     Incident(Finding),
+    /// Nobody could answer: the engine would not start, or died in ways the input did not
+    /// cause; the reason. Not a finding, but counted, and it fails the run.
+    Unanswered(String),
 }
 
 /// A disagreement or engine incident, as saved under `fuzz/findings/ENGINE/`.
@@ -119,7 +122,7 @@ pub fn compare(
     };
     let record = match record {
         Ok(r) => r,
-        Err(e) => return Agreement::Skip(e),
+        Err(u) => return Agreement::Unanswered(u.reason),
     };
     if record.is_invalid()
         && matches!(
@@ -149,10 +152,10 @@ pub fn compare(
     })
 }
 
-/// Crashes and hangs are compared (they are findings); an oracle failure is not.
+/// Crashes and hangs are compared (they are findings); a case nobody answered is not.
 fn not_compared(v: &OracleVerdict) -> Option<Agreement> {
     match v {
-        OracleVerdict::Failed(why) => Some(Agreement::Skip(format!("the oracle failed: {why}"))),
+        OracleVerdict::Unanswered(why) => Some(Agreement::Unanswered(why.clone())),
         OracleVerdict::Unsupported(why) => Some(Agreement::Skip(format!(
             "the engine cannot build the value: {why}"
         ))),

@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
 use crate::corpus::generate::run_once;
 use crate::corpus::{Case, Record, Verdict};
+use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
 use gdmarshal::decode::{DecodeOptions, decode};
 use gdmarshal::json::unhex;
-use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
 use gdmarshal::profile::Profile;
 
 /// How one case went on one engine.
@@ -32,11 +32,14 @@ pub enum Class {
     EngineCrash,
     /// The engine stopped answering on the case.
     EngineHang,
+    /// Nobody could answer the case (the engine would not start, or died in ways the case did
+    /// not cause, as often as it was retried): not a finding, but it fails the run.
+    Unanswered,
 }
 
 impl Class {
     /// Every class, in report order.
-    pub const ALL: [Class; 8] = [
+    pub const ALL: [Class; 9] = [
         Class::Agree,
         Class::KnownDifference,
         Class::Unsupported,
@@ -45,6 +48,7 @@ impl Class {
         Class::EngineRejectsOwnOutput,
         Class::EngineCrash,
         Class::EngineHang,
+        Class::Unanswered,
     ];
 
     /// The kebab-case name (also the findings folder).
@@ -58,6 +62,7 @@ impl Class {
             Class::EngineRejectsOwnOutput => "engine-rejects-own-output",
             Class::EngineCrash => "engine-crash",
             Class::EngineHang => "engine-hang",
+            Class::Unanswered => "unanswered",
         }
     }
 
@@ -65,7 +70,7 @@ impl Class {
     pub fn is_finding(self) -> bool {
         !matches!(
             self,
-            Class::Agree | Class::KnownDifference | Class::Unsupported
+            Class::Agree | Class::KnownDifference | Class::Unsupported | Class::Unanswered
         )
     }
 }
@@ -99,6 +104,7 @@ pub fn engine_class(record: &Record, own_output: Option<&OracleVerdict>) -> Opti
         Some(OracleVerdict::Rejected) => Some(Class::EngineRejectsOwnOutput),
         Some(OracleVerdict::Crashed(_)) => Some(Class::EngineCrash),
         Some(OracleVerdict::Hung(_)) => Some(Class::EngineHang),
+        Some(OracleVerdict::Unanswered(_)) => Some(Class::Unanswered),
         _ => None,
     }
 }
@@ -204,7 +210,18 @@ pub fn classify_batch(
     cases: &[Case],
 ) -> Result<Vec<Judged>, String> {
     let profile = engine.profile();
-    let records = run_once(engine, cases, &mut |_| {})?;
+    let answered = run_once(engine, cases, &mut |_| {});
+    let unanswered: Vec<Option<String>> = answered
+        .iter()
+        .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
+        .collect();
+    // An unanswered case keeps its place with a stand-in record (never saved: the class says
+    // what happened).
+    let records: Vec<Record> = answered
+        .into_iter()
+        .zip(cases)
+        .map(|(a, c)| a.unwrap_or_else(|u| stand_in(c, profile, &u.reason)))
+        .collect();
     // The engine decodes what it wrote.
     let outputs: Vec<(usize, Vec<u8>)> = records
         .iter()
@@ -227,6 +244,14 @@ pub fn classify_batch(
     let mut out: Vec<Judged> = Vec::with_capacity(records.len());
     let mut again = Vec::new();
     for (i, r) in records.into_iter().enumerate() {
+        if let Some(reason) = &unanswered[i] {
+            out.push(Judged {
+                class: Class::Unanswered,
+                record: r,
+                detail: reason.clone(),
+            });
+            continue;
+        }
         let own_verdict = own[i].as_ref().map(|(v, _)| v);
         if let Some(class) = engine_class(&r, own_verdict) {
             let detail = match &own[i] {
@@ -261,8 +286,10 @@ pub fn classify_batch(
     }
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
-        let second = run_once(engine, &cases2, &mut |_| {})?;
+        let second = run_once(engine, &cases2, &mut |_| {});
         for (&i, b) in again.iter().zip(second) {
+            // No second answer: the first stands, as if the engine had repeated it.
+            let Ok(b) = b else { continue };
             let fields = out[i].record.differences(&b);
             if !fields.is_empty() {
                 out[i].class = Class::EngineNondeterministic;
@@ -276,6 +303,49 @@ pub fn classify_batch(
         }
     }
     Ok(out)
+}
+
+/// The record that stands in for a case nobody answered: the case, and the reason as its error.
+fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
+    let (direction, input, value, objects) = match case {
+        Case::Decode {
+            input,
+            allow_objects,
+            ..
+        } => (
+            "decode",
+            Some(gdmarshal::json::hex(input)),
+            None,
+            *allow_objects,
+        ),
+        Case::Encode {
+            value,
+            full_objects,
+            ..
+        } => (
+            "encode",
+            None,
+            Some(gdmarshal::json::to_json(
+                value,
+                profile,
+                gdmarshal::float::FloatStyle::Shortest,
+            )),
+            *full_objects,
+        ),
+    };
+    Record {
+        name: case.name().to_string(),
+        direction: direction.into(),
+        input,
+        value,
+        objects,
+        verdict: Verdict::Unsupported,
+        consumed: None,
+        tree: None,
+        output: None,
+        nondeterministic: Vec::new(),
+        error: reason.to_string(),
+    }
 }
 
 /// The codec's own answer to a case, as JSON, for reproducers.

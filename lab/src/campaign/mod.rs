@@ -20,9 +20,9 @@ use serde_json::Value;
 pub use classify::{Class, Judged, classify_batch};
 
 use crate::corpus::{Case, Record};
+use crate::oracle::{IncidentRecord, Oracle};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json, unhex};
-use crate::oracle::Oracle;
 use gdmarshal::profile::Profile;
 
 /// Cases sent to an engine per batch.
@@ -121,6 +121,15 @@ pub struct EngineRun {
     pub counts: BTreeMap<Class, u64>,
     /// Reproducers written (paths), and findings kept in memory when no folder is given.
     pub findings: Vec<(Option<PathBuf>, FindingFile)>,
+    /// Every crash and hang of the engine during the run, with what the retries showed.
+    pub incidents: Vec<IncidentRecord>,
+}
+
+impl EngineRun {
+    /// Cases nobody could answer.
+    pub fn unanswered(&self) -> u64 {
+        self.counts.get(&Class::Unanswered).copied().unwrap_or(0)
+    }
 }
 
 fn fnv(text: &str) -> u64 {
@@ -394,6 +403,7 @@ pub fn run_engine(
             }
             run.findings.push((path, file));
         }
+        run.incidents.extend(engine.take_incidents());
         progress(stop - start);
         start = stop;
     }

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::corpus::generate::run_once;
 use crate::corpus::{Case, EngineCorpus, Record, Verdict};
-use gdmarshal::json::hex;
 use crate::oracle::Oracle;
+use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
 use gdmarshal::value::{Object, Variant};
@@ -310,9 +310,10 @@ pub fn ask_claims(
                 full_objects: false,
             },
         };
-        let record = run_once(engine, &[case], &mut |_| {})?
+        let record = run_once(engine, &[case], &mut |_| {})
             .pop()
-            .ok_or("no answer")?;
+            .ok_or("no answer")?
+            .map_err(|u| u.to_string())?;
         out.push((
             i,
             ClaimAnswer {

@@ -5,10 +5,10 @@ use arbitrary::Unstructured;
 
 use crate::corpus::generate::generate;
 use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
+use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::json::{to_json, unhex};
-use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::profile::Profile;
 
 /// Starts the installed engine of a format version.
@@ -75,7 +75,8 @@ pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCo
             });
         }
     }
-    let mut records = generate(&mut engine, &encode_cases, &mut |_| {})?;
+    let mut records = generate(&mut engine, &encode_cases, &mut |_| {})
+        .map_err(|e| format!("live cases: {e}"))?;
     let decode_cases: Vec<Case> = records
         .iter()
         .filter(|r| r.verdict == Verdict::Accepted)
@@ -88,7 +89,10 @@ pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCo
             })
         })
         .collect();
-    records.extend(generate(&mut engine, &decode_cases, &mut |_| {})?);
+    records.extend(
+        generate(&mut engine, &decode_cases, &mut |_| {})
+            .map_err(|e| format!("live cases: {e}"))?,
+    );
     let info = engine.info().clone();
     Ok(EngineCorpus {
         entry: ManifestEntry {

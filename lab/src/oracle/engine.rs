@@ -10,7 +10,7 @@ use super::discover::EngineSpec;
 use super::error::OracleError;
 use super::process::Process;
 use super::requests::{Answer, HELLO};
-use super::result::{Finding, Verdict};
+use super::result::{Finding, IncidentRecord, Resolution, Verdict};
 use super::round::{Round, round};
 use gdmarshal::profile::Profile;
 
@@ -74,13 +74,27 @@ pub struct Engine {
     seq: u64,
     restarts: usize,
     findings: Vec<Finding>,
+    incidents: Vec<IncidentRecord>,
 }
 
 impl Engine {
-    /// Starts the engine and reads its version.
+    /// Starts the engine and reads its version. An engine that dies while starting (killed from
+    /// outside, say) is started again, up to [`START_TRIES`] times in all; one that does not
+    /// connect in time is not.
     pub fn start(spec: EngineSpec, config: EngineConfig) -> Result<Engine, OracleError> {
         let mut seq = 0;
-        let (process, info) = launch(&spec, &config, &mut seq)?;
+        let mut tries = 1;
+        let (process, info) = loop {
+            match launch(&spec, &config, &mut seq) {
+                Ok(started) => break started,
+                Err(OracleError::ExitedEarly { .. } | OracleError::Handshake(_))
+                    if tries < START_TRIES =>
+                {
+                    tries += 1
+                }
+                Err(e) => return Err(e),
+            }
+        };
         Ok(Engine {
             spec,
             config,
@@ -89,6 +103,7 @@ impl Engine {
             seq,
             restarts: 0,
             findings: Vec::new(),
+            incidents: Vec::new(),
         })
     }
 
@@ -122,64 +137,120 @@ impl Engine {
         std::mem::take(&mut self.findings)
     }
 
+    /// Every crash and hang so far, each with what the retries showed.
+    pub fn incidents(&self) -> &[IncidentRecord] {
+        &self.incidents
+    }
+
+    /// Takes the incidents recorded so far.
+    pub fn take_incidents(&mut self) -> Vec<IncidentRecord> {
+        std::mem::take(&mut self.incidents)
+    }
+
     /// Serves request lines (godot_project/README.md) and answers every one, in order.
     ///
-    /// A request that crashes or hangs the engine is answered [`Verdict::Crashed`] or
-    /// [`Verdict::Hung`] and kept as a [`Finding`]; the engine is restarted and the rest of the
-    /// batch (the requests it had already served too, whose answers died with it) is sent again.
+    /// A crash or hang is an incident, not yet a verdict: the request that was running is sent
+    /// again, alone, to a fresh engine. Only if that engine crashes the same way (or hangs again)
+    /// is the request answered [`Verdict::Crashed`] / [`Verdict::Hung`] and kept as a
+    /// [`Finding`]; if it answers, its answer stands. A request that cannot be settled within
+    /// [`SUSPECT_TRIES`] tries, and every request left when the engine cannot be (re)started, is
+    /// [`Verdict::Unanswered`]. Every incident is kept ([`Engine::incidents`]).
     pub(crate) fn exchange(&mut self, lines: &[String]) -> Vec<Answer> {
         let mut out: Vec<Option<Answer>> = (0..lines.len()).map(|_| None).collect();
         let mut pending: Vec<usize> = (0..lines.len()).collect();
+        let mut suspect: Option<Suspect> = None;
         let mut fruitless = 0;
         while !pending.is_empty() {
-            if self.process.is_none() {
-                match launch(&self.spec, &self.config, &mut self.seq) {
-                    Ok((p, _)) => {
-                        self.restarts += 1;
-                        self.process = Some(p);
-                    }
-                    Err(e) => {
-                        let why = format!("the engine could not be restarted: {e}");
-                        fail_all(&mut out, &mut pending, &why);
-                        break;
-                    }
+            if let Err(e) = self.ensure_running() {
+                let why = format!("the engine could not be (re)started: {e}");
+                if let Some(s) = suspect.take() {
+                    self.settle(lines, &s, Resolution::Unanswered);
                 }
+                fail_all(&mut out, &mut pending, &why);
+                break;
             }
             let process = self.process.as_mut().expect("started above");
             self.seq += 1;
-            let batch: Vec<&str> = pending.iter().map(|&i| lines[i].as_str()).collect();
-            match round(process, self.seq, &batch, self.config.timeout) {
+            // A suspect goes alone to a fresh engine, so that nothing else can be blamed.
+            let batch: Vec<usize> = match &suspect {
+                Some(s) => vec![s.index],
+                None => pending.clone(),
+            };
+            let texts: Vec<&str> = batch.iter().map(|&i| lines[i].as_str()).collect();
+            match round(process, self.seq, &texts, self.config.timeout) {
                 Round::Done(answers) => {
-                    for (k, answer) in answers.into_iter().enumerate() {
-                        out[pending[k]] = Some(answer);
+                    for (&i, answer) in batch.iter().zip(answers) {
+                        out[i] = Some(answer);
                     }
-                    pending.clear();
+                    pending.retain(|i| out[*i].is_none());
+                    if let Some(s) = suspect.take() {
+                        self.settle(lines, &s, Resolution::AnsweredOnRetry);
+                    }
+                    fruitless = 0;
                 }
                 Round::Incident {
                     index: Some(k),
                     verdict,
                 } => {
                     self.process = None;
-                    let i = pending.remove(k);
-                    self.findings.push(Finding {
-                        engine: self.spec.name.clone(),
-                        version: self.info.version.clone(),
-                        request: lines[i].clone(),
-                        verdict: verdict.clone(),
-                    });
-                    out[i] = Some(Answer::Verdict(verdict));
                     fruitless = 0;
+                    let i = batch[k];
+                    let settled = match suspect.take() {
+                        None => {
+                            suspect = Some(Suspect::new(i, verdict));
+                            None
+                        }
+                        Some(s) if s.reproduced_by(&verdict) => Some((s, Resolution::Reproduced)),
+                        Some(s) if s.tries >= SUSPECT_TRIES => Some((s, Resolution::Unanswered)),
+                        Some(s) => {
+                            suspect = Some(s.again(verdict));
+                            None
+                        }
+                    };
+                    if let Some((s, resolution)) = settled {
+                        let answer = match resolution {
+                            Resolution::Reproduced => {
+                                self.findings.push(Finding {
+                                    engine: self.spec.name.clone(),
+                                    version: self.info.version.clone(),
+                                    request: lines[i].clone(),
+                                    verdict: s.first.clone(),
+                                });
+                                s.first.clone()
+                            }
+                            _ => Verdict::Unanswered(format!(
+                                "{} tries on fresh engines ended in crashes or hangs that did not repeat",
+                                s.tries
+                            )),
+                        };
+                        self.settle(lines, &s, resolution);
+                        out[i] = Some(Answer::Verdict(answer));
+                        pending.retain(|&p| p != i);
+                    }
                 }
                 Round::Incident {
                     index: None,
                     verdict,
                 } => {
-                    // Died or stuck before starting any request: retry once on a fresh engine.
+                    // Died or stuck before starting any request: try a fresh engine, a few times.
                     self.process = None;
                     fruitless += 1;
-                    if fruitless >= 2 {
-                        let why =
-                            format!("the engine fails before serving any request: {verdict:?}");
+                    if let Verdict::Crashed(incident) | Verdict::Hung(incident) = &verdict {
+                        self.incidents.push(IncidentRecord {
+                            request: None,
+                            hung: matches!(verdict, Verdict::Hung(_)),
+                            incident: incident.clone(),
+                            resolution: Resolution::Restarted,
+                        });
+                    }
+                    if fruitless >= START_TRIES {
+                        let why = format!(
+                            "the engine fails before serving any request: {}",
+                            describe_verdict(&verdict)
+                        );
+                        if let Some(s) = suspect.take() {
+                            self.settle(lines, &s, Resolution::Unanswered);
+                        }
                         fail_all(&mut out, &mut pending, &why);
                     }
                 }
@@ -189,11 +260,106 @@ impl Engine {
             .map(|a| a.expect("every request is answered"))
             .collect()
     }
+
+    /// Starts the engine again if it is not running, trying up to [`START_TRIES`] times (an
+    /// engine killed from outside while it starts is not a reason to give up).
+    fn ensure_running(&mut self) -> Result<(), OracleError> {
+        if self.process.is_some() {
+            return Ok(());
+        }
+        let mut tries = 0;
+        loop {
+            match launch(&self.spec, &self.config, &mut self.seq) {
+                Ok((p, _)) => {
+                    self.restarts += 1;
+                    self.process = Some(p);
+                    return Ok(());
+                }
+                Err(e) => {
+                    tries += 1;
+                    if tries >= START_TRIES {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    fn settle(&mut self, lines: &[String], s: &Suspect, resolution: Resolution) {
+        let (hung, incident) = match &s.first {
+            Verdict::Hung(i) => (true, i.clone()),
+            Verdict::Crashed(i) => (false, i.clone()),
+            _ => return,
+        };
+        self.incidents.push(IncidentRecord {
+            request: Some(lines[s.index].clone()),
+            hung,
+            incident,
+            resolution,
+        });
+    }
+}
+
+/// How many times a request that crashed or hung an engine is tried in all before it is
+/// unanswered: enough to see a crash repeat past a few kills from outside.
+pub const SUSPECT_TRIES: usize = 4;
+
+/// How many times in a row an engine may fail to start, or die before serving anything, before
+/// the requests left are unanswered.
+pub const START_TRIES: usize = 3;
+
+/// A request that was running when its engine crashed or hung, being tried again.
+struct Suspect {
+    index: usize,
+    /// The incident a retry must repeat to count as the input's doing.
+    first: Verdict,
+    tries: usize,
+}
+
+impl Suspect {
+    fn new(index: usize, verdict: Verdict) -> Suspect {
+        Suspect {
+            index,
+            first: verdict,
+            tries: 1,
+        }
+    }
+
+    /// Whether a retry's incident repeats the first: a hang again, or a crash by the same signal
+    /// (or exit) that came from inside the engine.
+    fn reproduced_by(&self, again: &Verdict) -> bool {
+        match (&self.first, again) {
+            (Verdict::Hung(_), Verdict::Hung(_)) => true,
+            (Verdict::Crashed(a), Verdict::Crashed(b)) => {
+                !a.from_outside() && !b.from_outside() && a.status == b.status
+            }
+            _ => false,
+        }
+    }
+
+    /// Another try; a first incident from outside gives way to the new one as the one to repeat.
+    fn again(mut self, verdict: Verdict) -> Suspect {
+        self.tries += 1;
+        if let Verdict::Crashed(i) = &self.first
+            && i.from_outside()
+        {
+            self.first = verdict;
+        }
+        self
+    }
+}
+
+fn describe_verdict(v: &Verdict) -> String {
+    match v {
+        Verdict::Crashed(i) => i.status.clone(),
+        Verdict::Hung(i) => format!("no progress for {:.1} s", i.after.as_secs_f64()),
+        other => format!("{other:?}"),
+    }
 }
 
 fn fail_all(out: &mut [Option<Answer>], pending: &mut Vec<usize>, why: &str) {
     for i in pending.drain(..) {
-        out[i] = Some(Answer::Verdict(Verdict::Failed(why.to_string())));
+        out[i] = Some(Answer::Verdict(Verdict::Unanswered(why.to_string())));
     }
 }
 

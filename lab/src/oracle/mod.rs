@@ -33,9 +33,12 @@ pub use discover::{
     EngineSpec, MANIFEST_ENGINES, Source, discover, engine_cache, from_env, from_manifest,
     from_path, manifest_path,
 };
-pub use engine::{Engine, EngineConfig, EngineInfo, default_project};
+pub use engine::{Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project};
 pub use error::OracleError;
-pub use result::{DecodeResult, EncodeResult, Finding, Incident, Verdict};
+pub use result::{
+    DecodeResult, EncodeResult, Finding, Incident, IncidentRecord, IncidentSummary, Resolution,
+    Verdict,
+};
 
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
@@ -100,6 +103,12 @@ pub trait Oracle {
     /// Serves a mixed batch; one response per request, in order.
     fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response>;
 
+    /// Takes the crashes and hangs seen since the last call, each with what became of the
+    /// request that was running (an answerer that runs no process has none).
+    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
+        Vec::new()
+    }
+
     /// Decodes one input.
     fn decode(&mut self, bytes: &[u8], allow_objects: bool) -> DecodeResult {
         let mut r = self.decode_batch(&[DecodeRequest {
@@ -145,6 +154,10 @@ impl Oracle for Engine {
 
     fn name(&self) -> &str {
         &self.spec().name
+    }
+
+    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
+        Engine::take_incidents(self)
     }
 
     fn profile(&self) -> Profile {
@@ -194,5 +207,23 @@ pub fn start_all(
     handles
         .into_iter()
         .map(|h| h.join().expect("engine start panicked"))
+        .collect()
+}
+
+/// Starts the discovered engines named in `names` (all of them when `names` is empty), in
+/// parallel; fails if none is found or any does not start.
+pub fn start_named(names: &[String], config: &EngineConfig) -> Result<Vec<Engine>, String> {
+    let specs: Vec<_> = discover()
+        .into_iter()
+        .filter(|s| names.is_empty() || names.contains(&s.name))
+        .collect();
+    if specs.is_empty() {
+        return Err(
+            "no engines found: run scripts/install-engines.sh or see `gdmarshal engines`".into(),
+        );
+    }
+    start_all(specs, config)
+        .into_iter()
+        .map(|(spec, r)| r.map_err(|e| format!("engine {} did not start: {e}", spec.name)))
         .collect()
 }

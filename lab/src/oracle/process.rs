@@ -143,8 +143,8 @@ impl Process {
     }
 
     /// Waits up to `grace` for the process to end, kills it if it has not, and says how it
-    /// ended.
-    pub fn finish(&mut self, grace: Duration) -> String {
+    /// ended: in words, and the signal that ended it, if any.
+    pub fn finish(&mut self, grace: Duration) -> (String, Option<i32>) {
         let deadline = Instant::now() + grace;
         while self.exited.is_none() && Instant::now() < deadline {
             match self.child.try_wait() {
@@ -157,7 +157,7 @@ impl Process {
             let _ = self.child.kill();
             self.exited = self.child.wait().ok();
         }
-        describe(self.exited)
+        (describe(self.exited), self.exited.and_then(signal_of))
     }
 }
 
@@ -261,6 +261,20 @@ fn copy_project(from: &Path, to: &Path) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The signal that ended a process, if one did.
+fn signal_of(status: ExitStatus) -> Option<i32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        status.signal()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = status;
+        None
+    }
 }
 
 /// How a process ended, e.g. `killed by signal 11 (SIGSEGV)` or `exited with status 1`.

@@ -56,7 +56,7 @@ pub fn sleep_line(ms: u128) -> String {
 /// The answer to a decode request.
 pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
     let mut r = DecodeResult {
-        verdict: Verdict::Failed(String::new()),
+        verdict: Verdict::Unanswered(String::new()),
         value: None,
         tree: None,
         consumed: None,
@@ -68,6 +68,11 @@ pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
     let deep = matches!(answer, Answer::Line { deep: true, .. });
     let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
         Ok(j) => j,
+        // Any bytes make a decode request: a refusal to take one is the oracle failing.
+        Err(Verdict::Unsupported(why)) => {
+            r.verdict = Verdict::Unanswered(why);
+            return r;
+        }
         Err(v) => {
             r.verdict = v;
             return r;
@@ -79,7 +84,7 @@ pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
     r.verdict = match j.get("accepted").and_then(Value::as_bool) {
         Some(true) => Verdict::Accepted,
         Some(false) => Verdict::Rejected,
-        None => Verdict::Failed("the answer has no verdict".into()),
+        None => Verdict::Unanswered("the answer has no verdict".into()),
     };
     if r.verdict != Verdict::Accepted {
         return r;
@@ -104,7 +109,7 @@ pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
 /// The answer to an encode request.
 pub fn encode_result(answer: Answer, profile: Profile, full_objects: bool) -> EncodeResult {
     let mut r = EncodeResult {
-        verdict: Verdict::Failed(String::new()),
+        verdict: Verdict::Unanswered(String::new()),
         full_objects,
         plain: None,
         full: None,
@@ -144,7 +149,9 @@ pub fn plain_verdict(answer: Answer) -> Verdict {
     }
 }
 
-/// The answer's JSON, or the verdict that stands instead of it.
+/// The answer's JSON, or the verdict that stands instead of it: a request the script refused as
+/// malformed (`{"error":...}`, e.g. a value GDScript cannot hold) is one it cannot pose,
+/// [`Verdict::Unsupported`]; no line, or an unreadable one, is [`Verdict::Unanswered`].
 fn open(
     answer: Answer,
     error_text: &mut String,
@@ -163,11 +170,12 @@ fn open(
     if lossy {
         notes.push(LOSSY.to_string());
     }
-    let j = json.map_err(Verdict::Failed)?;
+    let j = json.map_err(Verdict::Unanswered)?;
     if let Some(e) = j.get("error") {
-        return Err(Verdict::Failed(
-            e.as_str().unwrap_or("malformed error").to_string(),
-        ));
+        return Err(Verdict::Unsupported(format!(
+            "the oracle refused the request: {}",
+            e.as_str().unwrap_or("malformed error")
+        )));
     }
     Ok(j)
 }

@@ -14,19 +14,27 @@ pub enum Verdict {
     /// Encode: the value cannot be built inside this engine from GDScript (the reason says why,
     /// e.g. an object known only by its instance id).
     Unsupported(String),
-    /// The engine process died while serving this request.
+    /// The engine process died while serving this request, and a fresh engine died on it
+    /// again the same way: an engine defect this input causes.
     Crashed(Incident),
-    /// The engine made no progress on this request within the timeout and was killed.
+    /// The engine made no progress on this request within the timeout, and a fresh engine hung
+    /// on it again: an engine defect this input causes.
     Hung(Incident),
-    /// The oracle could not get an answer (a malformed request, a protocol error, or an engine
-    /// that would not start).
-    Failed(String),
+    /// Nobody could answer: the engine would not start, kept dying before it got to the request,
+    /// died in ways that never repeated, broke the protocol, or (decode) refused to take the
+    /// request. Never a verdict about the input; runs count these and fail.
+    Unanswered(String),
 }
 
 impl Verdict {
-    /// Whether the request crashed or hung the engine.
+    /// Whether the request (reproducibly) crashed or hung the engine.
     pub fn is_incident(&self) -> bool {
         matches!(self, Verdict::Crashed(_) | Verdict::Hung(_))
+    }
+
+    /// Whether nobody could answer the request.
+    pub fn is_unanswered(&self) -> bool {
+        matches!(self, Verdict::Unanswered(_))
     }
 }
 
@@ -35,11 +43,76 @@ impl Verdict {
 pub struct Incident {
     /// How the process ended, e.g. `killed by signal 11 (SIGSEGV)`.
     pub status: String,
+    /// The signal that ended the process, if one did (for a hang: the host's own SIGKILL).
+    pub signal: Option<i32>,
     /// The engine's stderr from the start of the request to its end (crash handler output
     /// included).
     pub stderr: String,
     /// Time from the start of the request to the crash, or the timeout that expired.
     pub after: Duration,
+}
+
+/// Signals no input can make an engine raise on itself: a process that dies of one was killed
+/// from outside (by a user, a supervisor or the kernel's out-of-memory killer).
+const OUTSIDE_SIGNALS: [i32; 5] = [1, 2, 9, 15, 3]; // SIGHUP SIGINT SIGKILL SIGTERM SIGQUIT
+
+impl Incident {
+    /// Whether a crash came from outside the engine (a signal no input makes it raise), so that
+    /// it says nothing about the request that was running.
+    pub fn from_outside(&self) -> bool {
+        self.signal.is_some_and(|s| OUTSIDE_SIGNALS.contains(&s))
+    }
+}
+
+/// What became of a request that was running when its engine crashed or hung.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// A fresh engine crashed or hung on it the same way: an engine defect (a [`Finding`]).
+    Reproduced,
+    /// A fresh engine answered it: the incident was not this input's doing.
+    AnsweredOnRetry,
+    /// It could not be settled within the retries: the request is [`Verdict::Unanswered`].
+    Unanswered,
+    /// No request was running (the engine died or stopped between requests, or before the
+    /// first one of a batch): the engine was started again and the batch sent again.
+    Restarted,
+}
+
+/// One crash or hang of an engine, and what became of the request that was running.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IncidentRecord {
+    /// The request line that was running (none between requests).
+    pub request: Option<String>,
+    /// Whether the engine hung (else it crashed).
+    pub hung: bool,
+    /// The first incident on that request.
+    pub incident: Incident,
+    /// What the retries on fresh engines showed.
+    pub resolution: Resolution,
+}
+
+impl std::fmt::Display for IncidentRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.hung && self.resolution == Resolution::Restarted {
+            format!(
+                "engine stopped answering for {:.1} s",
+                self.incident.after.as_secs_f64()
+            )
+        } else if self.hung {
+            format!("engine hung for {:.1} s", self.incident.after.as_secs_f64())
+        } else if self.incident.from_outside() {
+            format!("engine {}, not by this input", self.incident.status)
+        } else {
+            format!("engine {}", self.incident.status)
+        };
+        let then = match self.resolution {
+            Resolution::Reproduced => "a fresh engine did it again: engine defect",
+            Resolution::AnsweredOnRetry => "retried on a fresh engine, which answered",
+            Resolution::Unanswered => "retries did not settle it: unanswered",
+            Resolution::Restarted => "between requests; restarted, nothing lost",
+        };
+        write!(f, "{what}; {then}")
+    }
 }
 
 /// The answer to a decode request.
@@ -95,7 +168,8 @@ impl EncodeResult {
     }
 }
 
-/// A request that crashed or hung an engine, kept so that it is not lost.
+/// A request that crashed or hung an engine twice (on the engine that ran it and on a fresh one),
+/// kept so that it is not lost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Finding {
     /// The engine's name (e.g. `3.2`).
@@ -106,4 +180,67 @@ pub struct Finding {
     pub request: String,
     /// The verdict: [`Verdict::Crashed`] or [`Verdict::Hung`].
     pub verdict: Verdict,
+}
+
+/// Counts of a run's incidents by what became of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IncidentSummary {
+    /// Crashes and hangs in all.
+    pub total: usize,
+    /// Of them, crashes by a signal from outside the engine.
+    pub from_outside: usize,
+    /// Reproduced on a fresh engine: engine defects.
+    pub reproduced: usize,
+    /// Answered by a fresh engine.
+    pub answered_on_retry: usize,
+    /// Never settled: their requests are unanswered.
+    pub unanswered: usize,
+    /// Between requests: the engine was restarted and nothing was lost.
+    pub restarted: usize,
+    /// The first incident that was not reproduced, for the message.
+    pub example: Option<IncidentRecord>,
+}
+
+impl IncidentSummary {
+    /// Counts `incidents`.
+    pub fn of(incidents: &[IncidentRecord]) -> IncidentSummary {
+        let mut s = IncidentSummary {
+            total: incidents.len(),
+            ..IncidentSummary::default()
+        };
+        for i in incidents {
+            if !i.hung && i.incident.from_outside() {
+                s.from_outside += 1;
+            }
+            match i.resolution {
+                Resolution::Reproduced => s.reproduced += 1,
+                Resolution::AnsweredOnRetry => s.answered_on_retry += 1,
+                Resolution::Unanswered => s.unanswered += 1,
+                Resolution::Restarted => s.restarted += 1,
+            }
+            if i.resolution != Resolution::Reproduced && s.example.is_none() {
+                s.example = Some(i.clone());
+            }
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for IncidentSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} engine crashes or hangs: {} reproduced on a fresh engine, {} answered on retry, {} unanswered, {} between requests; {} by a signal from outside",
+            self.total,
+            self.reproduced,
+            self.answered_on_retry,
+            self.unanswered,
+            self.restarted,
+            self.from_outside
+        )?;
+        if let Some(e) = &self.example {
+            write!(f, " (e.g. {e})")?;
+        }
+        Ok(())
+    }
 }

@@ -112,8 +112,10 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
             _ => {}
         }
     }
+    let (status, signal) = p.finish(GRACE);
     let incident = Incident {
-        status: p.finish(GRACE),
+        status,
+        signal,
         stderr: tail,
         after,
     };
@@ -135,7 +137,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Answer> {
     if got_seq != Some(seq) {
         let why = format!("response to batch {got_seq:?} where {seq} was expected");
         return (0..n)
-            .map(|_| Answer::Verdict(Verdict::Failed(why.clone())))
+            .map(|_| Answer::Verdict(Verdict::Unanswered(why.clone())))
             .collect();
     }
     let mut lines = lines.into_iter();
@@ -148,7 +150,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Answer> {
                 deep: line.deep,
                 stderr,
             },
-            None => Answer::Verdict(Verdict::Failed(
+            None => Answer::Verdict(Verdict::Unanswered(
                 "the response has no line for this request".into(),
             )),
         })

@@ -1,0 +1,346 @@
+//! Fault injection with the real engines: the engine is killed (SIGKILL) or stopped (SIGSTOP)
+//! from outside, by its process id, while `gdmarshal diff`, `corpus check` and `corpus generate`
+//! run. A fault from outside must never become a finding, no case may be lost, and the exit code
+//! must say whether every case was answered.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
+
+/// Whether an engine of this name is installed; in CI a missing engine fails the test.
+fn have(engine: &str) -> bool {
+    let found = gdmarshal_lab::oracle::discover()
+        .iter()
+        .any(|s| s.name == engine);
+    assert!(
+        found || std::env::var_os("CI").is_none(),
+        "engine {engine} is missing: run scripts/install-engines.sh"
+    );
+    found
+}
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(BIN)
+        .current_dir(repo())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gdmarshal runs")
+}
+
+/// The processes whose parent is `pid`: the engines gdmarshal started (it starts nothing else).
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(child) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        let rest = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
+        if rest.split_whitespace().nth(1) == Some(&pid.to_string()) {
+            out.push(child);
+        }
+    }
+    out
+}
+
+fn signal(pid: u32, sig: &str) {
+    let _ = Command::new("kill")
+        .args([&format!("-{sig}"), &pid.to_string()])
+        .status();
+}
+
+/// Runs gdmarshal and, once its engines have been up for `first_after`, sends them `sig` (once,
+/// or every `every` until `until` has passed); returns its output and how many times it sent.
+fn under_attack(
+    args: &[&str],
+    first_after: Duration,
+    every: Option<Duration>,
+    until: Duration,
+    sig: &'static str,
+) -> (Output, usize) {
+    let child = spawn(args);
+    let pid = child.id();
+    let done = Arc::new(AtomicBool::new(false));
+    let stop = done.clone();
+    let attacker = thread::spawn(move || {
+        let start = Instant::now();
+        let mut sent = 0;
+        while children(pid).is_empty() && !stop.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(10));
+        }
+        thread::sleep(first_after);
+        while !stop.load(Ordering::Relaxed) && start.elapsed() < until {
+            let engines = children(pid);
+            for e in &engines {
+                signal(*e, sig);
+            }
+            if !engines.is_empty() {
+                sent += 1;
+                if every.is_none() {
+                    break;
+                }
+            }
+            thread::sleep(every.unwrap_or(Duration::from_millis(20)));
+        }
+        sent
+    });
+    let out = child.wait_with_output().expect("gdmarshal finishes");
+    done.store(true, Ordering::Relaxed);
+    (out, attacker.join().unwrap())
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// The class table of a `diff` summary: class name → count.
+fn classes(o: &Output) -> BTreeMap<String, u64> {
+    const CLASSES: [&str; 9] = [
+        "agree",
+        "known-difference",
+        "unsupported",
+        "codec-differs",
+        "engine-nondeterministic",
+        "engine-rejects-own-output",
+        "engine-crash",
+        "engine-hang",
+        "unanswered",
+    ];
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            let class = w.next().filter(|c| CLASSES.contains(c))?;
+            Some((class.to_string(), w.next()?.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Two runs of the same campaign classify alike; only where the engine writes uninitialised
+/// memory (NodePath padding) may a case move between agree, known-difference and
+/// nondeterministic.
+fn assert_same_classes(a: &BTreeMap<String, u64>, b: &BTreeMap<String, u64>) {
+    let noisy = ["agree", "known-difference", "engine-nondeterministic"];
+    let strip = |m: &BTreeMap<String, u64>| -> (BTreeMap<String, u64>, u64) {
+        let steady = m
+            .iter()
+            .filter(|(k, _)| !noisy.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        let n = noisy.iter().map(|k| m.get(*k).copied().unwrap_or(0)).sum();
+        (steady, n)
+    };
+    assert_eq!(strip(a), strip(b));
+}
+
+fn findings_in(dir: &Path, class: &str) -> usize {
+    std::fs::read_dir(dir.join(class)).map_or(0, |d| d.count())
+}
+
+fn diff_args(dir: &Path, engine: &'static str, cases: &'static str) -> Vec<String> {
+    [
+        "diff",
+        "--engine",
+        engine,
+        "--cases",
+        cases,
+        "--seed",
+        "7",
+        "--findings",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([dir.display().to_string()])
+    .collect()
+}
+
+fn run(args: &[String]) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    spawn(&args).wait_with_output().unwrap()
+}
+
+#[test]
+fn one_sigkill_during_diff_is_an_incident_not_a_finding() {
+    if !have("3.6") {
+        return;
+    }
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = run(&diff_args(clean_dir.path(), "3.6", "20000"));
+    assert!(clean.status.success(), "{}", text(&clean));
+
+    let dir = tempfile::tempdir().unwrap();
+    let args = diff_args(dir.path(), "3.6", "20000");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, sent) = under_attack(
+        &args,
+        Duration::from_millis(600),
+        None,
+        Duration::from_secs(30),
+        "KILL",
+    );
+    assert_eq!(sent, 1, "{}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("1 engine crashes or hangs") && stdout.contains("SIGKILL"),
+        "the kill is reported as an incident from outside: {}",
+        text(&out)
+    );
+    assert_eq!(findings_in(dir.path(), "engine-crash"), 0, "{}", text(&out));
+    assert_same_classes(&classes(&out), &classes(&clean));
+}
+
+#[test]
+fn one_sigstop_during_diff_is_an_incident_not_a_hang() {
+    if !have("3.6") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args = diff_args(dir.path(), "3.6", "20000");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, sent) = under_attack(
+        &args,
+        Duration::from_millis(600),
+        None,
+        Duration::from_secs(60),
+        "STOP",
+    );
+    assert_eq!(sent, 1, "{}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(findings_in(dir.path(), "engine-hang"), 0, "{}", text(&out));
+    assert_eq!(classes(&out).get("unanswered"), Some(&0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("1 engine crashes or hangs"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn repeated_sigkills_during_diff_give_no_finding_and_count_what_went_unanswered() {
+    if !have("4.6") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let args = diff_args(dir.path(), "4.6", "20000");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, sent) = under_attack(
+        &args,
+        Duration::from_millis(1500),
+        Some(Duration::from_millis(300)),
+        Duration::from_secs(3),
+        "KILL",
+    );
+    assert!(sent >= 2, "{}", text(&out));
+    for class in ["engine-crash", "engine-hang"] {
+        assert_eq!(findings_in(dir.path(), class), 0, "{class}: {}", text(&out));
+    }
+    let counts = classes(&out);
+    assert_eq!(
+        counts.values().sum::<u64>(),
+        20000,
+        "every case is counted once: {}",
+        text(&out)
+    );
+    let unanswered = counts.get("unanswered").copied().unwrap_or(0);
+    // Every case answered is a clean run; any unanswered one fails the run and says so.
+    assert_eq!(out.status.success(), unanswered == 0, "{}", text(&out));
+    if unanswered > 0 {
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("cases unanswered"),
+            "{}",
+            text(&out)
+        );
+    }
+}
+
+#[test]
+fn one_sigkill_during_corpus_check_is_no_drift() {
+    if !have("3.6") {
+        return;
+    }
+    let (out, sent) = under_attack(
+        &["corpus", "check"],
+        Duration::from_millis(800),
+        None,
+        Duration::from_secs(60),
+        "KILL",
+    );
+    assert_eq!(sent, 1, "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!stdout.contains("DRIFT"), "{}", text(&out));
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(stdout.contains("not by this input"), "{}", text(&out));
+}
+
+#[test]
+fn corpus_generate_under_repeated_kills_writes_engine_answers_or_nothing() {
+    if !have("3.6") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let (out, sent) = under_attack(
+        &["corpus", "generate", "--engine", "3.6", "--dir", &d],
+        Duration::from_millis(300),
+        Some(Duration::from_millis(300)),
+        Duration::from_secs(4),
+        "KILL",
+    );
+    assert!(sent >= 2, "{}", text(&out));
+    let written: PathBuf = dir.path().join("godot-3.6.2.stable.jsonl");
+    if !out.status.success() {
+        assert!(
+            !written.exists(),
+            "a failed run writes no corpus file: {}",
+            text(&out)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("unanswered"),
+            "{}",
+            text(&out)
+        );
+        return;
+    }
+    // A string field of a record line (no tagged-JSON key is named like a record field).
+    fn field(line: &str, key: &str) -> String {
+        let tag = format!("\"{key}\":\"");
+        let at = line.find(&tag).expect("the field is there") + tag.len();
+        line[at..].split('"').next().unwrap().to_string()
+    }
+    // Written: every verdict is the engine's own, as in the committed corpus.
+    let verdicts = |p: &Path| -> Vec<(String, String)> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(|l| (field(l, "name"), field(l, "verdict")))
+            .collect()
+    };
+    assert_eq!(
+        verdicts(&written),
+        verdicts(&repo().join("corpus/godot-3.6.2.stable.jsonl")),
+        "{}",
+        text(&out)
+    );
+}
