@@ -132,3 +132,33 @@ fn inspect_annotates_every_field_and_fails_on_bad_input() {
     assert_eq!(code, 1);
     assert!(out.contains("error: at byte 12"), "{out}");
 }
+
+#[test]
+fn a_truncated_corpus_is_refused_with_one_line_naming_the_file() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus");
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for entry in std::fs::read_dir(&corpus).expect("corpus folder") {
+        let path = entry.expect("folder entry").path();
+        if path.is_file() {
+            std::fs::copy(&path, dir.path().join(path.file_name().expect("a name"))).expect("copy");
+        }
+    }
+    let file = "godot-4.6.3.stable.jsonl";
+    let text = std::fs::read_to_string(dir.path().join(file)).expect("corpus file");
+    let cut: String = text.lines().take(100).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.path().join(file), cut).expect("write");
+    let dir_arg = dir.path().to_str().expect("a UTF-8 path");
+    let testee = format!("{} testee", env!("CARGO_BIN_EXE_gdmarshal"));
+    for args in [
+        vec!["corpus", "check", "--no-engines", "--dir", dir_arg],
+        vec![
+            "conform", "--testee", &testee, "--godot", "4.6", "--corpus", dir_arg,
+        ],
+    ] {
+        let (code, out, err) = gdmarshal(&args, "");
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
+        assert!(err.contains(&format!("{file}:100:")), "{args:?}: {err}");
+    }
+}

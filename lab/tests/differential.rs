@@ -54,13 +54,7 @@ fn check_all_engines() {
             ));
         }
         // Settled exactly as `gdmarshal corpus check` settles the committed records.
-        let entry = ManifestEntry {
-            version: info.version.clone(),
-            profile: info.profile.to_string(),
-            file: String::new(),
-            cases: records.len(),
-            invalid: records.iter().filter(|r| r.is_invalid()).count(),
-        };
+        let entry = ManifestEntry::for_records(&info.version, info.profile, "", &records);
         let fresh = [EngineCorpus {
             entry,
             profile: info.profile,

@@ -95,13 +95,7 @@ pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCo
     );
     let info = engine.info().clone();
     Ok(EngineCorpus {
-        entry: ManifestEntry {
-            version: info.version,
-            profile: profile.to_string(),
-            file: "(live)".into(),
-            cases: records.len(),
-            invalid: records.iter().filter(|r| r.is_invalid()).count(),
-        },
+        entry: ManifestEntry::for_records(&info.version, profile, "(live)", &records),
         profile,
         records,
     })
