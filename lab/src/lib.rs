@@ -12,6 +12,7 @@ pub mod campaign;
 pub mod conform;
 pub mod corpus;
 pub mod differential;
+pub mod group;
 pub mod oracle;
 
 use std::path::{Path, PathBuf};

@@ -536,8 +536,12 @@ fn signal_self(signal: Signal) {
         if matches!(signal, Signal::Segv) {
             libc::signal(sig, libc::SIG_DFL);
         }
-        libc::kill(libc::getpid(), sig);
+        // raise, not kill(getpid()): a signal sent to the whole process may be taken by another
+        // thread while this one carries on and answers; raised on this thread, the stop or crash
+        // happens before the call returns.
+        libc::raise(sig);
     }
+
     if !matches!(signal, Signal::Stop) {
         // The signal is delivered asynchronously; wait for it rather than carry on.
         loop {

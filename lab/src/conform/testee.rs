@@ -156,7 +156,7 @@ impl Drop for Process {
             }
             std::thread::sleep(Duration::from_millis(10));
         }
-        let _ = self.child.kill();
+        crate::group::kill_group(&mut self.child);
         let _ = self.child.wait();
     }
 }
@@ -198,7 +198,7 @@ impl Testee {
     }
 
     fn spawn(&self) -> Result<Process, String> {
-        let mut child = Command::new("sh")
+        let mut child = crate::group::own_group(&mut Command::new("sh"))
             .arg("-c")
             .arg(format!("exec {}", self.command))
             .stdin(Stdio::piped())
@@ -317,7 +317,7 @@ impl Testee {
                         None => "testee crashed (closed its output)".to_string(),
                     }
                 });
-                let _ = p.child.kill();
+                crate::group::kill_group(&mut p.child);
                 // What it printed before dying is the best clue: wait for the last of it.
                 let _ = p.stderr_done.recv_timeout(Duration::from_secs(2));
                 let tail = p.stderr_tail();

@@ -201,7 +201,9 @@ impl Engine {
                             None
                         }
                         Some(s) if s.reproduced_by(&verdict) => Some((s, Resolution::Reproduced)),
-                        Some(s) if s.tries >= SUSPECT_TRIES => Some((s, Resolution::Unanswered)),
+                        Some(s) if s.tries + 1 >= SUSPECT_TRIES => {
+                            Some((s, Resolution::Unanswered))
+                        }
                         Some(s) => {
                             suspect = Some(s.again(verdict));
                             None
@@ -219,8 +221,7 @@ impl Engine {
                                 s.first.clone()
                             }
                             _ => Verdict::Unanswered(format!(
-                                "{} tries on fresh engines ended in crashes or hangs that did not repeat",
-                                s.tries
+                                "{SUSPECT_TRIES} tries ended in crashes or hangs that did not repeat"
                             )),
                         };
                         self.settle(lines, &s, resolution);

@@ -58,7 +58,7 @@ impl Process {
         let port = listener.local_addr().map_err(OracleError::Io)?.port();
 
         // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
-        let mut child = Command::new(&spec.launcher)
+        let mut child = crate::group::own_group(&mut Command::new(&spec.launcher))
             .args(&spec.args)
             .arg("--path")
             .arg(&copy)
@@ -112,7 +112,7 @@ impl Process {
     ) -> OracleError {
         let exited = child.try_wait().ok().flatten();
         if exited.is_none() {
-            let _ = child.kill();
+            crate::group::kill_group(&mut child);
         }
         let status = describe(child.wait().ok());
         let deadline = Instant::now() + Duration::from_secs(2);
@@ -154,7 +154,7 @@ impl Process {
             }
         }
         if self.exited.is_none() {
-            let _ = self.child.kill();
+            crate::group::kill_group(&mut self.child);
             self.exited = self.child.wait().ok();
         }
         (describe(self.exited), self.exited.and_then(signal_of))
@@ -164,7 +164,7 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         if self.exited.is_none() {
-            let _ = self.child.kill();
+            crate::group::kill_group(&mut self.child);
             let _ = self.child.wait();
         }
     }

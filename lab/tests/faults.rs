@@ -1,0 +1,239 @@
+//! How faults become verdicts, driven by the scripted fake engine (`gdmarshal-fake-engine`), so
+//! every rule is checked in milliseconds without Godot: a crash or hang is only an engine defect
+//! when a fresh engine does it again; a kill from outside is an incident; a case nobody can answer
+//! is unanswered, counted, and never written into a corpus or passed off as a finding.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use gdmarshal::Variant;
+use gdmarshal_lab::campaign::{Class, classify_batch};
+use gdmarshal_lab::corpus::Case;
+use gdmarshal_lab::corpus::generate::generate;
+use gdmarshal_lab::oracle::{
+    DecodeRequest, Engine, EngineConfig, EngineSpec, IncidentSummary, Oracle, Resolution,
+    SUSPECT_TRIES, Source, Verdict,
+};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");
+
+/// A fake 4.6.3 engine running this fault script (written into `dir`).
+fn engine(dir: &Path, script: &str) -> Engine {
+    let path = dir.join("faults.txt");
+    std::fs::write(&path, script).unwrap();
+    let spec = EngineSpec {
+        name: "fake".into(),
+        launcher: PathBuf::from(FAKE),
+        args: vec![
+            "--version=4.6.3".into(),
+            format!("--script={}", path.display()),
+        ],
+        source: Source::Path("gdmarshal-fake-engine".into()),
+        recorded_version: None,
+    };
+    let config = EngineConfig {
+        timeout: Duration::from_millis(400),
+        start_timeout: Duration::from_secs(10),
+        ..EngineConfig::default()
+    };
+    Engine::start(spec, config).expect("the fake engine starts")
+}
+
+fn int_bytes(i: i32) -> Vec<u8> {
+    let mut b = vec![2, 0, 0, 0];
+    b.extend_from_slice(&i.to_le_bytes());
+    b
+}
+
+/// Decodes ints 0..n, with `special` at position `at`; returns the verdicts.
+fn decode_around(e: &mut Engine, special: &[u8], at: usize, n: usize) -> Vec<Verdict> {
+    let mut inputs: Vec<Vec<u8>> = (0..n as i32).map(int_bytes).collect();
+    inputs[at] = special.to_vec();
+    let requests: Vec<DecodeRequest> = inputs
+        .iter()
+        .map(|bytes| DecodeRequest {
+            bytes,
+            allow_objects: false,
+        })
+        .collect();
+    e.decode_batch(&requests)
+        .into_iter()
+        .map(|r| r.verdict)
+        .collect()
+}
+
+/// The input the scripts single out: an int whose value no other request has.
+const SPECIAL: [u8; 8] = [2, 0, 0, 0, 0x5a, 0x5a, 0x5a, 0x5a];
+const RULE: &str = "input:020000005a5a5a5a";
+
+fn others_accepted(v: &[Verdict], at: usize) {
+    for (i, v) in v.iter().enumerate().filter(|(i, _)| *i != at) {
+        assert_eq!(v, &Verdict::Accepted, "request {i}");
+    }
+}
+
+#[test]
+fn a_crash_that_repeats_on_a_fresh_engine_is_an_engine_defect() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} segv\n"));
+    let v = decode_around(&mut e, &SPECIAL, 5, 20);
+    let Verdict::Crashed(incident) = &v[5] else {
+        panic!("{:?}", v[5])
+    };
+    assert_eq!(incident.signal, Some(11));
+    assert!(!incident.from_outside());
+    others_accepted(&v, 5);
+    assert_eq!(e.findings().len(), 1);
+    assert_eq!(e.incidents().len(), 1);
+    assert_eq!(e.incidents()[0].resolution, Resolution::Reproduced);
+}
+
+#[test]
+fn a_crash_that_does_not_repeat_is_an_incident_and_the_fresh_answer_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} segv-once\n"));
+    let v = decode_around(&mut e, &SPECIAL, 5, 20);
+    assert_eq!(v[5], Verdict::Accepted);
+    others_accepted(&v, 5);
+    assert!(e.findings().is_empty());
+    let i = &e.incidents()[0];
+    assert_eq!(i.resolution, Resolution::AnsweredOnRetry);
+    assert_eq!(i.incident.signal, Some(11));
+}
+
+#[test]
+fn a_kill_from_outside_is_never_blamed_on_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} kill-once\n"));
+    let v = decode_around(&mut e, &SPECIAL, 3, 10);
+    assert_eq!(v[3], Verdict::Accepted);
+    others_accepted(&v, 3);
+    assert!(e.findings().is_empty());
+    let i = &e.incidents()[0];
+    assert!(i.incident.from_outside());
+    let text = i.to_string();
+    assert!(
+        text.contains("SIGKILL") && text.contains("not by this input"),
+        "{text}"
+    );
+}
+
+#[test]
+fn kills_that_never_stop_leave_the_case_unanswered_not_crashed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} kill\n"));
+    let v = decode_around(&mut e, &SPECIAL, 2, 8);
+    assert!(matches!(v[2], Verdict::Unanswered(_)), "{:?}", v[2]);
+    others_accepted(&v, 2);
+    assert!(e.findings().is_empty(), "a kill from outside is no finding");
+    let s = IncidentSummary::of(e.incidents());
+    assert_eq!((s.total, s.unanswered), (1, 1), "{s}");
+    assert_eq!(e.restarts(), SUSPECT_TRIES, "one engine per try");
+}
+
+#[test]
+fn a_hang_is_only_a_defect_when_it_repeats() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} stop-once\n"));
+    let v = decode_around(&mut e, &SPECIAL, 1, 6);
+    assert_eq!(
+        v[1],
+        Verdict::Accepted,
+        "a stopped engine is not the input's fault"
+    );
+    let i = &e.incidents()[0];
+    assert!(i.hung);
+    assert_eq!(i.resolution, Resolution::AnsweredOnRetry);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} hang\n"));
+    let v = decode_around(&mut e, &SPECIAL, 1, 6);
+    assert!(matches!(v[1], Verdict::Hung(_)), "{:?}", v[1]);
+    others_accepted(&v, 1);
+    assert_eq!(e.findings().len(), 1);
+}
+
+#[test]
+fn an_engine_that_cannot_restart_leaves_the_rest_unanswered() {
+    let dir = tempfile::tempdir().unwrap();
+    // The first engine dies on the special input (the first request); the script each engine
+    // reads at its start then changes so that every later engine refuses to start.
+    let mut e = engine(dir.path(), &format!("{RULE} segv\n"));
+    std::fs::write(dir.path().join("faults.txt"), "start refuse-start\n").unwrap();
+    let n = 6;
+    let mut inputs: Vec<Vec<u8>> = (0..n).map(int_bytes).collect();
+    inputs[0] = SPECIAL.to_vec();
+    let requests: Vec<DecodeRequest> = inputs
+        .iter()
+        .map(|bytes| DecodeRequest {
+            bytes,
+            allow_objects: false,
+        })
+        .collect();
+    let v: Vec<Verdict> = e
+        .decode_batch(&requests)
+        .into_iter()
+        .map(|r| r.verdict)
+        .collect();
+    assert!(
+        v.iter().all(Verdict::is_unanswered),
+        "nobody could answer any of them: {v:?}"
+    );
+    assert!(e.findings().is_empty());
+}
+
+fn cases(n: i32) -> Vec<Case> {
+    (0..n)
+        .map(|i| Case::Decode {
+            name: format!("t/{i}"),
+            input: if i == 4 {
+                SPECIAL.to_vec()
+            } else {
+                int_bytes(i)
+            },
+            allow_objects: false,
+        })
+        .chain([Case::Encode {
+            name: "t/encode".into(),
+            value: Variant::Int(7),
+            full_objects: false,
+        }])
+        .collect()
+}
+
+#[test]
+fn corpus_generation_refuses_to_write_unanswered_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} kill\n"));
+    let err = generate(&mut e, &cases(10), &mut |_| {}).unwrap_err();
+    assert_eq!(err.cases, 11);
+    assert_eq!(err.unanswered.len(), 1);
+    assert_eq!(err.unanswered[0].name, "t/4");
+    assert!(
+        err.to_string().starts_with("1 of 11 cases unanswered"),
+        "{err}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} kill-once\n"));
+    let records = generate(&mut e, &cases(10), &mut |_| {}).expect("all answered");
+    assert_eq!(records.len(), 11);
+    assert!(records.iter().all(|r| !r.is_invalid()), "{records:?}");
+}
+
+#[test]
+fn a_campaign_counts_unanswered_cases_apart_from_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("{RULE} kill\n"));
+    let version = e.info().version.clone();
+    let judged = classify_batch(&mut e, &version, &cases(10)).unwrap();
+    let classes: Vec<Class> = judged.iter().map(|j| j.class).collect();
+    assert_eq!(classes[4], Class::Unanswered);
+    assert!(!Class::Unanswered.is_finding());
+    for (i, c) in classes.iter().enumerate().filter(|(i, _)| *i != 4) {
+        assert_eq!(*c, Class::Agree, "case {i}: {:?}", judged[i].detail);
+    }
+    let incidents = e.take_incidents();
+    assert_eq!(incidents.len(), 1);
+    assert_eq!(incidents[0].resolution, Resolution::Unanswered);
+}
