@@ -131,6 +131,9 @@ pub fn run(a: &ConformArgs) -> ExitCode {
                 have.join(", ")
             ));
         };
+        if let Err(e) = engine.enough_answers() {
+            return fail(e);
+        }
         engine
     };
     let known = match &a.expect_fail {

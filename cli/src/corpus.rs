@@ -131,6 +131,9 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    if let Some(e) = corpora.iter().find_map(|c| c.enough_answers().err()) {
+        return fail(e);
+    }
     let known = match known::read(&a.dir.join("known-differences.txt")) {
         Ok(k) => k,
         Err(e) => return fail(e),

@@ -17,16 +17,18 @@ fn engine_for(profile: Profile) -> Result<Engine, String> {
     let wanted = profile.to_string();
     // Manifest engines are named by their version: try that one first, then any.
     let (named, others): (Vec<_>, Vec<_>) = specs.into_iter().partition(|s| s.name == wanted);
+    // Engines that would not start are named in the error, should no other serve.
+    let mut failed = String::new();
     for spec in named.into_iter().chain(others) {
         let name = spec.name.clone();
         match Engine::start(spec, EngineConfig::default()) {
             Ok(e) if e.info().profile == profile => return Ok(e),
             Ok(_) => {}
-            Err(e) => eprintln!("gdmarshal: engine {name} did not start: {e}"),
+            Err(e) => failed.push_str(&format!("; engine {name} did not start: {e}")),
         }
     }
     Err(format!(
-        "live mode: no Godot {profile} engine is installed (see `gdmarshal engines`, scripts/install-engines.sh)"
+        "live mode: no Godot {profile} engine is installed (see `gdmarshal engines`, scripts/install-engines.sh){failed}"
     ))
 }
 

@@ -216,3 +216,40 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CorpusError> {
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(io_error(path))
 }
+
+/// The largest share of an engine's cases that may hold no comparable answer (see
+/// [`Record::comparable`]) before the corpus is refused: a check that passes because most cases
+/// were skipped says nothing. The committed corpora stand at 0.4% to 1.0%.
+pub const MAX_UNCOMPARABLE_SHARE: f64 = 0.03;
+
+/// An engine's corpus with too few comparable answers to check anything on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{file}: {uncomparable} of {cases} cases hold no answer to compare with (crashed, hung, unsupported or unsteady), more than {share}% allowed: regenerate the corpus with `gdmarshal corpus generate`",
+    share = MAX_UNCOMPARABLE_SHARE * 100.0
+)]
+pub struct TooFewAnswers {
+    /// The corpus file.
+    pub file: String,
+    /// Its cases.
+    pub cases: usize,
+    /// Those without a comparable answer.
+    pub uncomparable: usize,
+}
+
+impl EngineCorpus {
+    /// Fails when more than [`MAX_UNCOMPARABLE_SHARE`] of the cases hold no comparable answer.
+    pub fn enough_answers(&self) -> Result<(), TooFewAnswers> {
+        let cases = self.records.len();
+        let uncomparable = self.records.iter().filter(|r| !r.comparable()).count();
+        if uncomparable as f64 > cases as f64 * MAX_UNCOMPARABLE_SHARE {
+            Err(TooFewAnswers {
+                file: self.entry.file.clone(),
+                cases,
+                uncomparable,
+            })
+        } else {
+            Ok(())
+        }
+    }
+}

@@ -80,6 +80,16 @@ impl Record {
         out
     }
 
+    /// Whether the record holds an answer an implementation can be compared with: not a case
+    /// the engine crashed or hung on or could not build, nor one whose verdict changed between
+    /// runs.
+    pub fn comparable(&self) -> bool {
+        !matches!(
+            self.verdict,
+            Verdict::Crashed | Verdict::Hung | Verdict::Unsupported
+        ) && !self.nondeterministic.iter().any(|f| f == "verdict")
+    }
+
     /// Whether the case is an invalid input (the engine refused, crashed or hung on it).
     pub fn is_invalid(&self) -> bool {
         matches!(
