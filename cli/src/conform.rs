@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::{EXIT_BAD_INPUT, fail, write_stdout};
+use gdmarshal::profile::Profile;
 use gdmarshal_lab::conform::{self, Options, report};
 use gdmarshal_lab::corpus::{self, known};
-use gdmarshal::profile::Profile;
 
 /// Which cases to run.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -120,12 +120,13 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
         let out = std::thread::Builder::new()
             .stack_size(256 << 20)
             .spawn(move || {
-                let case = gdmarshal_lab::corpus::all_cases(profile)
-                    .into_iter()
-                    .find(|c| match c {
-                        gdmarshal_lab::corpus::Case::Decode { name: n, .. }
-                        | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
-                    })?;
+                let case =
+                    gdmarshal_lab::corpus::all_cases(profile)
+                        .into_iter()
+                        .find(|c| match c {
+                            gdmarshal_lab::corpus::Case::Decode { name: n, .. }
+                            | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
+                        })?;
                 let j = classify_batch(&mut engine, &version, std::slice::from_ref(&case));
                 let codec = campaign::classify::codec_answer(&case, profile);
                 Some((version, j, codec))

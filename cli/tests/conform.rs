@@ -377,7 +377,9 @@ fn testee_speaks_the_protocol() {
 
 /// Whether the Godot engine of this manifest name is installed; on CI it must be.
 fn engine_installed(name: &str) -> bool {
-    let found = gdmarshal_lab::oracle::discover().iter().any(|s| s.name == name);
+    let found = gdmarshal_lab::oracle::discover()
+        .iter()
+        .any(|s| s.name == name);
     if !found {
         assert!(
             std::env::var_os("CI").is_none(),

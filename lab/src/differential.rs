@@ -17,9 +17,9 @@ use crate::corpus::Record;
 use crate::corpus::codec::{Outcome, ThisCodec, judge};
 use crate::corpus::generate::{decode_record, encode_record};
 use crate::corpus::known::Entry;
+use crate::oracle::{Oracle, Verdict as OracleVerdict};
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::json::hex;
-use crate::oracle::{Oracle, Verdict as OracleVerdict};
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
 

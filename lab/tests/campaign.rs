@@ -1,10 +1,10 @@
 //! Differential campaigns: case generation is deterministic, and a small live campaign runs
 //! against every real engine (a missing engine is skipped locally and fails when `CI` is set).
 
+use gdmarshal::{Profile, VariantType};
 use gdmarshal_lab::campaign::{self, Class, Config, cases};
 use gdmarshal_lab::corpus::Case;
 use gdmarshal_lab::oracle::{EngineConfig, MANIFEST_ENGINES, discover, start_all};
-use gdmarshal::{Profile, VariantType};
 
 fn describe(c: &Case) -> String {
     match c {

@@ -4,11 +4,11 @@
 //! differences. Cases whose answer changes between runs are named as nondeterministic, and an
 //! engine that refuses its own output is named too. On CI a missing engine fails the test.
 
+use gdmarshal::json::unhex;
 use gdmarshal_lab::corpus::codec::ThisCodec;
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
 use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
-use gdmarshal::json::unhex;
 use gdmarshal_lab::oracle::{
     DecodeRequest, MANIFEST_ENGINES, Oracle, Verdict as OracleVerdict, discover, start_all,
 };

@@ -7,12 +7,12 @@ use std::process::Command;
 use std::thread;
 use std::time::Duration;
 
+use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal};
+use gdmarshal::{Profile, Variant, VariantType};
 use gdmarshal_lab::oracle::{
     DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, MANIFEST_ENGINES, Oracle,
     Request, Response, Verdict, discover, start_all,
 };
-use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal};
-use gdmarshal::{Profile, Variant, VariantType};
 
 /// The engine of this manifest name, or `None` (with a note) when it is not installed; on CI a
 /// missing engine fails the test.

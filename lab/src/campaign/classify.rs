@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
 use crate::corpus::generate::run_once;
 use crate::corpus::{Case, Record, Verdict};
+use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
 use gdmarshal::decode::{DecodeOptions, decode};
 use gdmarshal::json::unhex;
-use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
 use gdmarshal::profile::Profile;
 
 /// How one case went on one engine.

@@ -20,9 +20,9 @@ use serde_json::Value;
 pub use classify::{Class, Judged, classify_batch};
 
 use crate::corpus::{Case, Record};
+use crate::oracle::Oracle;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json, unhex};
-use crate::oracle::Oracle;
 use gdmarshal::profile::Profile;
 
 /// Cases sent to an engine per batch.

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use crate::corpus::generate::run_once;
 use crate::corpus::{Case, EngineCorpus, Record, Verdict};
-use gdmarshal::json::hex;
 use crate::oracle::Oracle;
+use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
 use gdmarshal::value::{Object, Variant};

@@ -5,10 +5,10 @@ use arbitrary::Unstructured;
 
 use crate::corpus::generate::generate;
 use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
+use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::json::{to_json, unhex};
-use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::profile::Profile;
 
 /// Starts the installed engine of a format version.

@@ -3,12 +3,12 @@
 //! Each case runs twice; a field that differs between the runs (an instance id the engine made up,
 //! padding bytes it never initialised) is marked nondeterministic rather than recorded as truth.
 
-use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{hex, to_json};
 use crate::oracle::{
     DecodeRequest, DecodeResult, EncodeRequest, EncodeResult, Oracle, Request, Response,
     Verdict as OracleVerdict,
 };
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{hex, to_json};
 use gdmarshal::profile::Profile;
 
 use super::cases::Case;
