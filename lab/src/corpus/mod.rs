@@ -9,15 +9,20 @@ pub mod cases;
 pub mod codec;
 pub mod generate;
 pub mod known;
+pub mod mismatch;
 pub mod record;
 pub mod run;
+pub mod skip;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 pub use cases::{Case, all_cases};
+pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Record, Verdict};
+pub use skip::{SkipReason, Undeclared};
 
 use gdmarshal::profile::Profile;
 
