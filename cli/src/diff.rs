@@ -66,7 +66,7 @@ fn replay(path: &std::path::Path) -> ExitCode {
     };
     let engine = &mut engines[0];
     let version = engine.info().version.clone();
-    let j = match classify_batch(engine, &version, std::slice::from_ref(&case)) {
+    let j = match classify_batch(engine, std::slice::from_ref(&case)) {
         Ok(mut j) => j.pop().expect("one answer per case"),
         Err(e) => return fail(e),
     };
@@ -131,7 +131,7 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
                             gdmarshal_lab::corpus::Case::Decode { name: n, .. }
                             | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
                         })?;
-                let j = classify_batch(&mut engine, &version, std::slice::from_ref(&case));
+                let j = classify_batch(&mut engine, std::slice::from_ref(&case));
                 let codec = campaign::classify::codec_answer(&case, profile);
                 Some((version, j, codec))
             })

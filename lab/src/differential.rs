@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 use arbitrary::Unstructured;
 use serde_json::{Value, json};
 
-use crate::corpus::Record;
 use crate::corpus::codec::{Outcome, ThisCodec, judge};
 use crate::corpus::generate::{decode_record, encode_record};
 use crate::corpus::known::Entry;
-use crate::oracle::{Oracle, Verdict as OracleVerdict};
+use crate::corpus::tree::types_in;
+use crate::corpus::{Mismatch, Record};
+use crate::oracle::{EngineRejection, Oracle, Verdict as OracleVerdict};
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
@@ -137,17 +138,17 @@ pub fn compare(
             engine: record,
         });
     }
-    let why = match judge(&mut ThisCodec, &record, profile) {
+    let mismatch = match judge(&mut ThisCodec, &record, profile) {
         Outcome::Pass => return Agreement::Agree,
-        Outcome::Skip(why) => return Agreement::Skip(why),
-        Outcome::Fail(why) => why,
+        Outcome::Skip(why) => return Agreement::Skip(why.to_string()),
+        Outcome::Fail(m) => m,
     };
-    if let Some(k) = known_entry(known, version, &record, &why) {
+    if let Some(k) = known_entry(known, version, &record, &mismatch) {
         return Agreement::Known(format!("{}: {}", k.origin, k.reason));
     }
     Agreement::Disagree(Finding {
-        class: classify(&record.direction, &why),
-        detail: why,
+        class: classify(&record.direction, &mismatch),
+        detail: mismatch.to_string(),
         engine: record,
     })
 }
@@ -163,41 +164,28 @@ fn not_compared(v: &OracleVerdict) -> Option<Agreement> {
     }
 }
 
-/// The class of a [`judge`] failure, from the start of its text.
-pub fn classify(direction: &str, why: &str) -> String {
-    // The codec does not know Godot's classes: a full object of a class the engine does not have
-    // is refused by the engine (`ClassDB` cannot instantiate it) and kept by the codec.
-    if why.starts_with("accepted input the engine rejects") && why.contains("Cannot get class") {
-        return format!("{direction}/codec-accepts-unknown-class");
-    }
-    let kind = [
-        ("rejected input the engine accepts", "codec-rejects"),
-        ("accepted input the engine rejects", "codec-accepts"),
-        ("decoded value differs", "value"),
-        ("consumed ", "consumed"),
-        ("re-encoding of the decoded value differs", "reencoding"),
-        ("cannot re-encode", "reencode-refused"),
-        ("bytes differ", "bytes"),
-        ("refused a value the engine encodes", "encode-refused"),
-    ]
-    .iter()
-    .find(|(prefix, _)| why.starts_with(prefix))
-    .map_or("other", |(_, k)| k);
+/// The class of a [`judge`] failure, e.g. `decode/value`: the direction and the kind of mismatch.
+pub fn classify(direction: &str, m: &Mismatch) -> String {
+    let kind = match m {
+        // The codec does not know Godot's classes: a full object of a class the engine does not
+        // have is refused by the engine (`ClassDB` cannot instantiate it) and kept by the codec.
+        Mismatch::AcceptsRejected {
+            engine_rejection: Some(EngineRejection::UnknownClass),
+            ..
+        } => "codec-accepts-unknown-class",
+        Mismatch::AcceptsRejected { .. } => "codec-accepts",
+        Mismatch::RejectsAccepted { .. } => "codec-rejects",
+        Mismatch::Value { .. } => "value",
+        Mismatch::Consumed { .. } => "consumed",
+        Mismatch::Reencoding { .. } => "reencoding",
+        Mismatch::ReencodeRefused { .. } => "reencode-refused",
+        Mismatch::Bytes { .. } => "bytes",
+        Mismatch::EncodeRefused { .. } => "encode-refused",
+        Mismatch::NoAnswer { .. }
+        | Mismatch::ReencodeNoAnswer { .. }
+        | Mismatch::BadRecord { .. } => "other",
+    };
     format!("{direction}/{kind}")
-}
-
-/// Every `type` named in a tagged-JSON tree.
-fn types_in(tree: &Value, out: &mut BTreeSet<String>) {
-    match tree {
-        Value::Object(m) => {
-            if let Some(Value::String(t)) = m.get("type") {
-                out.insert(t.clone());
-            }
-            m.values().for_each(|v| types_in(v, out));
-        }
-        Value::Array(a) => a.iter().for_each(|v| types_in(v, out)),
-        _ => {}
-    }
 }
 
 /// The expected difference that covers a fuzz case, if any. Fuzz inputs have no case names, so
@@ -205,7 +193,12 @@ fn types_in(tree: &Value, out: &mut BTreeSet<String>) {
 /// `decode/valid/TYPE/…` and `encode/TYPE/…` for every type in the value (NodePath padding,
 /// full objects of a class), `decode/string_bytes/…` for UTF-8 the codec refuses, and
 /// `decode/depth/…` for nesting the codec refuses.
-fn known_entry<'k>(known: &'k [Entry], version: &str, r: &Record, why: &str) -> Option<&'k Entry> {
+fn known_entry<'k>(
+    known: &'k [Entry],
+    version: &str,
+    r: &Record,
+    m: &Mismatch,
+) -> Option<&'k Entry> {
     let mut types = BTreeSet::new();
     for tree in [&r.tree, &r.value].into_iter().flatten() {
         types_in(tree, &mut types);
@@ -217,11 +210,11 @@ fn known_entry<'k>(known: &'k [Entry], version: &str, r: &Record, why: &str) -> 
             _ => format!("encode/{t}/"),
         })
         .collect();
-    if why.starts_with("rejected input the engine accepts") {
-        if why.contains("UTF-8") || why.contains("utf-8") {
+    if let Mismatch::RejectsAccepted { rejection } = m {
+        if rejection.is_bad_utf8() {
             prefixes.push("decode/string_bytes/".into());
         }
-        if why.contains("deep") || why.contains("nest") {
+        if rejection.is_too_deep() {
             prefixes.push("decode/depth/".into());
         }
     }
@@ -306,14 +299,79 @@ mod tests {
 
     #[test]
     fn classes_and_ids() {
+        let value = Mismatch::Value {
+            path: "$.value".into(),
+            expected: json!({"type": "int", "value": "1"}),
+            got: json!({"type": "int", "value": "2"}),
+        };
+        assert_eq!(classify("decode", &value), "decode/value");
+        let bytes = Mismatch::Bytes {
+            diff: crate::corpus::ByteDiff::new(&[1], &[2]),
+        };
+        assert_eq!(classify("encode", &bytes), "encode/bytes");
+        let accepts = |engine_rejection| Mismatch::AcceptsRejected {
+            engine_error: "ERROR: Cannot get class 'Re'.".into(),
+            engine_rejection,
+            tree: json!({"type": "Nil"}),
+        };
         assert_eq!(
-            classify("decode", "decoded value differs at $.value"),
-            "decode/value"
+            classify("decode", &accepts(Some(EngineRejection::UnknownClass))),
+            "decode/codec-accepts-unknown-class"
         );
-        assert_eq!(
-            classify("encode", "bytes differ from the engine's"),
-            "encode/bytes"
-        );
+        assert_eq!(classify("decode", &accepts(None)), "decode/codec-accepts");
         assert_eq!(finding_id(b""), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn known_entries_follow_the_rejection_kind() {
+        use crate::corpus::{RejectKind, Rejection};
+        use gdmarshal::error::DecodeErrorKind;
+        let known = crate::corpus::known::parse(
+            "3.2* decode/depth/* 3.2 has no nesting limit\n\
+             3.* decode/string_bytes/* 3.x reads UTF-8 loosely\n",
+            "known",
+        )
+        .unwrap();
+        let r = Record {
+            name: "fuzz".into(),
+            direction: "decode".into(),
+            input: Some("00".into()),
+            value: None,
+            objects: false,
+            verdict: crate::corpus::Verdict::Accepted,
+            consumed: None,
+            tree: None,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        };
+        let rejects = |kind, message: &str| Mismatch::RejectsAccepted {
+            rejection: Rejection {
+                kind,
+                message: message.into(),
+            },
+        };
+        let deep = rejects(
+            Some(RejectKind::Decode(DecodeErrorKind::TooDeep { limit: 1024 })),
+            "at byte 9: nesting deeper than 1024",
+        );
+        let utf8 = rejects(
+            Some(RejectKind::Decode(DecodeErrorKind::BadUtf8 { at: 0 })),
+            "at byte 8: invalid UTF-8 at string byte 0",
+        );
+        let reason =
+            |v: &str, m: &Mismatch| known_entry(&known, v, &r, m).map(|k| k.reason.clone());
+        assert_eq!(
+            reason("3.2.3.stable", &deep).as_deref(),
+            Some("3.2 has no nesting limit")
+        );
+        assert_eq!(reason("3.6.2.stable", &deep), None);
+        assert_eq!(
+            reason("3.6.2.stable", &utf8).as_deref(),
+            Some("3.x reads UTF-8 loosely")
+        );
+        // A testee's words are not the codec's kind.
+        let worded = rejects(None, "at byte 8: invalid UTF-8, nesting deeper");
+        assert_eq!(reason("3.2.3.stable", &worded), None);
     }
 }

@@ -36,9 +36,8 @@ fn codec_matches_every_engine_answer_in_the_corpus() {
             let failures: Vec<String> = results
                 .iter()
                 .filter_map(|r| match &r.settled {
-                    Settled::Fail(why) | Settled::UnexpectedPass(why) => {
-                        Some(format!("{} {}: {why}", r.engine, r.name))
-                    }
+                    Settled::Fail(why) => Some(format!("{} {}: {why}", r.engine, r.name)),
+                    Settled::UnexpectedPass(why) => Some(format!("{} {}: {why}", r.engine, r.name)),
                     _ => None,
                 })
                 .chain(

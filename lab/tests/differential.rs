@@ -61,9 +61,12 @@ fn check_all_engines() {
             records: records.clone(),
         }];
         for r in run(&mut ThisCodec, &fresh, &known, &|_, _| true, &mut || {}) {
-            if let Settled::Fail(why) | Settled::UnexpectedPass(why) = &r.settled {
-                failures.push(format!("{} {}: {why}", r.engine, r.name));
-            }
+            let why = match &r.settled {
+                Settled::Fail(m) => m.to_string(),
+                Settled::UnexpectedPass(entry) => entry.clone(),
+                _ => continue,
+            };
+            failures.push(format!("{} {}: {why}", r.engine, r.name));
         }
         // The engine must accept every re-encoding it wrote itself.
         let own: Vec<(String, Vec<u8>, bool)> = records

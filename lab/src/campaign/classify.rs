@@ -6,11 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
 use crate::corpus::generate::run_once;
-use crate::corpus::{Case, Record, Verdict};
-use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
+use crate::corpus::tree::mentions_type;
+use crate::corpus::{Case, Mismatch, Record, Rejection, Verdict};
+use crate::oracle::{DecodeRequest, EngineRejection, Oracle, Verdict as OracleVerdict};
 use gdmarshal::decode::{DecodeOptions, decode};
 use gdmarshal::json::unhex;
-use gdmarshal::profile::Profile;
+use gdmarshal::profile::{Family, Profile};
 
 /// How one case went on one engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -109,38 +110,46 @@ pub fn engine_class(record: &Record, own_output: Option<&OracleVerdict>) -> Opti
     }
 }
 
-/// Whether a tagged-JSON tree mentions a type anywhere.
-fn mentions(j: Option<&serde_json::Value>, ty: &str) -> bool {
-    j.is_some_and(|j| j.to_string().contains(&format!("\"type\":\"{ty}\"")))
-}
-
 /// An expected difference (corpus/known-differences.txt gives the same reasons) that explains
-/// the codec's difference `why` on this record, if any.
-pub fn known_cause(version: &str, r: &Record, why: &str, profile: Profile) -> Option<&'static str> {
-    if version.starts_with("3.") && r.verdict == Verdict::Accepted && why.contains("UTF-8") {
+/// the codec's mismatch on this record, if any.
+pub fn known_cause(r: &Record, m: &Mismatch, profile: Profile) -> Option<&'static str> {
+    let godot3 = profile.family == Family::Godot3;
+    let rejection = m.rejection();
+    if godot3
+        && r.verdict == Verdict::Accepted
+        && matches!(m, Mismatch::RejectsAccepted { rejection } if rejection.is_bad_utf8())
+    {
         return Some("3.x reads UTF-8 loosely (surrogates, 5- and 6-byte forms, overlongs)");
     }
-    if version.starts_with("3.2") && why.contains("nesting deeper") {
+    // The codec stops at the same depth for engines that set no limit (3.2).
+    if !profile.engine_limits_depth() && rejection.is_some_and(Rejection::is_too_deep) {
         return Some("3.2 has no nesting limit");
     }
-    if version.starts_with("3.")
-        && why.contains("decoded value differs")
-        && same_bytes_back(r, profile)
-    {
+    // Only the tree the oracle reports is read through a double; its bytes are the engine's own.
+    if godot3 && matches!(m, Mismatch::Value { .. }) && same_bytes_back(r, profile) {
         return Some(
             "the 3.x oracle reads float elements through a double, which quiets signalling NaNs; \
              the engine's own bytes keep them",
         );
     }
-    if r.objects && r.verdict == Verdict::Rejected && why.contains("Cannot get class") {
+    if r.objects
+        && matches!(
+            m,
+            Mismatch::AcceptsRejected {
+                engine_rejection: Some(EngineRejection::UnknownClass),
+                ..
+            }
+        )
+    {
         return Some("full objects: the codec does not know which classes the engine has");
     }
     let tree = r.tree.as_ref().or(r.value.as_ref());
-    if r.objects && mentions(tree, "Object") {
+    let mentions = |ty: &str| tree.is_some_and(|t| mentions_type(t, ty));
+    if r.objects && mentions("Object") {
         return Some("full objects: the engine writes every stored property of the class");
     }
-    if mentions(tree, "NodePath")
-        && (why.contains("re-encoding") || why.contains("bytes differ"))
+    if mentions("NodePath")
+        && matches!(m, Mismatch::Reencoding { .. } | Mismatch::Bytes { .. })
         && same_but_padding(r, profile)
     {
         return Some("engine leaves NodePath padding uninitialised (godotengine/godot#44999)");
@@ -186,29 +195,20 @@ fn same_but_padding(r: &Record, profile: Profile) -> bool {
 }
 
 /// Classifies the codec's comparison with an engine record whose engine-side checks passed.
-pub fn codec_class(
-    version: &str,
-    r: &Record,
-    outcome: &Outcome,
-    profile: Profile,
-) -> (Class, String) {
+pub fn codec_class(r: &Record, outcome: &Outcome, profile: Profile) -> (Class, String) {
     match outcome {
         Outcome::Pass => (Class::Agree, String::new()),
-        Outcome::Skip(why) => (Class::Unsupported, why.clone()),
-        Outcome::Fail(why) => match known_cause(version, r, why, profile) {
-            Some(k) => (Class::KnownDifference, format!("{k}: {why}")),
-            None => (Class::CodecDiffers, why.clone()),
+        Outcome::Skip(why) => (Class::Unsupported, why.to_string()),
+        Outcome::Fail(m) => match known_cause(r, m, profile) {
+            Some(k) => (Class::KnownDifference, format!("{k}: {m}")),
+            None => (Class::CodecDiffers, m.to_string()),
         },
     }
 }
 
 /// Runs `cases` on the engine and classifies each: asks the engine to decode its own output,
 /// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
-pub fn classify_batch(
-    engine: &mut dyn Oracle,
-    version: &str,
-    cases: &[Case],
-) -> Result<Vec<Judged>, String> {
+pub fn classify_batch(engine: &mut dyn Oracle, cases: &[Case]) -> Result<Vec<Judged>, String> {
     let profile = engine.profile();
     let answered = run_once(engine, cases, &mut |_| {});
     let unanswered: Vec<Option<String>> = answered
@@ -274,7 +274,7 @@ pub fn classify_batch(
             continue;
         }
         let outcome = judge(&mut ThisCodec, &r, profile);
-        let (class, detail) = codec_class(version, &r, &outcome, profile);
+        let (class, detail) = codec_class(&r, &outcome, profile);
         if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
             again.push(i);
         }
@@ -375,7 +375,9 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
                     .map(|b| gdmarshal::json::hex(&b));
                 serde_json::json!({"verdict": "accepted", "tree": tree, "consumed": consumed, "output": output})
             }
-            DecodeAnswer::Rejected(e) => serde_json::json!({"verdict": "rejected", "error": e}),
+            DecodeAnswer::Rejected(e) => {
+                serde_json::json!({"verdict": "rejected", "error": e.message})
+            }
             DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
                 serde_json::json!({"verdict": "skipped", "error": e})
             }
@@ -390,7 +392,9 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
                 EncodeAnswer::Bytes(b) => {
                     serde_json::json!({"verdict": "accepted", "output": gdmarshal::json::hex(&b)})
                 }
-                EncodeAnswer::Rejected(e) => serde_json::json!({"verdict": "rejected", "error": e}),
+                EncodeAnswer::Rejected(e) => {
+                    serde_json::json!({"verdict": "rejected", "error": e.message})
+                }
                 EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
                     serde_json::json!({"verdict": "skipped", "error": e})
                 }
@@ -402,6 +406,8 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::corpus::{RejectKind, SkipReason};
+    use gdmarshal::error::DecodeErrorKind;
 
     fn rec(verdict: Verdict) -> Record {
         Record {
@@ -439,40 +445,95 @@ mod tests {
         );
     }
 
+    fn utf8_rejection() -> Mismatch {
+        let e = gdmarshal::decode::decode(
+            &[4, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0],
+            "3.6".parse().unwrap(),
+            DecodeOptions::default(),
+        )
+        .unwrap_err();
+        Mismatch::RejectsAccepted {
+            rejection: Rejection::from(&e),
+        }
+    }
+
     #[test]
     fn codec_side_classes() {
-        let p: Profile = "3.6".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let p46: Profile = "4.6".parse().unwrap();
         let r = rec(Verdict::Accepted);
-        assert_eq!(codec_class("3.6.2", &r, &Outcome::Pass, p).0, Class::Agree);
+        assert_eq!(codec_class(&r, &Outcome::Pass, p36).0, Class::Agree);
+        let utf8 = Outcome::Fail(utf8_rejection());
+        assert_eq!(codec_class(&r, &utf8, p36).0, Class::KnownDifference);
+        assert_eq!(codec_class(&r, &utf8, p46).0, Class::CodecDiffers);
+        // The words alone are no rejection for bad UTF-8.
+        let worded = Outcome::Fail(Mismatch::RejectsAccepted {
+            rejection: Rejection::text("at byte 8: invalid UTF-8 at string byte 0"),
+        });
+        assert_eq!(codec_class(&r, &worded, p36).0, Class::CodecDiffers);
         assert_eq!(
-            codec_class(
-                "3.6.2",
-                &r,
-                &Outcome::Fail(
-                    "rejected input the engine accepts: at byte 8: invalid UTF-8 at string byte 0"
-                        .into()
-                ),
-                p
-            )
-            .0,
-            Class::KnownDifference
-        );
-        assert_eq!(
-            codec_class(
-                "4.6.3",
-                &r,
-                &Outcome::Fail(
-                    "rejected input the engine accepts: at byte 8: invalid UTF-8 at string byte 0"
-                        .into()
-                ),
-                "4.6".parse().unwrap()
-            )
-            .0,
-            Class::CodecDiffers
-        );
-        assert_eq!(
-            codec_class("3.6.2", &r, &Outcome::Skip("x".into()), p).0,
+            codec_class(&r, &Outcome::Skip(SkipReason::EngineUnsupported), p36).0,
             Class::Unsupported
+        );
+    }
+
+    #[test]
+    fn known_causes_follow_the_variant_and_kind() {
+        let p32: Profile = "3.2".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let p46: Profile = "4.6".parse().unwrap();
+        let deep = Mismatch::RejectsAccepted {
+            rejection: Rejection {
+                kind: Some(RejectKind::Decode(DecodeErrorKind::TooDeep { limit: 1024 })),
+                message: "at byte 8200: nesting deeper than 1024".into(),
+            },
+        };
+        let r = rec(Verdict::Accepted);
+        assert_eq!(
+            known_cause(&r, &deep, p32),
+            Some("3.2 has no nesting limit")
+        );
+        assert_eq!(known_cause(&r, &deep, p36), None);
+
+        let mut objects = rec(Verdict::Rejected);
+        objects.objects = true;
+        let unknown = |engine_rejection| Mismatch::AcceptsRejected {
+            engine_error: "ERROR: Cannot get class 'Re'.".into(),
+            engine_rejection,
+            tree: serde_json::json!({"type": "Nil"}),
+        };
+        assert_eq!(
+            known_cause(&objects, &unknown(Some(EngineRejection::UnknownClass)), p46),
+            Some("full objects: the codec does not know which classes the engine has")
+        );
+        assert_eq!(known_cause(&objects, &unknown(None), p46), None);
+
+        // The engine's bytes decode to what the input does: a differing tree is the 3.x oracle's
+        // float read-out, differing re-encoded bytes are not.
+        let mut same = rec(Verdict::Accepted);
+        same.input = Some("0200000001000000".into());
+        same.output = same.input.clone();
+        let value = Mismatch::Value {
+            path: "$".into(),
+            expected: serde_json::json!({"type": "int", "value": "1"}),
+            got: serde_json::json!({"type": "int", "value": "2"}),
+        };
+        assert_eq!(
+            known_cause(&same, &value, p36),
+            Some(
+                "the 3.x oracle reads float elements through a double, which quiets signalling \
+                 NaNs; the engine's own bytes keep them"
+            )
+        );
+        assert_eq!(known_cause(&same, &value, p46), None);
+        let reencoding = Mismatch::Reencoding {
+            diff: crate::corpus::ByteDiff::new(&[2, 0, 0, 0], &[2, 0, 0, 1]),
+        };
+        assert_eq!(known_cause(&same, &reencoding, p36), None);
+        assert_eq!(
+            known_cause(&r, &unknown(Some(EngineRejection::UnknownClass)), p46),
+            None,
+            "only with objects"
         );
     }
 }

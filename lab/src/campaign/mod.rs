@@ -139,8 +139,8 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// The classes of `cases` on the engine, or `None` each if the engine could not answer.
-fn classes_of(engine: &mut dyn Oracle, version: &str, cases: &[Case]) -> Vec<Option<Class>> {
-    match classify_batch(engine, version, cases) {
+fn classes_of(engine: &mut dyn Oracle, cases: &[Case]) -> Vec<Option<Class>> {
+    match classify_batch(engine, cases) {
         Ok(j) => j.into_iter().map(|j| Some(j.class)).collect(),
         Err(_) => vec![None; cases.len()],
     }
@@ -148,7 +148,7 @@ fn classes_of(engine: &mut dyn Oracle, version: &str, cases: &[Case]) -> Vec<Opt
 
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
 /// shrunk (every try would restart the engine); they are saved as found.
-pub fn minimize_case(engine: &mut dyn Oracle, version: &str, case: &Case, class: Class) -> Case {
+pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class) -> Case {
     if matches!(class, Class::EngineCrash | Class::EngineHang) {
         return case.clone();
     }
@@ -168,7 +168,7 @@ pub fn minimize_case(engine: &mut dyn Oracle, version: &str, case: &Case, class:
                         allow_objects: objects,
                     })
                     .collect();
-                classes_of(engine, version, &cs)
+                classes_of(engine, &cs)
                     .into_iter()
                     .map(|c| c == Some(class))
                     .collect()
@@ -194,7 +194,7 @@ pub fn minimize_case(engine: &mut dyn Oracle, version: &str, case: &Case, class:
                         full_objects: objects,
                     })
                     .collect();
-                classes_of(engine, version, &cs)
+                classes_of(engine, &cs)
                     .into_iter()
                     .map(|c| c == Some(class))
                     .collect()
@@ -362,7 +362,7 @@ pub fn run_engine(
         let batch: Vec<Case> = (start..stop)
             .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
             .collect();
-        let judged = classify_batch(engine, version, &batch)?;
+        let judged = classify_batch(engine, &batch)?;
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if !j.class.is_finding() {
@@ -376,10 +376,10 @@ pub fn run_engine(
                 continue;
             }
             let index = start + k as u64;
-            let min = minimize_case(engine, version, &batch[k], j.class);
+            let min = minimize_case(engine, &batch[k], j.class);
             // The minimized case's own answer (a nondeterministic one may not repeat: keep the
             // original's then).
-            let fresh = classify_batch(engine, version, std::slice::from_ref(&min))?
+            let fresh = classify_batch(engine, std::slice::from_ref(&min))?
                 .pop()
                 .filter(|f| f.class == j.class);
             let (min, judged_min) = match fresh {

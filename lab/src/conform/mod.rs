@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
-use crate::corpus::{EngineCorpus, Record};
+use crate::corpus::{EngineCorpus, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
@@ -170,25 +170,22 @@ pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
     out
 }
 
-/// Why the testee's handshake leaves a case out, if it does.
-pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<String> {
+/// What the testee's handshake leaves out that a case needs, if anything.
+pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undeclared> {
     let version = profile.to_string();
     let major = profile.major().to_string();
     if !hello.versions.covers(&version, &[&major]) {
-        return Some(format!("the testee does not declare Godot {version}"));
+        return Some(Undeclared::Version(version));
     }
     if !hello.directions.covers(&r.direction, &[]) {
-        return Some(format!("the testee does not declare {}", r.direction));
+        return Some(Undeclared::Direction(r.direction.clone()));
     }
     let missing: Vec<String> = case_types(r, profile)
         .into_iter()
         .filter(|t| !hello.types.covers(t, &[]))
         .collect();
     if !missing.is_empty() {
-        return Some(format!(
-            "the testee does not declare type {}",
-            missing.join(", ")
-        ));
+        return Some(Undeclared::Types(missing));
     }
     None
 }
@@ -233,7 +230,7 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                     engine: corpus.entry.version.clone(),
                     name: r.name.clone(),
                     record: r.clone(),
-                    settled: Settled::Skip(why),
+                    settled: Settled::Skip(SkipReason::Undeclared(why)),
                 },
                 family: family(r, profile),
                 answers: Vec::new(),
@@ -423,7 +420,8 @@ pub fn expect_fail_list(c: &Conformance) -> String {
         }
     }
     for x in &c.cases {
-        if let Settled::Fail(why) = &x.result.settled {
+        if let Settled::Fail(m) = &x.result.settled {
+            let why = m.to_string();
             let reason: String = why.lines().next().unwrap_or("").chars().take(120).collect();
             out.push_str(&format!(
                 "{} {} {}\n",

@@ -50,7 +50,8 @@ fn status(s: &Settled) -> &'static str {
 fn message(s: &Settled) -> String {
     match s {
         Settled::Pass => String::new(),
-        Settled::Fail(why) | Settled::Skip(why) => why.clone(),
+        Settled::Fail(m) => m.to_string(),
+        Settled::Skip(why) => why.to_string(),
         Settled::ExpectedFail(entry) => format!("expected failure ({entry})"),
         Settled::UnexpectedPass(entry) => {
             format!("passes, but is listed as an expected failure ({entry}): remove the entry")
@@ -327,7 +328,7 @@ pub fn text(c: &Conformance, extra: &str) -> String {
     let mut skips: BTreeMap<String, usize> = BTreeMap::new();
     for x in &c.cases {
         if let Settled::Skip(why) = &x.result.settled {
-            *skips.entry(why.clone()).or_default() += 1;
+            *skips.entry(why.to_string()).or_default() += 1;
         }
     }
     if !skips.is_empty() {

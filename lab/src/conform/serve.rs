@@ -59,7 +59,7 @@ pub fn answer(line: &str) -> Value {
                 DecodeAnswer::Accepted { tree, consumed } => {
                     json!({"id": id, "ok": true, "value": tree, "consumed": consumed})
                 }
-                DecodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e}),
+                DecodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e.message}),
                 DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
                     json!({"id": id, "skipped": e})
                 }
@@ -71,7 +71,7 @@ pub fn answer(line: &str) -> Value {
             };
             match ThisCodec.encode(value, profile, objects) {
                 EncodeAnswer::Bytes(b) => json!({"id": id, "ok": true, "output": hex(&b)}),
-                EncodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e}),
+                EncodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e.message}),
                 EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
                     json!({"id": id, "skipped": e})
                 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use crate::corpus::Rejection;
 use crate::corpus::codec::{DecodeAnswer, EncodeAnswer, Implementation};
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
@@ -396,7 +397,9 @@ impl Implementation for Testee {
                     consumed,
                 }
             }
-            Some(Value::Bool(false)) => DecodeAnswer::Rejected(error_text(&answer)),
+            Some(Value::Bool(false)) => {
+                DecodeAnswer::Rejected(Rejection::text(error_text(&answer)))
+            }
             _ => DecodeAnswer::NoAnswer(
                 "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"".into(),
             ),
@@ -430,7 +433,9 @@ impl Implementation for Testee {
                     ),
                 }
             }
-            Some(Value::Bool(false)) => EncodeAnswer::Rejected(error_text(&answer)),
+            Some(Value::Bool(false)) => {
+                EncodeAnswer::Rejected(Rejection::text(error_text(&answer)))
+            }
             _ => EncodeAnswer::NoAnswer(
                 "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"".into(),
             ),

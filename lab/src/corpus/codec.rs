@@ -2,17 +2,20 @@
 //!
 //! An [`Implementation`] decodes bytes to tagged JSON and encodes tagged JSON to bytes; this
 //! crate's own codec is one ([`ThisCodec`]), a conformance testee process is another. [`judge`]
-//! compares its answers with a [`Record`] and says precisely where they part.
+//! compares its answers with a [`Record`] and says precisely where they part, as a [`Mismatch`].
 
 use serde_json::Value;
 
 use gdmarshal::decode::{DecodeOptions, decode};
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::json::{from_json, to_json, unhex};
 use gdmarshal::profile::Profile;
 
+use super::mismatch::{ByteDiff, Mismatch, RecordDefect, Rejection};
 use super::record::{Record, Verdict};
+use super::skip::SkipReason;
+use crate::oracle::engine_rejection;
 
 /// What an implementation answers to a decode.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,7 +28,7 @@ pub enum DecodeAnswer {
         consumed: Option<usize>,
     },
     /// The input was refused, with the implementation's reason.
-    Rejected(String),
+    Rejected(Rejection),
     /// The implementation does not handle this case.
     Skipped(String),
     /// The implementation gave no answer at all (a testee process crashed, hung or broke the
@@ -39,7 +42,7 @@ pub enum EncodeAnswer {
     /// The bytes.
     Bytes(Vec<u8>),
     /// The value was refused, with the reason.
-    Rejected(String),
+    Rejected(Rejection),
     /// The implementation does not handle this case.
     Skipped(String),
     /// The implementation gave no answer at all (crashed, hung, broke the protocol).
@@ -70,14 +73,14 @@ impl Implementation for ThisCodec {
                 tree: to_json(&d.value, profile, FloatStyle::Shortest),
                 consumed: Some(d.consumed),
             },
-            Err(e) => DecodeAnswer::Rejected(e.to_string()),
+            Err(e) => DecodeAnswer::Rejected(Rejection::from(&e)),
         }
     }
 
     fn encode(&mut self, value: &Value, profile: Profile, objects: bool) -> EncodeAnswer {
         let v = match from_json(value, profile) {
             Ok(v) => v,
-            Err(e) => return EncodeAnswer::Rejected(e.to_string()),
+            Err(e) => return EncodeAnswer::Rejected(Rejection::from(&e)),
         };
         match encode(
             &v,
@@ -87,7 +90,7 @@ impl Implementation for ThisCodec {
             },
         ) {
             Ok(b) => EncodeAnswer::Bytes(b),
-            Err(e) => EncodeAnswer::Rejected(e.to_string()),
+            Err(e) => EncodeAnswer::Rejected(Rejection::from(&e)),
         }
     }
 }
@@ -97,11 +100,11 @@ impl Implementation for ThisCodec {
 pub enum Outcome {
     /// The implementation answered as the engine did.
     Pass,
-    /// It did not; the text says where and how.
-    Fail(String),
+    /// It did not; where and how.
+    Fail(Mismatch),
     /// Not compared: the implementation skipped it, or the engine gave no answer to compare with
     /// (it crashed or hung, or cannot build the value).
-    Skip(String),
+    Skip(SkipReason),
 }
 
 /// The path of the first difference between two JSON trees, e.g. `$.value[2].value`.
@@ -134,24 +137,6 @@ pub fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
     }
 }
 
-/// Both byte strings in hex around their first differing byte.
-pub fn byte_difference(expected: &[u8], got: &[u8]) -> String {
-    let at = expected
-        .iter()
-        .zip(got)
-        .position(|(a, b)| a != b)
-        .unwrap_or(expected.len().min(got.len()));
-    let from = at.saturating_sub(8);
-    let window = |b: &[u8]| hex(&b[from.min(b.len())..(at + 8).min(b.len())]);
-    format!(
-        "first differing byte at offset {at} (lengths {} and {}): expected …{}… got …{}…",
-        expected.len(),
-        got.len(),
-        window(expected),
-        window(got)
-    )
-}
-
 /// Whether two trees are the same value (floats by bits, whatever their spelling).
 fn same_value(a: &Value, b: &Value, profile: Profile) -> bool {
     match (from_json(a, profile), from_json(b, profile)) {
@@ -163,46 +148,46 @@ fn same_value(a: &Value, b: &Value, profile: Profile) -> bool {
 /// Compares an implementation's answer with the engine's record.
 pub fn judge(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> Outcome {
     match r.verdict {
-        Verdict::Crashed | Verdict::Hung => {
-            return Outcome::Skip(
-                format!("the engine {:?} on this case", r.verdict).to_lowercase(),
-            );
-        }
-        Verdict::Unsupported => {
-            return Outcome::Skip("the engine cannot build this value from a script".into());
-        }
+        Verdict::Crashed => return Outcome::Skip(SkipReason::EngineCrashed),
+        Verdict::Hung => return Outcome::Skip(SkipReason::EngineHung),
+        Verdict::Unsupported => return Outcome::Skip(SkipReason::EngineUnsupported),
         Verdict::Accepted | Verdict::Rejected => {}
     }
     if r.nondeterministic.iter().any(|f| f == "verdict") {
-        return Outcome::Skip("the engine's verdict differs between runs".into());
+        return Outcome::Skip(SkipReason::EngineVerdictNondeterministic);
     }
     match r.direction.as_str() {
         "decode" => judge_decode(imp, r, profile),
         "encode" => judge_encode(imp, r, profile),
-        other => Outcome::Fail(format!("unknown direction {other:?} in the record")),
+        other => Outcome::Fail(Mismatch::BadRecord {
+            what: RecordDefect::UnknownDirection(other.to_string()),
+        }),
     }
 }
 
 fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> Outcome {
     let input = match r.input.as_deref().map(unhex) {
         Some(Ok(b)) => b,
-        _ => return Outcome::Fail("the record has no valid input hex".into()),
+        _ => {
+            return Outcome::Fail(Mismatch::BadRecord {
+                what: RecordDefect::NoInput,
+            });
+        }
     };
     let answer = imp.decode(&input, profile, r.objects);
     let (tree, consumed) = match (answer, &r.verdict) {
-        (DecodeAnswer::Skipped(why), _) => {
-            return Outcome::Skip(format!("skipped by the implementation: {why}"));
-        }
-        (DecodeAnswer::NoAnswer(why), _) => return Outcome::Fail(why),
+        (DecodeAnswer::Skipped(why), _) => return Outcome::Skip(SkipReason::Implementation(why)),
+        (DecodeAnswer::NoAnswer(reason), _) => return Outcome::Fail(Mismatch::NoAnswer { reason }),
         (DecodeAnswer::Rejected(_), Verdict::Rejected) => return Outcome::Pass,
-        (DecodeAnswer::Rejected(why), _) => {
-            return Outcome::Fail(format!("rejected input the engine accepts: {why}"));
+        (DecodeAnswer::Rejected(rejection), _) => {
+            return Outcome::Fail(Mismatch::RejectsAccepted { rejection });
         }
         (DecodeAnswer::Accepted { tree, .. }, Verdict::Rejected) => {
-            return Outcome::Fail(format!(
-                "accepted input the engine rejects ({}), as {tree}",
-                r.error.lines().next().unwrap_or("")
-            ));
+            return Outcome::Fail(Mismatch::AcceptsRejected {
+                engine_error: r.error.clone(),
+                engine_rejection: engine_rejection(&r.error),
+                tree,
+            });
         }
         (DecodeAnswer::Accepted { tree, consumed }, _) => (tree, consumed),
     };
@@ -210,15 +195,16 @@ fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
     if let (Some(expected), false) = (&r.tree, skip("tree"))
         && !same_value(expected, &tree, profile)
     {
-        let at = first_difference(expected, &tree, "$").unwrap_or_else(|| "$".into());
-        return Outcome::Fail(format!(
-            "decoded value differs at {at}:\n    engine: {expected}\n    got:    {tree}"
-        ));
+        return Outcome::Fail(Mismatch::Value {
+            path: first_difference(expected, &tree, "$").unwrap_or_else(|| "$".into()),
+            expected: expected.clone(),
+            got: tree,
+        });
     }
     if let (Some(expected), Some(got), false) = (r.consumed, consumed, skip("consumed"))
         && expected != got
     {
-        return Outcome::Fail(format!("consumed {got} bytes, the engine {expected}"));
+        return Outcome::Fail(Mismatch::Consumed { expected, got });
     }
     // The engine's re-encoding of what it decoded is the encoding of the decoded value.
     if let (Some(expected), false) = (&r.output, skip("output")) {
@@ -226,19 +212,16 @@ fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
         match imp.encode(&tree, profile, r.objects) {
             EncodeAnswer::Bytes(b) if b == expected => {}
             EncodeAnswer::Bytes(b) => {
-                return Outcome::Fail(format!(
-                    "re-encoding of the decoded value differs: {}",
-                    byte_difference(&expected, &b)
-                ));
+                return Outcome::Fail(Mismatch::Reencoding {
+                    diff: ByteDiff::new(&expected, &b),
+                });
             }
-            EncodeAnswer::Rejected(why) => {
-                return Outcome::Fail(format!("cannot re-encode the decoded value: {why}"));
+            EncodeAnswer::Rejected(rejection) => {
+                return Outcome::Fail(Mismatch::ReencodeRefused { rejection });
             }
-            EncodeAnswer::Skipped(why) => {
-                return Outcome::Skip(format!("re-encoding skipped by the implementation: {why}"));
-            }
-            EncodeAnswer::NoAnswer(why) => {
-                return Outcome::Fail(format!("re-encoding the decoded value: {why}"));
+            EncodeAnswer::Skipped(why) => return Outcome::Skip(SkipReason::Reencoding(why)),
+            EncodeAnswer::NoAnswer(reason) => {
+                return Outcome::Fail(Mismatch::ReencodeNoAnswer { reason });
             }
         }
     }
@@ -247,24 +230,21 @@ fn judge_decode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> O
 
 fn judge_encode(imp: &mut dyn Implementation, r: &Record, profile: Profile) -> Outcome {
     let (Some(value), Some(expected)) = (&r.value, &r.output) else {
-        return Outcome::Fail("the record lacks a value or the engine's bytes".into());
+        return Outcome::Fail(Mismatch::BadRecord {
+            what: RecordDefect::NoValueOrOutput,
+        });
     };
     if r.nondeterministic.iter().any(|f| f == "output") {
-        return Outcome::Skip("the engine writes different bytes on each run".into());
+        return Outcome::Skip(SkipReason::EngineOutputNondeterministic);
     }
     let expected = unhex(expected).unwrap_or_default();
     match imp.encode(value, profile, r.objects) {
         EncodeAnswer::Bytes(b) if b == expected => Outcome::Pass,
-        EncodeAnswer::Bytes(b) => Outcome::Fail(format!(
-            "bytes differ from the engine's: {}",
-            byte_difference(&expected, &b)
-        )),
-        EncodeAnswer::Rejected(why) => {
-            Outcome::Fail(format!("refused a value the engine encodes: {why}"))
-        }
-        EncodeAnswer::Skipped(why) => {
-            Outcome::Skip(format!("skipped by the implementation: {why}"))
-        }
-        EncodeAnswer::NoAnswer(why) => Outcome::Fail(why),
+        EncodeAnswer::Bytes(b) => Outcome::Fail(Mismatch::Bytes {
+            diff: ByteDiff::new(&expected, &b),
+        }),
+        EncodeAnswer::Rejected(rejection) => Outcome::Fail(Mismatch::EncodeRefused { rejection }),
+        EncodeAnswer::Skipped(why) => Outcome::Skip(SkipReason::Implementation(why)),
+        EncodeAnswer::NoAnswer(reason) => Outcome::Fail(Mismatch::NoAnswer { reason }),
     }
 }

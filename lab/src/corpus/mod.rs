@@ -11,8 +11,11 @@ pub mod drift;
 pub mod generate;
 pub mod integrity;
 pub mod known;
+pub mod mismatch;
 pub mod record;
 pub mod run;
+pub mod skip;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
@@ -20,7 +23,9 @@ use serde::{Deserialize, Serialize};
 
 pub use cases::{Case, all_cases};
 pub use integrity::{CorpusError, sha256_hex};
+pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Record, Verdict};
+pub use skip::{SkipReason, Undeclared};
 
 use gdmarshal::profile::Profile;
 

@@ -4,6 +4,8 @@
 use super::EngineCorpus;
 use super::codec::{Implementation, Outcome, judge};
 use super::known::Entry;
+use super::mismatch::Mismatch;
+use super::skip::SkipReason;
 
 /// How one case ended, after the expected differences are applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,13 +13,13 @@ pub enum Settled {
     /// Matched the engine.
     Pass,
     /// Did not match, and no entry expects it.
-    Fail(String),
+    Fail(Mismatch),
     /// Did not match, as an entry expects (its origin and reason).
     ExpectedFail(String),
     /// Matched, though an entry expects it not to: the entry is stale.
     UnexpectedPass(String),
     /// Not compared.
-    Skip(String),
+    Skip(SkipReason),
 }
 
 /// One case's result.

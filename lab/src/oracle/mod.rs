@@ -23,6 +23,7 @@ mod engine;
 mod error;
 mod process;
 mod protocol;
+mod rejection;
 mod requests;
 mod result;
 mod round;
@@ -35,6 +36,7 @@ pub use discover::{
 };
 pub use engine::{Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project};
 pub use error::OracleError;
+pub use rejection::{EngineRejection, engine_rejection};
 pub use result::{
     DecodeResult, EncodeResult, Finding, Incident, IncidentRecord, IncidentSummary, Resolution,
     Verdict,
