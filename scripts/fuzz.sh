@@ -10,8 +10,9 @@
 #   scripts/fuzz.sh tmin TARGET FILE         minimize a crash input
 #   scripts/fuzz.sh cmin TARGET              minimize fuzz/corpus/TARGET in place
 #   scripts/fuzz.sh coverage TARGET          per-file coverage of src/ (needs llvm-tools)
-#   scripts/fuzz.sh differential ENGINE SECONDS   codec against a live engine (e.g. 4.6)
-#   scripts/fuzz.sh differential-replay ENGINE FINDING.json   one finding again, verbosely
+#   scripts/fuzz.sh differential ENGINE SECONDS   codec against a live engine (e.g. 4.6); its
+#                                            findings are campaign reproducers in findings/,
+#                                            replayed with `gdmarshal diff --replay FILE`
 #   scripts/fuzz.sh speed [SECONDS]          exec/s of each target on one core (default 30 s),
 #                                            on a scratch copy of its corpus; a table
 #
@@ -24,7 +25,8 @@
 # LIBFUZZER_FLAGS=-entropic_scale_per_exec_time=0 gives every input libFuzzer's plain share of
 # mutations again, see docs/fuzzing.md).
 # The differential target defaults to SANITIZER=none: its cost is the engine round trip, and
-# the engine is a separate, uninstrumented process. Its findings go to fuzz/findings/ENGINE/.
+# the engine is a separate, uninstrumented process. Its findings go to findings/<class>/, as a
+# campaign's do (GDMARSHAL_FINDINGS_DIR overrides).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -224,19 +226,8 @@ differential() {
     GDMARSHAL_FUZZ_ENGINE=$engine "$bin" "$corpus" "$fuzz/seeds/differential" "$fuzz/seeds/decode" \
         -dict="$fuzz/gdmarshal.dict" -rss_limit_mb=4096 -timeout=60 -max_total_time="$seconds" \
         -print_final_stats=1
-    local found=$fuzz/findings/$engine
-    echo "findings for $engine: $(find "$found" -name '*.json' 2>/dev/null | wc -l) under ${found#"$root"/}"
-}
-
-differential_replay() {
-    local engine=${1:?usage: differential-replay ENGINE FINDING.json} file=${2:?usage: differential-replay ENGINE FINDING.json}
-    local bin tmp
-    bin=$(differential_binary)
-    tmp=$(mktemp -d)
-    unhex "$(sed -n 's/^ *"input": "\([0-9a-f]*\)",*$/\1/p' "$file")" >"$tmp/input"
-    GDMARSHAL_FUZZ_ENGINE=$engine GDMARSHAL_FUZZ_VERBOSE=1 GDMARSHAL_FINDINGS_DIR=$tmp/findings \
-        "$bin" "$tmp/input"
-    rm -rf "$tmp"
+    local found=${GDMARSHAL_FINDINGS_DIR:-$root/findings}
+    echo "reproducers under ${found#"$root"/}: $(find "$found" -name "$engine-*.json" 2>/dev/null | wc -l) for engine $engine; replay one with: gdmarshal diff --replay FILE"
 }
 
 # exec/s of each target, one process on one core, on a scratch copy of its corpus plus the seeds
@@ -264,6 +255,5 @@ speed() {
 
 case "${1:-}" in
 install | seeds | run | smoke | replay | tmin | cmin | coverage | differential | speed) cmd=$1 && shift && "$cmd" "$@" ;;
-differential-replay) shift && differential_replay "$@" ;;
 *) usage ;;
 esac

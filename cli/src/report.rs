@@ -21,9 +21,10 @@ pub struct ReportArgs {
     /// A text file with the campaign's summary (its command, time and counts), quoted in the report.
     #[arg(long, default_value = "docs/campaign-summary.md")]
     campaign_summary: PathBuf,
-    /// Folder of fixed differential fuzz findings, one subfolder per engine.
+    /// Folder of fixed findings (reproducers of codec differences since fixed), laid out as
+    /// `--findings` is.
     #[arg(long, default_value = "tests/differential")]
-    fuzz_findings: PathBuf,
+    fixed_findings: PathBuf,
     /// Where to write the report.
     #[arg(long, short, default_value = "docs/report.md")]
     output: PathBuf,
@@ -64,7 +65,10 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         claims,
         findings,
         campaign,
-        fuzz_findings: load_fuzz_findings(&a.fuzz_findings),
+        fixed_findings: load_findings(&a.fixed_findings)
+            .into_iter()
+            .map(|(p, f)| (p.display().to_string(), f))
+            .collect(),
     };
     let (text, confirmed) = report::render(&inputs);
     if let Err(e) = report::write(&a.output, &text) {
@@ -76,38 +80,4 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         confirmed
     );
     ExitCode::SUCCESS
-}
-
-/// The fixed differential fuzz findings under `dir/ENGINE/*.json`, sorted by path; unreadable files
-/// are skipped with a note on stderr.
-fn load_fuzz_findings(dir: &std::path::Path) -> Vec<(String, serde_json::Value)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .flat_map(|engine| {
-            std::fs::read_dir(engine.path())
-                .into_iter()
-                .flatten()
-                .flatten()
-        })
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .into_iter()
-        .filter_map(|p| {
-            let parsed = std::fs::read_to_string(&p)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
-            match parsed {
-                Ok(v) => Some((p.display().to_string(), v)),
-                Err(e) => {
-                    eprintln!("gdmarshal: skipping {}: {e}", p.display());
-                    None
-                }
-            }
-        })
-        .collect()
 }

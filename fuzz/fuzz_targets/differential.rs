@@ -3,17 +3,19 @@
 //!
 //! GDMARSHAL_FUZZ_ENGINE names the engine (`cargo run -- engines` lists them, e.g. `4.6`). It is
 //! started once per process and restarted by the oracle when an input crashes or hangs it.
-//! Disagreements and incidents are saved to fuzz/findings/ENGINE/ (GDMARSHAL_FINDINGS_DIR
-//! overrides) and fuzzing goes on; only a panic in the codec stops it. GDMARSHAL_FUZZ_VERBOSE=1
-//! prints the outcome of every input (for replays).
+//! Each input is classified as a campaign case is, and findings are minimized and saved as
+//! campaign reproducers to findings/<class>/ENGINE-HASH.json (GDMARSHAL_FINDINGS_DIR overrides),
+//! replayed with `gdmarshal diff --replay FILE`; fuzzing goes on, and only a panic in the codec
+//! stops it. GDMARSHAL_FUZZ_VERBOSE=1 prints the classification of every input.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use gdmarshal_lab::campaign::{Class, Origin, keep_finding};
 use gdmarshal_lab::corpus::known::{self, Entry};
-use gdmarshal_lab::differential::{Agreement, DiffInput, compare, save_finding};
+use gdmarshal_lab::differential::{DiffInput, judge_input};
 use gdmarshal_lab::oracle::{self, Engine, EngineConfig, Oracle};
 use libfuzzer_sys::fuzz_target;
 
@@ -26,7 +28,7 @@ struct State {
     engine: Engine,
     known: Vec<Entry>,
     dir: PathBuf,
-    classes: HashMap<String, usize>,
+    classes: HashMap<Class, usize>,
     verbose: bool,
     /// Inputs the engine could not answer, in all and since the last answered one.
     unanswered: usize,
@@ -51,7 +53,7 @@ fn start() -> State {
         .expect("corpus/known-differences.txt reads");
     let dir = std::env::var_os("GDMARSHAL_FINDINGS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("findings"));
+        .unwrap_or_else(|| gdmarshal_lab::repo_root().join("findings"));
     eprintln!(
         "differential: engine {} ({}), findings to {}",
         engine.name(),
@@ -75,22 +77,30 @@ fuzz_target!(|data: &[u8]| {
     let Some(input) = DiffInput::parse(data, s.engine.profile()) else {
         return;
     };
-    let name = s.engine.name().to_string();
-    let version = s.engine.info().version.clone();
-    let outcome = compare(&mut s.engine, &version, &input, &s.known);
+    let judged = judge_input(&mut s.engine, &input, &s.known);
     s.engine.take_findings();
     for i in s.engine.take_incidents() {
         eprintln!("differential: incident: {i}");
     }
+    let judged = match judged {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("differential: {e}");
+            return;
+        }
+    };
     if s.verbose {
-        eprintln!("differential: {outcome:#?}");
+        eprintln!("differential: {} {}", judged.class, judged.detail);
     }
     // An input nobody could answer is neither a finding nor a pass: count it, say so, and stop
     // the run (exit 1) when the engine cannot answer anything any more.
-    if let Agreement::Unanswered(why) = &outcome {
+    if judged.class == Class::Unanswered {
         s.unanswered += 1;
         s.unanswered_in_a_row += 1;
-        eprintln!("differential: unanswered ({} so far): {why}", s.unanswered);
+        eprintln!(
+            "differential: unanswered ({} so far): {}",
+            s.unanswered, judged.detail
+        );
         if s.unanswered_in_a_row >= UNANSWERED_IN_A_ROW {
             eprintln!("differential: {UNANSWERED_IN_A_ROW} inputs in a row unanswered; stopping");
             std::process::exit(1);
@@ -98,16 +108,31 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     s.unanswered_in_a_row = 0;
-    let (Agreement::Disagree(f) | Agreement::Incident(f)) = outcome else {
+    if !judged.class.is_finding() {
         return;
-    };
-    let n = s.classes.entry(f.class.clone()).or_default();
+    }
+    let n = s.classes.entry(judged.class).or_default();
     *n += 1;
     if *n > SAVED_PER_CLASS {
         return;
     }
-    match save_finding(&s.dir, data, &name, &version, &f) {
-        Ok(path) if *n == 1 => eprintln!("differential: new class {}: {}", f.class, path.display()),
+    let first = *n == 1;
+    let origin = Origin::Fuzz {
+        input: data.to_vec(),
+    };
+    match keep_finding(
+        &mut s.engine,
+        &s.known,
+        &origin,
+        &input.case(),
+        &judged,
+        Some(&s.dir),
+    ) {
+        Ok((Some(path), _)) if first => eprintln!(
+            "differential: new class {}: gdmarshal diff --replay {}",
+            judged.class,
+            path.display()
+        ),
         Ok(_) => {}
         Err(e) => eprintln!("differential: cannot save a finding: {e}"),
     }

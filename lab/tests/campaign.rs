@@ -80,6 +80,10 @@ fn live_campaign_on_every_engine() {
         cases: 300,
         findings_dir: Some(dir.path().to_path_buf()),
         max_saved_per_class: 2,
+        known: gdmarshal_lab::corpus::known::read(
+            &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
+        )
+        .unwrap(),
     };
     for (spec, engine) in start_all(specs, &EngineConfig::default()) {
         let mut engine =

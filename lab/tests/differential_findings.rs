@@ -1,44 +1,83 @@
-//! Differential fuzzing findings that were fixed: each file under `tests/differential/ENGINE/` is
-//! a finding as `scripts/fuzz.sh differential` saved it (the fuzz input and the engine's recorded
-//! answer), and the codec must now agree with that answer exactly as the corpus check judges it.
-//! `GDMARSHAL_JUDGE_FINDINGS=fuzz/findings` judges another folder of the same layout instead (to
+//! Reproducers replayed without an engine, on every `cargo test`: each file holds the engine's
+//! recorded answer, and the codec is judged against it exactly as the corpus check judges.
+//!
+//! - `tests/differential/<class>/`: codec differences found against a live engine (by the
+//!   differential fuzz target or a campaign) and fixed. The codec must now agree.
+//! - `findings/codec-differs/`: open codec differences. The codec must still differ; a file that
+//!   now agrees is fixed and belongs in `tests/differential/` (so the list never hides a fix).
+//!
+//! `GDMARSHAL_JUDGE_FINDINGS=DIR` judges another folder of the same layout as fixed findings (to
 //! see which saved findings a codec change settles).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gdmarshal::Profile;
-use gdmarshal_lab::corpus::Record;
+use gdmarshal_lab::campaign::{Class, load_findings};
 use gdmarshal_lab::corpus::codec::{Outcome, ThisCodec, judge};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn judged(dir: &Path) -> Vec<(PathBuf, Outcome)> {
+    load_findings(dir)
+        .into_iter()
+        .map(|(path, f)| {
+            let profile: Profile = f.profile.parse().unwrap();
+            f.case().expect("the finding rebuilds its case");
+            let outcome = judge(&mut ThisCodec, &f.engine_answer, profile);
+            (path, outcome)
+        })
+        .collect()
+}
 
 #[test]
 fn fixed_findings_agree_with_the_engine() {
     let root = match std::env::var_os("GDMARSHAL_JUDGE_FINDINGS") {
-        Some(dir) => Path::new(&dir).to_path_buf(),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/differential"),
+        Some(dir) => PathBuf::from(dir),
+        None => repo().join("tests/differential"),
     };
-    let mut checked = 0;
-    let mut failures = Vec::new();
-    for engine in std::fs::read_dir(&root).unwrap() {
-        let engine = engine.unwrap().path();
-        let profile: Profile = engine
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .parse()
-            .unwrap();
-        for file in std::fs::read_dir(&engine).unwrap() {
-            let file = file.unwrap().path();
-            let finding: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-            let record: Record = serde_json::from_value(finding["engine_answer"].clone()).unwrap();
-            match judge(&mut ThisCodec, &record, profile) {
-                Outcome::Pass => {}
-                other => failures.push(format!("{}: {other:?}", file.display())),
-            }
-            checked += 1;
+    let all = judged(&root);
+    assert!(!all.is_empty(), "no findings under {}", root.display());
+    let failures: Vec<String> = all
+        .iter()
+        .filter(|(_, o)| *o != Outcome::Pass)
+        .map(|(p, o)| format!("{}: {o:?}", p.display()))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn open_codec_differences_still_differ() {
+    let dir = repo().join("findings");
+    let open: Vec<_> = load_findings(&dir)
+        .into_iter()
+        .filter(|(_, f)| f.class == Class::CodecDiffers)
+        .collect();
+    for (path, f) in open {
+        let profile: Profile = f.profile.parse().unwrap();
+        let outcome = judge(&mut ThisCodec, &f.engine_answer, profile);
+        assert!(
+            matches!(outcome, Outcome::Fail(_)),
+            "{} now agrees with the engine: move it to tests/differential/codec-differs/",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn every_saved_reproducer_reads_back_and_names_its_replay() {
+    for dir in [repo().join("findings"), repo().join("tests/differential")] {
+        for (path, f) in load_findings(&dir) {
+            f.case()
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                f.replay.starts_with("gdmarshal diff --replay ")
+                    || f.replay.starts_with("gdmarshal diff --engine "),
+                "{}: {}",
+                path.display(),
+                f.replay
+            );
         }
     }
-    assert!(checked > 0, "no findings under {}", root.display());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

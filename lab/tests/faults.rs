@@ -225,7 +225,7 @@ fn corpus_generation_refuses_to_write_unanswered_cases() {
 fn a_campaign_counts_unanswered_cases_apart_from_findings() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} kill\n"));
-    let judged = classify_batch(&mut e, &cases(10)).unwrap();
+    let judged = classify_batch(&mut e, &cases(10), &[]).unwrap();
     let classes: Vec<Class> = judged.iter().map(|j| j.class).collect();
     assert_eq!(classes[4], Class::Unanswered);
     assert!(!Class::Unanswered.is_finding());
@@ -235,4 +235,50 @@ fn a_campaign_counts_unanswered_cases_apart_from_findings() {
     let incidents = e.take_incidents();
     assert_eq!(incidents.len(), 1);
     assert_eq!(incidents[0].resolution, Resolution::Unanswered);
+}
+
+#[test]
+fn a_campaign_without_godot_agrees_and_keeps_a_reproduced_crash_as_a_finding() {
+    use gdmarshal_lab::campaign::{self, Config, cases, load_findings};
+    let profile: gdmarshal::Profile = "4.6".parse().unwrap();
+    let sources = cases::mutation_sources(profile);
+    // The first decode case of seed 3 crashes the engine, every time.
+    let (index, input) = (0..200)
+        .find_map(|i| match cases::make_case(3, i, profile, &sources) {
+            Case::Decode { input, .. } if input.len() >= 8 => Some((i, input)),
+            _ => None,
+        })
+        .unwrap();
+    let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), &format!("input:{hex} segv\n"));
+    let findings = tempfile::tempdir().unwrap();
+    let cfg = Config {
+        seed: 3,
+        cases: 200,
+        findings_dir: Some(findings.path().to_path_buf()),
+        max_saved_per_class: 2,
+        known: Vec::new(),
+    };
+    let version = e.info().version.clone();
+    let run = campaign::run_engine(&mut e, &version, &cfg, 0, &|_| {}).unwrap();
+    assert_eq!(run.counts.values().sum::<u64>(), 200);
+    assert_eq!(run.unanswered(), 0);
+    let crashes = run.counts.get(&Class::EngineCrash).copied().unwrap_or(0);
+    assert!(crashes >= 1, "{:?}", run.counts);
+    // The fake answers with the codec: apart from the crashes, everything agrees or cannot be
+    // compared (values the codec itself refuses to encode).
+    let agree = run.counts.get(&Class::Agree).copied().unwrap_or(0);
+    let unsupported = run.counts.get(&Class::Unsupported).copied().unwrap_or(0);
+    assert_eq!(agree + unsupported + crashes, 200, "{:?}", run.counts);
+    let saved = load_findings(findings.path());
+    assert_eq!(saved.len(), 1, "one reproducer for the crash");
+    let (path, f) = &saved[0];
+    assert_eq!(f.class, Class::EngineCrash);
+    assert!(path.starts_with(findings.path().join("engine-crash")));
+    assert_eq!((f.seed, f.index), (Some(3), Some(index)));
+    assert_eq!(
+        f.replay,
+        format!("gdmarshal diff --replay {}", path.display())
+    );
 }

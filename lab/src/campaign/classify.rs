@@ -6,12 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
 use crate::corpus::generate::run_once;
-use crate::corpus::tree::mentions_type;
-use crate::corpus::{Case, Mismatch, Record, Rejection, Verdict};
-use crate::oracle::{DecodeRequest, EngineRejection, Oracle, Verdict as OracleVerdict};
-use gdmarshal::decode::{DecodeOptions, decode};
+use crate::corpus::known::Entry;
+use crate::corpus::{Case, Record, Verdict};
+use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
 use gdmarshal::json::unhex;
-use gdmarshal::profile::{Family, Profile};
+use gdmarshal::profile::Profile;
 
 /// How one case went on one engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -110,97 +109,20 @@ pub fn engine_class(record: &Record, own_output: Option<&OracleVerdict>) -> Opti
     }
 }
 
-/// An expected difference (corpus/known-differences.txt gives the same reasons) that explains
-/// the codec's mismatch on this record, if any.
-pub fn known_cause(r: &Record, m: &Mismatch, profile: Profile) -> Option<&'static str> {
-    let godot3 = profile.family == Family::Godot3;
-    let rejection = m.rejection();
-    if godot3
-        && r.verdict == Verdict::Accepted
-        && matches!(m, Mismatch::RejectsAccepted { rejection } if rejection.is_bad_utf8())
-    {
-        return Some("3.x reads UTF-8 loosely (surrogates, 5- and 6-byte forms, overlongs)");
-    }
-    // The codec stops at the same depth for engines that set no limit (3.2).
-    if !profile.engine_limits_depth() && rejection.is_some_and(Rejection::is_too_deep) {
-        return Some("3.2 has no nesting limit");
-    }
-    // Only the tree the oracle reports is read through a double; its bytes are the engine's own.
-    if godot3 && matches!(m, Mismatch::Value { .. }) && same_bytes_back(r, profile) {
-        return Some(
-            "the 3.x oracle reads float elements through a double, which quiets signalling NaNs; \
-             the engine's own bytes keep them",
-        );
-    }
-    if r.objects
-        && matches!(
-            m,
-            Mismatch::AcceptsRejected {
-                engine_rejection: Some(EngineRejection::UnknownClass),
-                ..
-            }
-        )
-    {
-        return Some("full objects: the codec does not know which classes the engine has");
-    }
-    let tree = r.tree.as_ref().or(r.value.as_ref());
-    let mentions = |ty: &str| tree.is_some_and(|t| mentions_type(t, ty));
-    if r.objects && mentions("Object") {
-        return Some("full objects: the engine writes every stored property of the class");
-    }
-    if mentions("NodePath")
-        && matches!(m, Mismatch::Reencoding { .. } | Mismatch::Bytes { .. })
-        && same_but_padding(r, profile)
-    {
-        return Some("engine leaves NodePath padding uninitialised (godotengine/godot#44999)");
-    }
-    None
-}
-
-/// Whether the engine's re-encoding decodes (with the codec) to what the codec decodes from the
-/// input: then the engine kept the value and only the tree it reported differs.
-fn same_bytes_back(r: &Record, profile: Profile) -> bool {
-    let (Some(out), Some(input)) = (&r.output, &r.input) else {
-        return false;
-    };
-    let (Ok(out), Ok(input)) = (unhex(out), unhex(input)) else {
-        return false;
-    };
-    let opts = DecodeOptions {
-        allow_objects: r.objects,
-    };
-    match (decode(&out, profile, opts), decode(&input, profile, opts)) {
-        (Ok(a), Ok(b)) => a.value == b.value,
-        _ => false,
-    }
-}
-
-/// Whether the engine's output decodes (with the codec) to the value the engine meant: then the
-/// codec's bytes differ from the engine's only where the format ignores the bytes (padding).
-fn same_but_padding(r: &Record, profile: Profile) -> bool {
-    let (Some(out), Some(tree)) = (&r.output, r.tree.as_ref().or(r.value.as_ref())) else {
-        return false;
-    };
-    let Ok(bytes) = unhex(out) else { return false };
-    let Ok(want) = gdmarshal::json::from_json(tree, profile) else {
-        return false;
-    };
-    let opts = DecodeOptions {
-        allow_objects: r.objects,
-    };
-    match decode(&bytes, profile, opts) {
-        Ok(d) => d.value == want && d.consumed == bytes.len(),
-        Err(_) => false,
-    }
-}
-
-/// Classifies the codec's comparison with an engine record whose engine-side checks passed.
-pub fn codec_class(r: &Record, outcome: &Outcome, profile: Profile) -> (Class, String) {
+/// Classifies the codec's comparison with an engine record whose engine-side checks passed; a
+/// mismatch an entry of the known differences covers is a known difference (its reason first).
+pub fn codec_class(
+    version: &str,
+    r: &Record,
+    outcome: &Outcome,
+    profile: Profile,
+    known: &[Entry],
+) -> (Class, String) {
     match outcome {
         Outcome::Pass => (Class::Agree, String::new()),
         Outcome::Skip(why) => (Class::Unsupported, why.to_string()),
-        Outcome::Fail(m) => match known_cause(r, m, profile) {
-            Some(k) => (Class::KnownDifference, format!("{k}: {m}")),
+        Outcome::Fail(m) => match known.iter().find(|k| k.covers(version, r, m, profile)) {
+            Some(k) => (Class::KnownDifference, format!("{}: {m}", k.reason)),
             None => (Class::CodecDiffers, m.to_string()),
         },
     }
@@ -208,8 +130,13 @@ pub fn codec_class(r: &Record, outcome: &Outcome, profile: Profile) -> (Class, S
 
 /// Runs `cases` on the engine and classifies each: asks the engine to decode its own output,
 /// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
-pub fn classify_batch(engine: &mut dyn Oracle, cases: &[Case]) -> Result<Vec<Judged>, String> {
+pub fn classify_batch(
+    engine: &mut dyn Oracle,
+    cases: &[Case],
+    known: &[Entry],
+) -> Result<Vec<Judged>, String> {
     let profile = engine.profile();
+    let version = engine.version().to_string();
     let answered = run_once(engine, cases, &mut |_| {});
     let unanswered: Vec<Option<String>> = answered
         .iter()
@@ -274,7 +201,7 @@ pub fn classify_batch(engine: &mut dyn Oracle, cases: &[Case]) -> Result<Vec<Jud
             continue;
         }
         let outcome = judge(&mut ThisCodec, &r, profile);
-        let (class, detail) = codec_class(&r, &outcome, profile);
+        let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
         if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
             again.push(i);
         }
@@ -406,7 +333,8 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{RejectKind, SkipReason};
+    use crate::corpus::{Mismatch, RejectKind, Rejection, SkipReason};
+    use crate::oracle::EngineRejection;
     use gdmarshal::error::DecodeErrorKind;
 
     fn rec(verdict: Verdict) -> Record {
@@ -449,7 +377,7 @@ mod tests {
         let e = gdmarshal::decode::decode(
             &[4, 0, 0, 0, 1, 0, 0, 0, 0xff, 0, 0, 0],
             "3.6".parse().unwrap(),
-            DecodeOptions::default(),
+            gdmarshal::DecodeOptions::default(),
         )
         .unwrap_err();
         Mismatch::RejectsAccepted {
@@ -457,31 +385,57 @@ mod tests {
         }
     }
 
+    /// The committed list of known differences.
+    fn committed() -> Vec<Entry> {
+        crate::corpus::known::parse(
+            include_str!("../../../corpus/known-differences.txt"),
+            "corpus/known-differences.txt",
+        )
+        .unwrap()
+    }
+
+    /// The reason the committed list gives for a mismatch on an engine version, if any.
+    fn cause(version: &str, r: &Record, m: &Mismatch) -> Option<String> {
+        let profile: Profile = version[..3].parse().unwrap();
+        let known = committed();
+        match codec_class(version, r, &Outcome::Fail(m.clone()), profile, &known) {
+            (Class::KnownDifference, detail) => {
+                Some(detail.strip_suffix(&format!(": {m}")).unwrap().to_string())
+            }
+            _ => None,
+        }
+    }
+
     #[test]
     fn codec_side_classes() {
         let p36: Profile = "3.6".parse().unwrap();
-        let p46: Profile = "4.6".parse().unwrap();
+        let known = committed();
         let r = rec(Verdict::Accepted);
-        assert_eq!(codec_class(&r, &Outcome::Pass, p36).0, Class::Agree);
+        let class = |v: &str, o: &Outcome, p: Profile| codec_class(v, &r, o, p, &known).0;
+        assert_eq!(class("3.6.2.stable", &Outcome::Pass, p36), Class::Agree);
         let utf8 = Outcome::Fail(utf8_rejection());
-        assert_eq!(codec_class(&r, &utf8, p36).0, Class::KnownDifference);
-        assert_eq!(codec_class(&r, &utf8, p46).0, Class::CodecDiffers);
+        assert_eq!(class("3.6.2.stable", &utf8, p36), Class::KnownDifference);
+        assert_eq!(
+            class("4.6.3.stable", &utf8, "4.6".parse().unwrap()),
+            Class::CodecDiffers
+        );
         // The words alone are no rejection for bad UTF-8.
         let worded = Outcome::Fail(Mismatch::RejectsAccepted {
             rejection: Rejection::text("at byte 8: invalid UTF-8 at string byte 0"),
         });
-        assert_eq!(codec_class(&r, &worded, p36).0, Class::CodecDiffers);
+        assert_eq!(class("3.6.2.stable", &worded, p36), Class::CodecDiffers);
         assert_eq!(
-            codec_class(&r, &Outcome::Skip(SkipReason::EngineUnsupported), p36).0,
+            class(
+                "3.6.2.stable",
+                &Outcome::Skip(SkipReason::EngineUnsupported),
+                p36
+            ),
             Class::Unsupported
         );
     }
 
     #[test]
-    fn known_causes_follow_the_variant_and_kind() {
-        let p32: Profile = "3.2".parse().unwrap();
-        let p36: Profile = "3.6".parse().unwrap();
-        let p46: Profile = "4.6".parse().unwrap();
+    fn known_causes_come_from_the_file_and_follow_the_variant_and_kind() {
         let deep = Mismatch::RejectsAccepted {
             rejection: Rejection {
                 kind: Some(RejectKind::Decode(DecodeErrorKind::TooDeep { limit: 1024 })),
@@ -490,10 +444,10 @@ mod tests {
         };
         let r = rec(Verdict::Accepted);
         assert_eq!(
-            known_cause(&r, &deep, p32),
+            cause("3.2.3.stable", &r, &deep).as_deref(),
             Some("3.2 has no nesting limit")
         );
-        assert_eq!(known_cause(&r, &deep, p36), None);
+        assert_eq!(cause("3.6.2.stable", &r, &deep), None);
 
         let mut objects = rec(Verdict::Rejected);
         objects.objects = true;
@@ -503,10 +457,15 @@ mod tests {
             tree: serde_json::json!({"type": "Nil"}),
         };
         assert_eq!(
-            known_cause(&objects, &unknown(Some(EngineRejection::UnknownClass)), p46),
+            cause(
+                "4.6.3.stable",
+                &objects,
+                &unknown(Some(EngineRejection::UnknownClass))
+            )
+            .as_deref(),
             Some("full objects: the codec does not know which classes the engine has")
         );
-        assert_eq!(known_cause(&objects, &unknown(None), p46), None);
+        assert_eq!(cause("4.6.3.stable", &objects, &unknown(None)), None);
 
         // The engine's bytes decode to what the input does: a differing tree is the 3.x oracle's
         // float read-out, differing re-encoded bytes are not.
@@ -519,19 +478,23 @@ mod tests {
             got: serde_json::json!({"type": "int", "value": "2"}),
         };
         assert_eq!(
-            known_cause(&same, &value, p36),
+            cause("3.6.2.stable", &same, &value).as_deref(),
             Some(
                 "the 3.x oracle reads float elements through a double, which quiets signalling \
                  NaNs; the engine's own bytes keep them"
             )
         );
-        assert_eq!(known_cause(&same, &value, p46), None);
+        assert_eq!(cause("4.6.3.stable", &same, &value), None);
         let reencoding = Mismatch::Reencoding {
             diff: crate::corpus::ByteDiff::new(&[2, 0, 0, 0], &[2, 0, 0, 1]),
         };
-        assert_eq!(known_cause(&same, &reencoding, p36), None);
+        assert_eq!(cause("3.6.2.stable", &same, &reencoding), None);
         assert_eq!(
-            known_cause(&r, &unknown(Some(EngineRejection::UnknownClass)), p46),
+            cause(
+                "4.6.3.stable",
+                &r,
+                &unknown(Some(EngineRejection::UnknownClass))
+            ),
             None,
             "only with objects"
         );

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 pub use classify::{Class, Judged, classify_batch};
 
+use crate::corpus::known::Entry;
 use crate::corpus::{Case, Record};
 use crate::oracle::{IncidentRecord, Oracle};
 use gdmarshal::float::FloatStyle;
@@ -39,6 +40,8 @@ pub struct Config {
     pub findings_dir: Option<PathBuf>,
     /// Most findings minimized and saved per class and engine; the rest are only counted.
     pub max_saved_per_class: usize,
+    /// The expected differences (corpus/known-differences.txt).
+    pub known: Vec<Entry>,
 }
 
 /// A saved reproducer.
@@ -52,10 +55,15 @@ pub struct FindingFile {
     pub version: String,
     /// The format profile.
     pub profile: String,
-    /// The campaign seed and case index the finding came from.
-    pub seed: u64,
-    /// The case index.
-    pub index: u64,
+    /// The campaign seed the finding came from (campaign findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The case index in that campaign (campaign findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u64>,
+    /// The differential fuzz target's input, hex, mode byte first (fuzz findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz_input: Option<String>,
     /// `decode` or `encode`.
     pub direction: String,
     /// Decode with objects allowed / encode with full objects.
@@ -82,7 +90,10 @@ impl FindingFile {
     /// The case the file describes.
     pub fn case(&self) -> Result<Case, String> {
         let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
-        let name = format!("campaign/{}/{}/replay", self.seed, self.index);
+        let name = match (self.seed, self.index) {
+            (Some(seed), Some(index)) => format!("campaign/{seed}/{index}/replay"),
+            _ => "fuzz/replay".to_string(),
+        };
         match (self.direction.as_str(), &self.input, &self.value) {
             ("decode", Some(h), _) => Ok(Case::Decode {
                 name,
@@ -95,6 +106,15 @@ impl FindingFile {
                 full_objects: self.objects,
             }),
             _ => Err("the finding has neither a decode input nor an encode value".into()),
+        }
+    }
+
+    /// Where the finding came from, in words: `campaign seed S case I` or `fuzz input HEX`.
+    pub fn source(&self) -> String {
+        match (self.seed, self.index, &self.fuzz_input) {
+            (Some(seed), Some(index), _) => format!("campaign seed {seed} case {index}"),
+            (_, _, Some(input)) => format!("fuzz input {input}"),
+            _ => "unknown".to_string(),
         }
     }
 
@@ -139,8 +159,8 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// The classes of `cases` on the engine, or `None` each if the engine could not answer.
-fn classes_of(engine: &mut dyn Oracle, cases: &[Case]) -> Vec<Option<Class>> {
-    match classify_batch(engine, cases) {
+fn classes_of(engine: &mut dyn Oracle, cases: &[Case], known: &[Entry]) -> Vec<Option<Class>> {
+    match classify_batch(engine, cases, known) {
         Ok(j) => j.into_iter().map(|j| Some(j.class)).collect(),
         Err(_) => vec![None; cases.len()],
     }
@@ -148,7 +168,7 @@ fn classes_of(engine: &mut dyn Oracle, cases: &[Case]) -> Vec<Option<Class>> {
 
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
 /// shrunk (every try would restart the engine); they are saved as found.
-pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class) -> Case {
+pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class, known: &[Entry]) -> Case {
     if matches!(class, Class::EngineCrash | Class::EngineHang) {
         return case.clone();
     }
@@ -168,7 +188,7 @@ pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class) -> Case
                         allow_objects: objects,
                     })
                     .collect();
-                classes_of(engine, &cs)
+                classes_of(engine, &cs, known)
                     .into_iter()
                     .map(|c| c == Some(class))
                     .collect()
@@ -194,7 +214,7 @@ pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class) -> Case
                         full_objects: objects,
                     })
                     .collect();
-                classes_of(engine, &cs)
+                classes_of(engine, &cs, known)
                     .into_iter()
                     .map(|c| c == Some(class))
                     .collect()
@@ -215,14 +235,30 @@ fn case_text(case: &Case, profile: Profile) -> Value {
     }
 }
 
+/// Where a finding came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Case `index` of a campaign with this seed.
+    Campaign {
+        /// The seed.
+        seed: u64,
+        /// The case index.
+        index: u64,
+    },
+    /// An input of the differential fuzz target (mode byte first).
+    Fuzz {
+        /// The input.
+        input: Vec<u8>,
+    },
+}
+
 /// Builds the reproducer of a minimized case from the engine's fresh answer to it.
 #[allow(clippy::too_many_arguments)]
 fn finding_file(
     engine_name: &str,
     version: &str,
     profile: Profile,
-    seed: u64,
-    index: u64,
+    origin: &Origin,
     original: &Case,
     min: &Case,
     judged: &Judged,
@@ -252,11 +288,16 @@ fn finding_file(
         fnv(&format!("{direction}{objects}{text}"))
     );
     let path = dir.map(|d| d.join(judged.class.name()).join(file));
-    let replay = match &path {
-        Some(p) => format!("gdmarshal diff --replay {}", p.display()),
-        None => {
+    let (seed, index, fuzz_input) = match origin {
+        Origin::Campaign { seed, index } => (Some(*seed), Some(*index), None),
+        Origin::Fuzz { input } => (None, None, Some(hex(input))),
+    };
+    let replay = match (&path, origin) {
+        (Some(p), _) => format!("gdmarshal diff --replay {}", p.display()),
+        (None, Origin::Campaign { seed, index }) => {
             format!("gdmarshal diff --engine {engine_name} --seed {seed} --from {index} --cases 1")
         }
+        (None, Origin::Fuzz { .. }) => String::new(),
     };
     (
         path,
@@ -267,6 +308,7 @@ fn finding_file(
             profile: profile.to_string(),
             seed,
             index,
+            fuzz_input,
             direction: direction.into(),
             objects,
             input,
@@ -278,6 +320,46 @@ fn finding_file(
             replay,
         },
     )
+}
+
+/// Minimizes a finding on the engine, asks the engine the minimized case afresh and writes its
+/// reproducer under `dir` (`<dir>/<class>/<engine>-<hash>.json`), for campaigns and the
+/// differential fuzz target alike; returns the path (none without `dir`) and the file.
+pub fn keep_finding(
+    engine: &mut dyn Oracle,
+    known: &[Entry],
+    origin: &Origin,
+    case: &Case,
+    judged: &Judged,
+    dir: Option<&Path>,
+) -> Result<(Option<PathBuf>, FindingFile), String> {
+    let profile = engine.profile();
+    let version = engine.version().to_string();
+    let name = engine.name().to_string();
+    let min = minimize_case(engine, case, judged.class, known);
+    // The minimized case's own answer (a nondeterministic one may not repeat: keep the
+    // original's then).
+    let fresh = classify_batch(engine, std::slice::from_ref(&min), known)?
+        .pop()
+        .filter(|f| f.class == judged.class);
+    let (min, judged_min) = match fresh {
+        Some(f) => (min, f),
+        None => (case.clone(), judged.clone()),
+    };
+    let (path, file) = finding_file(
+        &name,
+        &version,
+        profile,
+        origin,
+        case,
+        &min,
+        &judged_min,
+        dir,
+    );
+    if let Some(p) = &path {
+        save_finding(p, &file)?;
+    }
+    Ok((path, file))
 }
 
 /// Writes a reproducer (pretty JSON, one file).
@@ -362,7 +444,7 @@ pub fn run_engine(
         let batch: Vec<Case> = (start..stop)
             .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
             .collect();
-        let judged = classify_batch(engine, &batch)?;
+        let judged = classify_batch(engine, &batch, &cfg.known)?;
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if !j.class.is_finding() {
@@ -375,32 +457,19 @@ pub fn run_engine(
             if !seen.insert(signature(&batch[k], j, profile)) {
                 continue;
             }
-            let index = start + k as u64;
-            let min = minimize_case(engine, &batch[k], j.class);
-            // The minimized case's own answer (a nondeterministic one may not repeat: keep the
-            // original's then).
-            let fresh = classify_batch(engine, std::slice::from_ref(&min))?
-                .pop()
-                .filter(|f| f.class == j.class);
-            let (min, judged_min) = match fresh {
-                Some(f) => (min, f),
-                None => (batch[k].clone(), j.clone()),
-            };
             *n += 1;
-            let (path, file) = finding_file(
-                &name,
-                version,
-                profile,
-                cfg.seed,
-                index,
+            let origin = Origin::Campaign {
+                seed: cfg.seed,
+                index: start + k as u64,
+            };
+            let (path, file) = keep_finding(
+                engine,
+                &cfg.known,
+                &origin,
                 &batch[k],
-                &min,
-                &judged_min,
+                j,
                 cfg.findings_dir.as_deref(),
-            );
-            if let Some(p) = &path {
-                save_finding(p, &file)?;
-            }
+            )?;
             run.findings.push((path, file));
         }
         run.incidents.extend(engine.take_incidents());

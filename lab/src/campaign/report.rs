@@ -384,9 +384,9 @@ pub struct Inputs<'a> {
     pub findings: Vec<(String, FindingFile)>,
     /// A line on the campaign that produced the findings (command, time, counts), if known.
     pub campaign: Option<String>,
-    /// Findings of the differential fuzz target kept as regression inputs (path, file): codec
-    /// bugs found against a live engine and fixed (`tests/differential/ENGINE/*.json`).
-    pub fuzz_findings: Vec<(String, serde_json::Value)>,
+    /// Reproducers of codec differences found against a live engine and since fixed, kept as
+    /// regression inputs (path, file; `tests/differential/<class>/`).
+    pub fixed_findings: Vec<(String, FindingFile)>,
 }
 
 fn short(version: &str) -> String {
@@ -403,7 +403,7 @@ pub fn render(inp: &Inputs) -> (String, usize) {
     layouts_3_to_4(&mut md, inp);
     let confirmed = documentation(&mut md, inp);
     engine_defects(&mut md, inp, n_version);
-    fuzz_findings(&mut md, inp);
+    fixed_findings(&mut md, inp);
     (md, confirmed)
 }
 
@@ -728,9 +728,8 @@ fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
         n_defects += 1;
         writeln!(
             md,
-            "| campaign seed {} case {} | {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
-            f.seed,
-            f.index,
+            "| {} | {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
+            clip(&f.source(), 60),
             short(&f.version),
             f.class,
             vector,
@@ -781,37 +780,40 @@ fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
     .ok();
 }
 
-/// §5: codec differences the differential fuzz target found, now fixed.
-fn fuzz_findings(md: &mut String, inp: &Inputs) {
-    md.push_str("\n## 5. Codec differences found by differential fuzzing, now fixed\n\n");
-    md.push_str("Inputs on which the `differential` fuzz target (docs/fuzzing.md) found the codec answering\n");
-    md.push_str("otherwise than a live engine. Each is fixed and replayed against the engine's recorded answer\n");
-    md.push_str("by `cargo test --test differential_findings`; open classes are listed in docs/fuzzing.md.\n\n");
-    md.push_str("| engine | class | input (mode byte first) | what differed | engine's answer | replay |\n|---|---|---|---|---|---|\n");
-    for (path, f) in &inp.fuzz_findings {
-        let text = |k: &str| f.get(k).and_then(|v| v.as_str()).unwrap_or("").to_string();
-        let answer = f
-            .get("engine_answer")
-            .and_then(|a| serde_json::from_value::<crate::corpus::Record>(a.clone()).ok())
-            .map(|r| answer_cell(&r))
-            .unwrap_or_default();
+/// §5: codec differences found against live engines (by the differential fuzz target or a
+/// campaign), now fixed.
+fn fixed_findings(md: &mut String, inp: &Inputs) {
+    md.push_str("\n## 5. Codec differences found against live engines, now fixed\n\n");
+    md.push_str("Inputs on which the codec answered otherwise than a live engine (found by the `differential`\n");
+    md.push_str("fuzz target, docs/fuzzing.md, or a campaign). Each is fixed; `cargo test` judges the codec\n");
+    md.push_str("against the engine's recorded answer in each file (`lab/tests/differential_findings.rs`).\n\n");
+    md.push_str("| engine | source | input | what differed | engine's answer | replay |\n|---|---|---|---|---|---|\n");
+    for (path, f) in &inp.fixed_findings {
+        let input = match (&f.input, &f.value) {
+            (Some(h), _) => format!(
+                "decode{} `{}`",
+                if f.objects { " (objects)" } else { "" },
+                clip(h, 120)
+            ),
+            (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
+            _ => String::new(),
+        };
         writeln!(
             md,
-            "| {} | {} | `{}` | {} | {} | `scripts/fuzz.sh differential-replay {} {}` |",
-            short(&text("engine_version")),
-            text("class"),
-            clip(&text("input"), 120),
-            clip(&text("detail").replace('|', "\\|").replace('\n', " "), 160),
-            answer,
-            text("engine"),
+            "| {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
+            short(&f.version),
+            clip(&f.source(), 60),
+            input,
+            clip(&f.detail.replace('|', "\\|").replace('\n', " "), 160),
+            answer_cell(&f.engine_answer),
             path
         )
         .ok();
     }
     write!(
         md,
-        "\n{} fixed fuzz findings listed.\n",
-        inp.fuzz_findings.len()
+        "\n{} fixed findings listed.\n",
+        inp.fixed_findings.len()
     )
     .ok();
 }

@@ -2,14 +2,24 @@
 //! with its reason. The list is strict: an entry that matches no failing case is stale and is an
 //! error, so the list never hides a fix.
 //!
-//! Format: one entry per line, `ENGINE-GLOB CASE-GLOB REASON...`; `#` starts a comment. A reason
-//! that starts with `flaky:` marks a difference that comes and goes with the engine's run (it
-//! writes uninitialised memory there); such an entry may match passing cases and is never stale.
-//! Example: `3.* decode/noncanonical/object_full_not_allowed  3.x bytes2var differs`.
+//! Format: one entry per line, `ENGINE-GLOB CASE-GLOB [when:CONDITION] REASON...`; `#` starts a
+//! comment. A reason that starts with `flaky:` marks a difference that comes and goes with the
+//! engine's run (it writes uninitialised memory there); such an entry may match passing cases and
+//! is never stale. Example: `3.* decode/noncanonical/object_full_not_allowed  3.x bytes2var
+//! differs`.
+//!
+//! An entry with `when:CONDITION` ([`Condition`]) covers only differences of that typed cause,
+//! and covers them in any case its globs match: that is how one list serves the corpus, the
+//! campaigns and the differential fuzz target, whose cases have no corpus names. Such an entry
+//! describes a kind of difference that a run may or may not meet, so it is never stale either.
 
 use std::path::Path;
 
+use gdmarshal::profile::Profile;
 use globset::{Glob, GlobMatcher};
+
+use super::condition::Condition;
+use super::{Mismatch, Record};
 
 /// One entry.
 #[derive(Clone, Debug)]
@@ -19,6 +29,8 @@ pub struct Entry {
     engine: GlobMatcher,
     case: GlobMatcher,
     case_text: String,
+    /// The cause the entry is restricted to, if any.
+    pub when: Option<Condition>,
     /// Why the difference is expected.
     pub reason: String,
 }
@@ -27,6 +39,20 @@ impl Entry {
     /// Whether the difference comes and goes between runs.
     pub fn flaky(&self) -> bool {
         self.reason.starts_with("flaky:")
+    }
+
+    /// Whether the entry covers only a typed cause (`when:`), so that it cannot be matched by
+    /// case name alone and is never stale.
+    pub fn conditional(&self) -> bool {
+        self.when.is_some()
+    }
+
+    /// Whether the entry covers the codec's mismatch `m` with the record `r` of an engine
+    /// version: the globs match and, for a conditional entry, the cause is there.
+    pub fn covers(&self, engine: &str, r: &Record, m: &Mismatch, profile: Profile) -> bool {
+        self.engine.is_match(engine)
+            && self.case.is_match(&r.name)
+            && self.when.is_none_or(|c| c.holds(r, m, profile))
     }
 
     /// The case glob as written.
@@ -39,9 +65,10 @@ impl Entry {
         self.engine.is_match(engine)
     }
 
-    /// Whether the entry covers a case of an engine version.
+    /// Whether the entry covers a case of an engine version by name (a conditional entry never
+    /// does: it needs the mismatch, see [`Entry::covers`]).
     pub fn matches(&self, engine: &str, case: &str) -> bool {
-        self.engine.is_match(engine) && self.case.is_match(case)
+        self.when.is_none() && self.engine.is_match(engine) && self.case.is_match(case)
     }
 
     /// Whether the entry is about an engine version at all.
@@ -78,10 +105,25 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
         if line.is_empty() {
             continue;
         }
-        let mut parts = line.splitn(3, char::is_whitespace);
-        let (Some(e), Some(c)) = (parts.next(), parts.next()) else {
+        // Fields are separated by runs of white space (the file aligns them).
+        let Some((e, rest)) = line.split_once(char::is_whitespace) else {
             return Err(format!("{origin}: expected ENGINE-GLOB CASE-GLOB REASON"));
         };
+        let rest = rest.trim_start();
+        let (c, reason) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+        let mut reason = reason.trim();
+        let mut when = None;
+        if let Some(rest) = reason.strip_prefix("when:") {
+            let (name, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            when = Some(Condition::parse(name).ok_or_else(|| {
+                let known: Vec<&str> = Condition::ALL.iter().map(|(_, n)| *n).collect();
+                format!(
+                    "{origin}: unknown condition when:{name} (known: {})",
+                    known.join(", ")
+                )
+            })?);
+            reason = after.trim();
+        }
         let glob = |g: &str| {
             Glob::new(g)
                 .map(|g| g.compile_matcher())
@@ -92,8 +134,51 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
             engine: glob(e)?,
             case: glob(c)?,
             case_text: c.to_string(),
-            reason: parts.next().unwrap_or("").trim().to_string(),
+            when,
+            reason: reason.to_string(),
         });
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_separated_by_runs_of_white_space() {
+        let k = parse(
+            "3.*      *   when:bad-utf8    3.x reads UTF-8 loosely\n* encode/x  plain  reason",
+            "t",
+        )
+        .unwrap();
+        assert_eq!(k[0].when, Some(Condition::BadUtf8));
+        assert_eq!(k[0].case_glob(), "*");
+        assert_eq!(k[0].reason, "3.x reads UTF-8 loosely");
+        assert!(k[0].conditional() && !k[0].matches("3.6.2.stable", "decode/x"));
+        assert_eq!(k[1].when, None);
+        assert_eq!(k[1].reason, "plain  reason");
+        assert!(k[1].matches("4.6.3.stable", "encode/x"));
+    }
+
+    #[test]
+    fn an_unknown_condition_names_its_line_and_the_known_ones() {
+        let e = parse("# c\n* * when:nonsense why", "list.txt").unwrap_err();
+        assert!(
+            e.starts_with("list.txt:2: unknown condition when:nonsense"),
+            "{e}"
+        );
+        assert!(e.contains("bad-utf8"), "{e}");
+    }
+
+    #[test]
+    fn every_committed_entry_parses() {
+        let k = parse(
+            include_str!("../../../corpus/known-differences.txt"),
+            "known-differences.txt",
+        )
+        .unwrap();
+        assert_eq!(k.iter().filter(|e| e.conditional()).count(), 6);
+        assert!(k.iter().all(|e| !e.case_glob().is_empty()));
+    }
 }

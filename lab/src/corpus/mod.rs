@@ -7,6 +7,7 @@
 
 pub mod cases;
 pub mod codec;
+pub mod condition;
 pub mod drift;
 pub mod generate;
 pub mod integrity;

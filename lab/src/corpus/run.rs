@@ -50,18 +50,22 @@ pub fn run(
             .iter()
             .filter(|r| wanted(&c.entry.version, &r.name))
         {
-            let entry = known.iter().find(|k| k.matches(&c.entry.version, &r.name));
-            let settled = match (judge(imp, r, c.profile), entry) {
-                (Outcome::Pass, None) => Settled::Pass,
-                (Outcome::Pass, Some(k)) if k.flaky() => Settled::Pass,
-                (Outcome::Pass, Some(k)) => {
-                    Settled::UnexpectedPass(format!("{}: {}", k.origin, k.reason))
+            let version = &c.entry.version;
+            let settled = match judge(imp, r, c.profile) {
+                // A pass is unexpected only where an entry names the case.
+                Outcome::Pass => match known.iter().find(|k| k.matches(version, &r.name)) {
+                    Some(k) if !k.flaky() => {
+                        Settled::UnexpectedPass(format!("{}: {}", k.origin, k.reason))
+                    }
+                    _ => Settled::Pass,
+                },
+                Outcome::Fail(m) => {
+                    match known.iter().find(|k| k.covers(version, r, &m, c.profile)) {
+                        Some(k) => Settled::ExpectedFail(format!("{}: {}", k.origin, k.reason)),
+                        None => Settled::Fail(m),
+                    }
                 }
-                (Outcome::Fail(why), None) => Settled::Fail(why),
-                (Outcome::Fail(_), Some(k)) => {
-                    Settled::ExpectedFail(format!("{}: {}", k.origin, k.reason))
-                }
-                (Outcome::Skip(why), _) => Settled::Skip(why),
+                Outcome::Skip(why) => Settled::Skip(why),
             };
             out.push(CaseResult {
                 engine: c.entry.version.clone(),
@@ -81,6 +85,7 @@ pub fn stale_entries<'k>(known: &'k [Entry], results: &[CaseResult]) -> Vec<&'k 
         .iter()
         .filter(|k| {
             !k.flaky()
+                && !k.conditional()
                 && !results.iter().any(|r| {
                     matches!(r.settled, Settled::ExpectedFail(_)) && k.matches(&r.engine, &r.name)
                 })

@@ -96,6 +96,10 @@ pub trait Oracle {
     /// The format profile of the engine.
     fn profile(&self) -> Profile;
 
+    /// The version the engine reports, e.g. `4.6.3.stable` (what known-difference entries'
+    /// engine globs match).
+    fn version(&self) -> &str;
+
     /// Decodes many inputs; one result per request, in order.
     fn decode_batch(&mut self, requests: &[DecodeRequest<'_>]) -> Vec<DecodeResult>;
 
@@ -160,6 +164,10 @@ impl Oracle for Engine {
 
     fn take_incidents(&mut self) -> Vec<IncidentRecord> {
         Engine::take_incidents(self)
+    }
+
+    fn version(&self) -> &str {
+        &self.info().version
     }
 
     fn profile(&self) -> Profile {
