@@ -72,6 +72,15 @@ fn others_accepted(v: &[Verdict], at: usize) {
     }
 }
 
+/// Decodes `n` inputs with the special one at `at`: every one is answered and accepted, and no
+/// finding is kept.
+fn answered_on_retry(e: &mut Engine, at: usize, n: usize) {
+    let v = decode_around(e, &SPECIAL, at, n);
+    assert_eq!(v[at], Verdict::Accepted);
+    others_accepted(&v, at);
+    assert!(e.findings().is_empty());
+}
+
 #[test]
 fn a_crash_that_repeats_on_a_fresh_engine_is_an_engine_defect() {
     let dir = tempfile::tempdir().unwrap();
@@ -92,10 +101,7 @@ fn a_crash_that_repeats_on_a_fresh_engine_is_an_engine_defect() {
 fn a_crash_that_does_not_repeat_is_an_incident_and_the_fresh_answer_stands() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} segv-once\n"));
-    let v = decode_around(&mut e, &SPECIAL, 5, 20);
-    assert_eq!(v[5], Verdict::Accepted);
-    others_accepted(&v, 5);
-    assert!(e.findings().is_empty());
+    answered_on_retry(&mut e, 5, 20);
     let i = &e.incidents()[0];
     assert_eq!(i.resolution, Resolution::AnsweredOnRetry);
     assert_eq!(i.incident.signal, Some(11));
@@ -105,10 +111,7 @@ fn a_crash_that_does_not_repeat_is_an_incident_and_the_fresh_answer_stands() {
 fn a_kill_from_outside_is_never_blamed_on_the_input() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} kill-once\n"));
-    let v = decode_around(&mut e, &SPECIAL, 3, 10);
-    assert_eq!(v[3], Verdict::Accepted);
-    others_accepted(&v, 3);
-    assert!(e.findings().is_empty());
+    answered_on_retry(&mut e, 3, 10);
     let i = &e.incidents()[0];
     assert!(i.incident.from_outside());
     let text = i.to_string();

@@ -703,6 +703,19 @@ fn documentation(md: &mut String, inp: &Inputs) -> usize {
     confirmed
 }
 
+/// A reproducer's case in one table cell: direction, objects, and the hex or value, clipped.
+fn finding_vector(f: &FindingFile) -> String {
+    match (&f.input, &f.value) {
+        (Some(h), _) => format!(
+            "decode{} `{}`",
+            if f.objects { " (objects)" } else { "" },
+            clip(h, 120)
+        ),
+        (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
+        _ => String::new(),
+    }
+}
+
 /// §4: engine defects from the campaigns' reproducers and the corpus.
 fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
     md.push_str("## 4. Engine defects found by campaigns and the corpus\n\n");
@@ -716,15 +729,7 @@ fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
     md.push_str("| source | engine | class | vector | engine's answer | detail | replay |\n|---|---|---|---|---|---|---|\n");
     let mut n_defects = 0;
     for (path, f) in &inp.findings {
-        let vector = match (&f.input, &f.value) {
-            (Some(h), _) => format!(
-                "decode{} `{}`",
-                if f.objects { " (objects)" } else { "" },
-                clip(h, 120)
-            ),
-            (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
-            _ => String::new(),
-        };
+        let vector = finding_vector(f);
         n_defects += 1;
         writeln!(
             md,
@@ -789,15 +794,7 @@ fn fixed_findings(md: &mut String, inp: &Inputs) {
     md.push_str("against the engine's recorded answer in each file (`lab/tests/differential_findings.rs`).\n\n");
     md.push_str("| engine | source | input | what differed | engine's answer | replay |\n|---|---|---|---|---|---|\n");
     for (path, f) in &inp.fixed_findings {
-        let input = match (&f.input, &f.value) {
-            (Some(h), _) => format!(
-                "decode{} `{}`",
-                if f.objects { " (objects)" } else { "" },
-                clip(h, 120)
-            ),
-            (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
-            _ => String::new(),
-        };
+        let input = finding_vector(f);
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
