@@ -27,17 +27,21 @@ pub enum Condition {
     FullObject,
     /// `nodepath-padding`: NodePath bytes that differ only where the format ignores them.
     NodePathPadding,
+    /// `object-id`: the re-encoding of a decoded object id differs (the engine writes the id of
+    /// the placeholder object it made while decoding, a fresh one per engine process).
+    ObjectId,
 }
 
 impl Condition {
     /// Every condition, with its name in the file.
-    pub const ALL: [(Condition, &'static str); 6] = [
+    pub const ALL: [(Condition, &'static str); 7] = [
         (Condition::BadUtf8, "bad-utf8"),
         (Condition::TooDeep, "too-deep"),
         (Condition::FloatReadout, "float-readout"),
         (Condition::UnknownClass, "unknown-class"),
         (Condition::FullObject, "full-object"),
         (Condition::NodePathPadding, "nodepath-padding"),
+        (Condition::ObjectId, "object-id"),
     ];
 
     /// The condition of this name.
@@ -84,6 +88,9 @@ impl Condition {
                 mentions("NodePath")
                     && matches!(m, Mismatch::Reencoding { .. } | Mismatch::Bytes { .. })
                     && same_but_padding(r, profile)
+            }
+            Condition::ObjectId => {
+                !r.objects && matches!(m, Mismatch::Reencoding { .. }) && mentions("Object")
             }
         }
     }
