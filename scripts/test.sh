@@ -10,4 +10,4 @@ cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The regression gate: every corpus case against the codec and, again, against the live engines.
-cargo run --quiet --release -- corpus check
+cargo run --quiet --release --bin gdmarshal -- corpus check

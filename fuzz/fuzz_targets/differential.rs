@@ -1,7 +1,7 @@
 #![no_main]
 //! The codec against a live engine: see gdmarshal_lab::differential (src/differential.rs).
 //!
-//! GDMARSHAL_FUZZ_ENGINE names the engine (`cargo run -- engines` lists them, e.g. `4.6`). It is
+//! GDMARSHAL_FUZZ_ENGINE names the engine (`cargo run --bin gdmarshal -- engines` lists them, e.g. `4.6`). It is
 //! started once per process and restarted by the oracle when an input crashes or hangs it.
 //! Each input is classified as a campaign case is, and findings are minimized and saved as
 //! campaign reproducers to findings/<class>/ENGINE-HASH.json (GDMARSHAL_FINDINGS_DIR overrides),
