@@ -285,3 +285,54 @@ fn a_campaign_without_godot_agrees_and_keeps_a_reproduced_crash_as_a_finding() {
         format!("gdmarshal diff --replay {}", path.display())
     );
 }
+
+#[test]
+fn the_report_is_rendered_without_godot_and_the_same_inputs_give_the_same_bytes() {
+    // The corpus holds values nested 1024 deep: give rendering a stack like the binary's.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(render_the_report)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn render_the_report() {
+    use gdmarshal_lab::campaign::load_findings;
+    use gdmarshal_lab::campaign::report::{Inputs, ask_claims, render};
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let corpora = gdmarshal_lab::corpus::load(&repo.join("corpus")).unwrap();
+    // The fake engine answers the documentation's claims as this codec would.
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), "");
+    let version = e.info().version.clone();
+    let claims = ask_claims(&mut e, &version).unwrap();
+    assert!(!claims.is_empty());
+    let fixed: Vec<(String, _)> = load_findings(&repo.join("tests/differential"))
+        .into_iter()
+        .map(|(p, f)| (p.display().to_string(), f))
+        .collect();
+    let inputs = || Inputs {
+        corpora: &corpora,
+        claims: vec![(version.clone(), e.info().profile, claims.clone())],
+        findings: Vec::new(),
+        campaign: None,
+        fixed_findings: fixed.clone(),
+    };
+    let (a, confirmed) = render(&inputs());
+    let (b, _) = render(&inputs());
+    assert_eq!(a, b, "the same inputs give the same bytes");
+    for heading in [
+        "## 1. Type ids per engine version",
+        "## 2. Differences between engine versions",
+        "## 3. Where the documented spec disagrees with the engines",
+        "## 4. Engine defects found by campaigns and the corpus",
+        "## 5. Codec differences found against live engines, now fixed",
+    ] {
+        assert!(a.contains(heading), "{heading}");
+    }
+    assert!(a.contains(&format!(
+        "{confirmed} documented-spec discrepancies confirmed by the engines"
+    )));
+    assert!(a.contains(&format!("{} fixed findings listed.", fixed.len())));
+}

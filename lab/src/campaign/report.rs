@@ -275,6 +275,7 @@ impl From<Vec<u8>> for Probe {
 }
 
 /// One engine's answer to a claim's vector.
+#[derive(Clone, Debug)]
 pub struct ClaimAnswer {
     /// The engine's version.
     pub version: String,
