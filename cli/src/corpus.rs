@@ -77,6 +77,15 @@ pub(crate) fn print_incidents(engine: &str, incidents: &[oracle::IncidentRecord]
     }
 }
 
+/// Prints how many connections to an engine's port were refused, if any were.
+pub(crate) fn print_refused(engine: &str, refused: usize) {
+    if refused > 0 {
+        println!(
+            "{engine}: {refused} connections to the engine's port refused (they did not present the engine's secret)"
+        );
+    }
+}
+
 fn generate_cmd(a: &GenerateArgs) -> ExitCode {
     let engines = match start_engines(&a.engines) {
         Ok(e) => e,
@@ -89,6 +98,7 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
         let generated = generate(&mut engine, &cases, &mut |done| b.set_position(done as u64));
         b.finish_and_clear();
         print_incidents(&info.version, &engine.take_incidents());
+        print_refused(&info.version, engine.refused());
         let records = match generated {
             Ok(r) => r,
             Err(e) => {
@@ -239,6 +249,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             println!("UNANSWERED {} {u}", d.version);
         }
         print_incidents(&d.version, &d.incidents);
+        print_refused(&d.version, d.refused);
         println!(
             "drift check {}: {} cases asked again, {} changed, {} unanswered",
             d.version,

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use indicatif::{MultiProgress, ProgressBar};
 
-use super::corpus::{bar, print_incidents, start_engines};
+use super::corpus::{bar, print_incidents, print_refused, start_engines};
 use super::fail;
 use gdmarshal_lab::campaign::{self, Class, Config, EngineRun, classify_batch, load_finding};
 use gdmarshal_lab::oracle::Oracle;
@@ -222,6 +222,7 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
     print_summary(&ok, cfg.seed, cfg.cases, elapsed.as_secs_f64());
     for r in &ok {
         print_incidents(&r.version, &r.incidents);
+        print_refused(&r.version, r.refused);
     }
     let unanswered: u64 = ok.iter().map(EngineRun::unanswered).sum();
     if unanswered > 0 {

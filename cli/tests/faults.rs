@@ -340,3 +340,116 @@ fn corpus_generate_under_repeated_kills_writes_engine_answers_or_nothing() {
         text(&out)
     );
 }
+
+/// Loopback ports in the LISTEN state right now, from /proc/net/tcp: what any local user sees.
+fn listening_ports() -> Vec<u16> {
+    let Ok(table) = std::fs::read_to_string("/proc/net/tcp") else {
+        return Vec::new();
+    };
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let local = f.nth(1)?;
+            let state = f.nth(1)?;
+            let (ip, port) = local.split_once(':')?;
+            (ip == "0100007F" && state == "0A")
+                .then(|| u16::from_str_radix(port, 16).ok())
+                .flatten()
+        })
+        .collect()
+}
+
+#[test]
+fn a_local_process_that_connects_first_is_refused_and_the_results_stand() {
+    use std::collections::HashSet;
+    use std::io::Write;
+    use std::net::TcpStream;
+    if !have("3.6") || !have("4.6") {
+        return;
+    }
+    let clean_dir = tempfile::tempdir().unwrap();
+    let args = [
+        "diff", "--engine", "3.6", "--engine", "4.6", "--cases", "3000", "--seed", "9",
+    ];
+    let with_dir = |d: &Path| -> Vec<String> {
+        args.iter()
+            .map(|s| s.to_string())
+            .chain(["--findings".to_string(), d.display().to_string()])
+            .collect()
+    };
+    let clean = run(&with_dir(clean_dir.path()));
+    assert!(clean.status.success(), "{}", text(&clean));
+
+    // The hostile local user: every new listening loopback port is connected to at once, and
+    // offered an engine's answers (a handshake line and a fake secret).
+    let before: HashSet<u16> = listening_ports().into_iter().collect();
+    let stop = Arc::new(AtomicBool::new(false));
+    let done = stop.clone();
+    let attacker = thread::spawn(move || {
+        let mut hit = HashSet::new();
+        let mut held = Vec::new();
+        while !done.load(Ordering::Relaxed) {
+            for port in listening_ports() {
+                if before.contains(&port) || !hit.insert(port) {
+                    continue;
+                }
+                if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+                    let body = br#"{"auth":"0000"}"#;
+                    let mut frame = (body.len() as u32).to_le_bytes().to_vec();
+                    frame.extend_from_slice(body);
+                    let _ = s.write_all(&frame);
+                    held.push(s);
+                }
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        hit.len()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&with_dir(dir.path()));
+    stop.store(true, Ordering::Relaxed);
+    let ports_attacked = attacker.join().unwrap();
+    assert!(ports_attacked >= 2, "the attacker found the engines' ports");
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("connections to the engine's port refused"),
+        "the refusals are counted: {}",
+        text(&out)
+    );
+    assert_same_classes(&classes(&out), &classes(&clean));
+}
+
+#[test]
+fn no_engine_command_line_shows_its_port_or_secret() {
+    if !have("4.6") {
+        return;
+    }
+    let mut child = spawn(&["diff", "--engine", "4.6", "--cases", "20000", "--seed", "2"]);
+    let pid = child.id();
+    let start = Instant::now();
+    let mut seen = 0;
+    while start.elapsed() < Duration::from_secs(20) && seen == 0 {
+        for e in children(pid) {
+            let cmdline = std::fs::read(format!("/proc/{e}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.is_empty() {
+                continue;
+            }
+            seen += 1;
+            assert!(!cmdline.contains("gdm-port"), "{cmdline}");
+            assert!(!cmdline.contains("GDM_"), "{cmdline}");
+            // The environment that carries them is readable by the engine's own user only.
+            let mode = std::fs::metadata(format!("/proc/{e}/environ"))
+                .map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777)
+                .unwrap_or(0o400);
+            assert_eq!(mode, 0o400, "{cmdline}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(seen > 0, "an engine ran");
+}

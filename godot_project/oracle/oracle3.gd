@@ -8,6 +8,8 @@ extends Reference
 # re-encoding, returned beside the tree, shows the true bits.
 
 const MARK = "@gdm:"
+# The protocol version (godot_project/README.md); the host refuses any other.
+const PROTOCOL = 2
 const MAX_DEPTH = 4096
 const I64_MIN = -9223372036854775807 - 1
 # The second element of the probe arrays that measure how many bytes a value took.
@@ -22,8 +24,11 @@ var created = []  # non-reference objects made while serving a request, freed af
 var deepest = 0  # the deepest container level tree() met in this request
 
 
-func run(port):
+func run(port, secret):
 	if not _connect(port):
+		return
+	# The first frame proves to the host that this is the engine it started.
+	if not _send(JSON.print({"auth": secret})):
 		return
 	var num = StreamPeerBuffer.new()
 	while true:
@@ -37,13 +42,18 @@ func run(port):
 			body = peer.get_data(size)
 		if body[0] != OK:
 			return
-		var out = serve(body[1].get_string_from_utf8()).to_utf8()
-		num.data_array = PoolByteArray()
-		num.put_u32(out.size())
-		var frame = num.data_array
-		frame.append_array(out)
-		if peer.put_data(frame) != OK:
+		if not _send(serve(body[1].get_string_from_utf8())):
 			return
+
+
+# Sends one frame: a little-endian u32 length, then the UTF-8 text.
+func _send(text):
+	var out = text.to_utf8()
+	var num = StreamPeerBuffer.new()
+	num.put_u32(out.size())
+	var frame = num.data_array
+	frame.append_array(out)
+	return peer.put_data(frame) == OK
 
 
 func _connect(port):
@@ -108,7 +118,7 @@ func handle(line, seq, i):
 		return encode(req)
 	if op == "hello":
 		# 3.x math types always carry f32 on the wire.
-		return {"ok": true, "version": Engine.get_version_info(), "double_reals": false}
+		return {"ok": true, "protocol": PROTOCOL, "version": Engine.get_version_info(), "double_reals": false}
 	if op == "sleep":
 		# Keeps the engine busy, for testing the host's timeouts.
 		OS.delay_msec(int(req.get("ms", 0)))

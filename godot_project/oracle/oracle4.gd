@@ -9,6 +9,8 @@ extends RefCounted
 # engine's own re-encoding, returned beside the tree, shows the true bits.
 
 const MARK := "@gdm:"
+# The protocol version (godot_project/README.md); the host refuses any other.
+const PROTOCOL := 2
 const MAX_DEPTH := 4096
 const I64_MIN := -9223372036854775807 - 1
 
@@ -23,7 +25,7 @@ var created := []  # non-refcounted objects made while serving a request, freed 
 var deepest := 0  # the deepest container level tree() met in this request
 
 
-func run(port: int) -> void:
+func run(port: int, secret: String) -> void:
 	b4.resize(4)
 	b8.resize(8)
 	for t in TYPE_MAX:
@@ -31,6 +33,9 @@ func run(port: int) -> void:
 	# real_t is a double in builds made with precision=double: Vector2 then takes 16 bytes.
 	double_reals = var_to_bytes(Vector2()).size() > 12
 	if not _connect(port):
+		return
+	# The first frame proves to the host that this is the engine it started.
+	if not _send(JSON.stringify({"auth": secret})):
 		return
 	while true:
 		var head := peer.get_data(4)
@@ -42,13 +47,18 @@ func run(port: int) -> void:
 			body = peer.get_data(size)
 		if body[0] != OK:
 			return
-		var out: PackedByteArray = serve(body[1].get_string_from_utf8()).to_utf8_buffer()
-		var frame := PackedByteArray()
-		frame.resize(4)
-		frame.encode_u32(0, out.size())
-		frame.append_array(out)
-		if peer.put_data(frame) != OK:
+		if not _send(serve(body[1].get_string_from_utf8())):
 			return
+
+
+# Sends one frame: a little-endian u32 length, then the UTF-8 text.
+func _send(text: String) -> bool:
+	var out: PackedByteArray = text.to_utf8_buffer()
+	var frame := PackedByteArray()
+	frame.resize(4)
+	frame.encode_u32(0, out.size())
+	frame.append_array(out)
+	return peer.put_data(frame) == OK
 
 
 func _connect(port: int) -> bool:
@@ -143,7 +153,7 @@ func handle(line: String, seq: int, i: int):
 	if op == "encode":
 		return encode(req)
 	if op == "hello":
-		return {"ok": true, "version": Engine.get_version_info(), "double_reals": double_reals}
+		return {"ok": true, "protocol": PROTOCOL, "version": Engine.get_version_info(), "double_reals": double_reals}
 	if op == "sleep":
 		# Keeps the engine busy, for testing the host's timeouts.
 		OS.delay_msec(int(req.get("ms", 0)))

@@ -336,3 +336,41 @@ fn render_the_report() {
     )));
     assert!(a.contains(&format!("{} fixed findings listed.", fixed.len())));
 }
+
+#[test]
+fn an_engine_past_its_memory_limit_is_a_crash_not_a_hang_of_the_suite() {
+    use gdmarshal_lab::oracle::EngineLimits;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("faults.txt");
+    // The special input makes the engine allocate 4 GiB; its limit is 2 GiB.
+    std::fs::write(&path, format!("{RULE} alloc:4096\n")).unwrap();
+    let spec = EngineSpec {
+        name: "fake".into(),
+        launcher: PathBuf::from(FAKE),
+        args: vec![
+            "--version=4.6.3".into(),
+            format!("--script={}", path.display()),
+        ],
+        source: Source::Path("gdmarshal-fake-engine".into()),
+        recorded_version: None,
+    };
+    let config = EngineConfig {
+        timeout: Duration::from_secs(30),
+        start_timeout: Duration::from_secs(10),
+        limits: EngineLimits {
+            address_space: 2 << 30,
+            ..EngineLimits::default()
+        },
+        ..EngineConfig::default()
+    };
+    let mut e = Engine::start(spec, config).expect("the fake engine starts under the limit");
+    let started = std::time::Instant::now();
+    let v = decode_around(&mut e, &SPECIAL, 2, 6);
+    assert!(matches!(v[2], Verdict::Crashed(_)), "{:?}", v[2]);
+    others_accepted(&v, 2);
+    assert_eq!(e.incidents()[0].resolution, Resolution::Reproduced);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "no timeout was waited for"
+    );
+}

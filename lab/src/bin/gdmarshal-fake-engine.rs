@@ -10,7 +10,9 @@
 //!
 //! ## Command line
 //!
-//! The host starts an engine as `LAUNCHER ARGS... --path PROJECT -s ENTRY --gdm-port=PORT`, so
+//! The host starts an engine as `LAUNCHER ARGS... --path PROJECT -s ENTRY` with the port and a
+//! secret in the environment (`GDM_PORT`, `GDM_SECRET`); the engine presents the secret in its
+//! first frame, `{"auth":"SECRET"}`. So
 //! an `EngineSpec` with this binary as its launcher puts the fake engine's own options in its
 //! `args`:
 //!
@@ -21,8 +23,8 @@
 //! - `--script=FILE`: the fault script (below). Give an absolute path: the host starts engines
 //!   in a scratch directory.
 //!
-//! `--path X`, `-s X` and `--headless` are accepted and ignored; `--gdm-port=N` is the port to
-//! connect to. Anything else, an unreadable script or a script with a bad line is fatal: the
+//! `--path X`, `-s X` and `--headless` are accepted and ignored; `--gdm-port=N` overrides the
+//! port of the environment, and `--no-auth` leaves the secret out (to play an impostor). Anything else, an unreadable script or a script with a bad line is fatal: the
 //! engine prints `@gdm:fatal:WHY` on stderr and exits with status 2 before connecting.
 //!
 //! ## Fault script
@@ -47,6 +49,8 @@
 //! - `hang`: sleeps forever, printing nothing more.
 //! - `exit:CODE`: exits with this status.
 //! - `slow:MS`: sleeps MS milliseconds, then answers normally.
+//! - `alloc:MB`: allocates and touches MB megabytes, then answers normally (or dies, as a
+//!   decoder that runs out of memory does, when the engine's address-space limit is lower).
 //! - `refuse-start` (trigger `start` only): prints a line on stderr and exits with status 1
 //!   without connecting.
 //!
@@ -138,6 +142,14 @@ fn run(args: Vec<OsString>) -> i32 {
         }
     };
     let _ = stream.set_nodelay(true);
+    if let Some(secret) = &options.secret {
+        let body = json!({ "auth": secret }).to_string();
+        let mut frame = (body.len() as u32).to_le_bytes().to_vec();
+        frame.extend_from_slice(body.as_bytes());
+        if (&stream).write_all(&frame).is_err() {
+            return fatal("cannot send the secret");
+        }
+    }
     match engine.serve(stream) {
         Ok(()) => 0,
         Err(why) => fatal(&why),
@@ -231,6 +243,8 @@ struct Options {
     port: u16,
     version: Version,
     script: Option<PathBuf>,
+    /// The secret to present in the first frame (none with `--no-auth`).
+    secret: Option<String>,
 }
 
 impl Options {
@@ -242,6 +256,7 @@ impl Options {
             patch: 3,
         };
         let mut script = None;
+        let mut auth = true;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let Some(a) = arg.to_str() else {
@@ -252,6 +267,8 @@ impl Options {
             } else if a == "--headless" {
             } else if let Some(p) = a.strip_prefix("--gdm-port=") {
                 port = Some(p.parse::<u16>().map_err(|_| format!("bad port {p:?}"))?);
+            } else if a == "--no-auth" {
+                auth = false;
             } else if let Some(v) = a.strip_prefix("--version=") {
                 version = Version::parse(v)?;
             } else if let Some(s) = a.strip_prefix("--script=") {
@@ -260,10 +277,20 @@ impl Options {
                 return Err(format!("unknown argument {a:?}"));
             }
         }
+        if port.is_none()
+            && let Ok(p) = std::env::var("GDM_PORT")
+        {
+            port = Some(
+                p.parse::<u16>()
+                    .map_err(|_| format!("bad GDM_PORT {p:?}"))?,
+            );
+        }
+        let secret = std::env::var("GDM_SECRET").unwrap_or_default();
         Ok(Options {
-            port: port.ok_or("no --gdm-port=PORT given")?,
+            port: port.ok_or("no GDM_PORT in the environment (or --gdm-port=PORT)")?,
             version,
             script,
+            secret: auth.then_some(secret),
         })
     }
 }
@@ -293,6 +320,7 @@ enum Action {
     Hang,
     Exit(i32),
     Slow(u64),
+    Alloc(u64),
     RefuseStart,
 }
 
@@ -446,6 +474,9 @@ fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
     if let Some(ms) = word.strip_prefix("slow:") {
         return Ok((Action::Slow(number(ms)?), None));
     }
+    if let Some(mb) = word.strip_prefix("alloc:") {
+        return Ok((Action::Alloc(number(mb)?), None));
+    }
     if let Some(code) = word.strip_prefix("exit:") {
         let code = code
             .parse::<i32>()
@@ -487,6 +518,12 @@ fn act(rule: &Rule) {
     let line = rule.line;
     match rule.action {
         Action::Slow(ms) => thread::sleep(Duration::from_millis(ms)),
+        Action::Alloc(mb) => {
+            // Touch every page, as a decoder filling a huge container would; past the address
+            // space limit the allocation fails and the process aborts.
+            let block = vec![1u8; (mb as usize) << 20];
+            std::hint::black_box(&block);
+        }
         Action::Hang => loop {
             thread::sleep(Duration::from_secs(3600));
         },
@@ -643,7 +680,7 @@ impl Fake {
             }
             Some("hello") => {
                 mid();
-                json!({"ok": true, "version": self.version.info(), "double_reals": false})
+                json!({"ok": true, "protocol": 2, "version": self.version.info(), "double_reals": false})
             }
             Some("sleep") => {
                 mid();

@@ -143,6 +143,8 @@ pub struct EngineRun {
     pub findings: Vec<(Option<PathBuf>, FindingFile)>,
     /// Every crash and hang of the engine during the run, with what the retries showed.
     pub incidents: Vec<IncidentRecord>,
+    /// Connections to the engine's port refused during the run (not the engine's).
+    pub refused: usize,
 }
 
 impl EngineRun {
@@ -473,6 +475,7 @@ pub fn run_engine(
             run.findings.push((path, file));
         }
         run.incidents.extend(engine.take_incidents());
+        run.refused = engine.refused();
         progress(stop - start);
         start = stop;
     }

@@ -44,6 +44,8 @@ pub struct EngineDrift {
     pub incidents: Vec<IncidentRecord>,
     /// Why the check could not run, if it could not.
     pub problem: Option<DriftProblem>,
+    /// Connections to the engine's port refused so far (not the engine's).
+    pub refused: usize,
 }
 
 impl EngineDrift {
@@ -91,5 +93,6 @@ pub fn check(
         }
     }
     out.incidents = engine.take_incidents();
+    out.refused = engine.refused();
     out
 }

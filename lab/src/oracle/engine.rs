@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::discover::EngineSpec;
 use super::error::OracleError;
+use super::limits::EngineLimits;
 use super::process::Process;
 use super::requests::{Answer, HELLO};
 use super::result::{Finding, IncidentRecord, Resolution, Verdict};
@@ -24,6 +25,8 @@ pub struct EngineConfig {
     pub start_timeout: Duration,
     /// The oracle's Godot project (a scratch copy of it is what the engine opens).
     pub project: PathBuf,
+    /// The resource limits the engine process runs under.
+    pub limits: EngineLimits,
 }
 
 impl Default for EngineConfig {
@@ -32,6 +35,7 @@ impl Default for EngineConfig {
             timeout: Duration::from_secs(10),
             start_timeout: Duration::from_secs(60),
             project: default_project(),
+            limits: EngineLimits::default(),
         }
     }
 }
@@ -75,6 +79,7 @@ pub struct Engine {
     restarts: usize,
     findings: Vec<Finding>,
     incidents: Vec<IncidentRecord>,
+    refused: usize,
 }
 
 impl Engine {
@@ -99,6 +104,7 @@ impl Engine {
             spec,
             config,
             info,
+            refused: process.refused(),
             process: Some(process),
             seq,
             restarts: 0,
@@ -135,6 +141,12 @@ impl Engine {
     /// Takes the findings collected so far.
     pub fn take_findings(&mut self) -> Vec<Finding> {
         std::mem::take(&mut self.findings)
+    }
+
+    /// Connections to the engine's port refused so far because they did not present the
+    /// engine's secret (another local process connected first).
+    pub fn refused(&self) -> usize {
+        self.refused
     }
 
     /// Every crash and hang so far, each with what the retries showed.
@@ -273,6 +285,7 @@ impl Engine {
             match launch(&self.spec, &self.config, &mut self.seq) {
                 Ok((p, _)) => {
                     self.restarts += 1;
+                    self.refused += p.refused();
                     self.process = Some(p);
                     return Ok(());
                 }
@@ -370,7 +383,7 @@ fn launch(
     config: &EngineConfig,
     seq: &mut u64,
 ) -> Result<(Process, EngineInfo), OracleError> {
-    let mut process = Process::spawn(spec, &config.project, config.start_timeout)?;
+    let mut process = Process::spawn(spec, &config.project, config.start_timeout, config.limits)?;
     *seq += 1;
     let answer = match round(&mut process, *seq, &[HELLO], config.start_timeout) {
         Round::Done(mut answers) => answers.remove(0),
@@ -385,7 +398,16 @@ fn launch(
     Ok((process, engine_info(&json)?))
 }
 
+/// The oracle protocol version this host speaks (godot_project/README.md).
+pub const PROTOCOL: u64 = 2;
+
 fn engine_info(hello: &Value) -> Result<EngineInfo, OracleError> {
+    let protocol = hello.get("protocol").and_then(Value::as_u64);
+    if protocol != Some(PROTOCOL) {
+        return Err(OracleError::Handshake(format!(
+            "the engine's oracle speaks protocol {protocol:?}, this host {PROTOCOL}: the oracle project is out of date"
+        )));
+    }
     let v = hello
         .get("version")
         .ok_or_else(|| OracleError::Handshake(format!("no version in {hello}")))?;

@@ -18,15 +18,18 @@
 //! }
 //! ```
 
+mod auth;
 mod discover;
 mod engine;
 mod error;
+mod limits;
 mod process;
 mod protocol;
 mod rejection;
 mod requests;
 mod result;
 mod round;
+mod scratch;
 
 use std::time::Duration;
 
@@ -36,6 +39,7 @@ pub use discover::{
 };
 pub use engine::{Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project};
 pub use error::OracleError;
+pub use limits::EngineLimits;
 pub use rejection::{EngineRejection, engine_rejection};
 pub use result::{
     DecodeResult, EncodeResult, Finding, Incident, IncidentRecord, IncidentSummary, Resolution,
@@ -115,6 +119,12 @@ pub trait Oracle {
         Vec::new()
     }
 
+    /// Connections refused so far because they did not prove to be this answerer's engine
+    /// (see [`Engine::refused`]); none for an answerer that listens on nothing.
+    fn refused(&self) -> usize {
+        0
+    }
+
     /// Decodes one input.
     fn decode(&mut self, bytes: &[u8], allow_objects: bool) -> DecodeResult {
         let mut r = self.decode_batch(&[DecodeRequest {
@@ -168,6 +178,10 @@ impl Oracle for Engine {
 
     fn version(&self) -> &str {
         &self.info().version
+    }
+
+    fn refused(&self) -> usize {
+        Engine::refused(self)
     }
 
     fn profile(&self) -> Profile {

@@ -9,9 +9,12 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::auth;
 use super::discover::EngineSpec;
 use super::error::OracleError;
+use super::limits::EngineLimits;
 use super::protocol::{read_frame, write_frame};
+use super::scratch;
 
 /// The script the engine runs, inside the project.
 const ENTRY: &str = "res://oracle/main.gd";
@@ -36,6 +39,7 @@ pub struct Process {
     /// Everything the engine does, in arrival order.
     pub events: Receiver<Event>,
     exited: Option<ExitStatus>,
+    refused: usize,
     _scratch: tempfile::TempDir,
 }
 
@@ -45,24 +49,28 @@ impl Process {
         spec: &EngineSpec,
         project: &Path,
         timeout: Duration,
+        limits: EngineLimits,
     ) -> Result<Process, OracleError> {
-        let scratch = tempfile::Builder::new()
-            .prefix("gdmarshal-engine-")
-            .tempdir()
-            .map_err(OracleError::Scratch)?;
+        let scratch = scratch::create().map_err(OracleError::Scratch)?;
         let copy = scratch.path().join("project");
         let home = scratch.path().join("home");
         copy_project(project, &copy).map_err(OracleError::Scratch)?;
         std::fs::create_dir(&home).map_err(OracleError::Scratch)?;
         let listener = TcpListener::bind("127.0.0.1:0").map_err(OracleError::Io)?;
         let port = listener.local_addr().map_err(OracleError::Io)?.port();
+        let secret = auth::new_secret().map_err(OracleError::Io)?;
 
         // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
-        let mut child = crate::group::own_group(&mut Command::new(&spec.launcher))
+        let mut command = Command::new(&spec.launcher);
+        limits.apply(&mut command);
+        let mut child = crate::group::own_group(&mut command)
             .args(&spec.args)
             .arg("--path")
             .arg(&copy)
-            .args(["-s", ENTRY, &format!("--gdm-port={port}")])
+            .args(["-s", ENTRY])
+            // The port and the secret go in the environment: a command line is world-readable.
+            .env(auth::PORT_VAR, port.to_string())
+            .env(auth::SECRET_VAR, &secret)
             .env("HOME", &home)
             .env("XDG_DATA_HOME", home.join(".local/share"))
             .env("XDG_CONFIG_HOME", home.join(".config"))
@@ -86,8 +94,8 @@ impl Process {
             let _ = io::copy(&mut BufReader::new(stdout), &mut io::sink());
         });
 
-        let stream = match accept(&listener, &mut child, timeout) {
-            Ok(s) => s,
+        let (stream, refused) = match auth::accept_engine(&listener, &mut child, &secret, timeout) {
+            Ok(a) => (a.stream, a.refused),
             Err(e) => return Err(Self::failed_start(child, events, e, timeout)),
         };
         let process = Process {
@@ -95,6 +103,7 @@ impl Process {
             stream,
             events,
             exited: None,
+            refused,
             _scratch: scratch,
         };
         let reader = process.stream.try_clone().map_err(OracleError::Io)?;
@@ -132,6 +141,12 @@ impl Process {
         }
     }
 
+    /// Connections to the engine's port that were closed because they did not present the
+    /// secret (someone else connected first).
+    pub fn refused(&self) -> usize {
+        self.refused
+    }
+
     /// The engine's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -166,30 +181,6 @@ impl Drop for Process {
         if self.exited.is_none() {
             crate::group::kill_group(&mut self.child);
             let _ = self.child.wait();
-        }
-    }
-}
-
-/// Accepts the engine's connection, polling so that an engine that dies first is noticed.
-fn accept(listener: &TcpListener, child: &mut Child, timeout: Duration) -> io::Result<TcpStream> {
-    listener.set_nonblocking(true)?;
-    let deadline = Instant::now() + timeout;
-    loop {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                stream.set_nonblocking(false)?;
-                return Ok(stream);
-            }
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                if child.try_wait()?.is_some() {
-                    return Err(io::Error::other("the engine exited"));
-                }
-                if Instant::now() >= deadline {
-                    return Err(io::Error::new(io::ErrorKind::TimedOut, "no connection"));
-                }
-                thread::sleep(Duration::from_millis(2));
-            }
-            Err(e) => return Err(e),
         }
     }
 }

@@ -22,10 +22,15 @@ pub fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
 
 /// Reads one frame's body.
 pub fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
+    read_frame_capped(r, MAX_FRAME)
+}
+
+/// Reads one frame's body, refusing one longer than `max` bytes before allocating for it.
+pub fn read_frame_capped(r: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len) as usize;
-    if len > MAX_FRAME {
+    if len > max {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("frame of {len} bytes"),
