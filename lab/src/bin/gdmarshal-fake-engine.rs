@@ -49,6 +49,7 @@
 //! - `hang`: sleeps forever, printing nothing more.
 //! - `exit:CODE`: exits with this status.
 //! - `slow:MS`: sleeps MS milliseconds, then answers normally.
+//! - `flood:MB`: prints one stderr line of MB megabytes, then MB×1024 short ones, then answers.
 //! - `alloc:MB`: allocates and touches MB megabytes, then answers normally (or dies, as a
 //!   decoder that runs out of memory does, when the engine's address-space limit is lower).
 //! - `refuse-start` (trigger `start` only): prints a line on stderr and exits with status 1
@@ -321,6 +322,7 @@ enum Action {
     Exit(i32),
     Slow(u64),
     Alloc(u64),
+    Flood(u64),
     RefuseStart,
 }
 
@@ -477,6 +479,9 @@ fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
     if let Some(mb) = word.strip_prefix("alloc:") {
         return Ok((Action::Alloc(number(mb)?), None));
     }
+    if let Some(mb) = word.strip_prefix("flood:") {
+        return Ok((Action::Flood(number(mb)?), None));
+    }
     if let Some(code) = word.strip_prefix("exit:") {
         let code = code
             .parse::<i32>()
@@ -518,6 +523,19 @@ fn act(rule: &Rule) {
     let line = rule.line;
     match rule.action {
         Action::Slow(ms) => thread::sleep(Duration::from_millis(ms)),
+        Action::Flood(mb) => {
+            // One line of MB megabytes on stderr, then many short ones: an engine gone chatty.
+            let mut err = std::io::stderr().lock();
+            let chunk = vec![b'x'; 1 << 20];
+            for _ in 0..mb {
+                let _ = err.write_all(&chunk);
+            }
+            let _ = err.write_all(b"\n");
+            for i in 0..(mb * 1024) {
+                let _ = writeln!(err, "ERROR: flood line {i} of the fake engine's stderr");
+            }
+            let _ = err.flush();
+        }
         Action::Alloc(mb) => {
             // Touch every page, as a decoder filling a huge container would; past the address
             // space limit the allocation fails and the process aborts.

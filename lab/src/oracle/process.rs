@@ -5,7 +5,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -85,7 +85,9 @@ impl Process {
                 source,
             })?;
 
-        let (tx, events) = channel();
+        // Bounded: an engine that floods stderr blocks on its own pipe (and then counts as hung)
+        // instead of filling the host's memory.
+        let (tx, events) = sync_channel(EVENTS);
         let stderr = child.stderr.take().expect("stderr is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         spawn_thread("gdmarshal-engine-stderr", stderr_reader(stderr, tx.clone()));
@@ -185,16 +187,23 @@ impl Drop for Process {
     }
 }
 
+/// Events queued from an engine before its readers wait for the host.
+const EVENTS: usize = 4096;
+
+/// The longest stderr line kept; the rest of a longer line is read and dropped, so that an engine
+/// printing without end cannot make the host hold it.
+pub const MAX_LINE: usize = 16 << 10;
+
 fn stderr_reader(
     stderr: impl Read + Send + 'static,
-    tx: Sender<Event>,
+    tx: SyncSender<Event>,
 ) -> impl FnOnce() + Send + 'static {
     move || {
         let mut reader = BufReader::new(stderr);
         let mut line = Vec::new();
         loop {
             line.clear();
-            match reader.read_until(b'\n', &mut line) {
+            match read_capped_line(&mut reader, &mut line, MAX_LINE) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
                     let text = String::from_utf8_lossy(&line);
@@ -209,7 +218,31 @@ fn stderr_reader(
     }
 }
 
-fn socket_reader(stream: TcpStream, tx: Sender<Event>) -> impl FnOnce() + Send + 'static {
+/// Reads one line into `line`, keeping at most `max` bytes of it and skipping the rest; returns
+/// the bytes read (0 at the end of the stream).
+pub fn read_capped_line(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(total);
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let n = chunk.len();
+        total += n;
+        r.consume(n);
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+fn socket_reader(stream: TcpStream, tx: SyncSender<Event>) -> impl FnOnce() + Send + 'static {
     move || {
         let mut reader = BufReader::with_capacity(1 << 16, stream);
         loop {
@@ -293,5 +326,23 @@ pub fn describe(status: Option<ExitStatus>) -> String {
     match status.code() {
         Some(code) => format!("exited with status {code}"),
         None => "unknown exit".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_and_the_next_line_is_whole() {
+        let mut input: &[u8] = b"0123456789abcdef\nshort\n";
+        let mut line = Vec::new();
+        assert_eq!(read_capped_line(&mut input, &mut line, 4).unwrap(), 17);
+        assert_eq!(line, b"0123");
+        line.clear();
+        assert_eq!(read_capped_line(&mut input, &mut line, 4).unwrap(), 6);
+        assert_eq!(line, b"shor");
+        line.clear();
+        assert_eq!(read_capped_line(&mut input, &mut line, 4).unwrap(), 0);
     }
 }

@@ -59,11 +59,9 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
                 }
                 Stderr::Text(t) | Stderr::Fatal(t) => {
                     if let (Some(i), true) = (current, open) {
-                        texts[i].push_str(t);
-                        texts[i].push('\n');
+                        push_capped(&mut texts[i], t);
                     }
-                    tail.push_str(t);
-                    tail.push('\n');
+                    push_capped(&mut tail, t);
                 }
                 _ => {}
             },
@@ -102,10 +100,7 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
                     current = Some(i);
                     tail.clear();
                 }
-                Stderr::Text(t) | Stderr::Fatal(t) => {
-                    tail.push_str(t);
-                    tail.push('\n');
-                }
+                Stderr::Text(t) | Stderr::Fatal(t) => push_capped(&mut tail, t),
                 _ => {}
             },
             Event::StderrClosed => break,
@@ -128,6 +123,24 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
         index: current,
         verdict,
     }
+}
+
+/// The most stderr text kept per request (and of a dying engine's last words).
+pub const MAX_TEXT: usize = 64 << 10;
+
+/// Appends a line to a request's stderr text unless the text is full; a full text ends with one
+/// line saying so.
+fn push_capped(text: &mut String, line: &str) {
+    const FULL: &str = "[gdmarshal: more stderr output dropped]\n";
+    if text.ends_with(FULL) {
+        return;
+    }
+    if text.len() + line.len() + 1 > MAX_TEXT {
+        text.push_str(FULL);
+        return;
+    }
+    text.push_str(line);
+    text.push('\n');
 }
 
 /// The answers in a response frame, one per request line.
