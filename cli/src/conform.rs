@@ -148,9 +148,12 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         return fail("--timeout must be a positive number of seconds");
     }
     let directions = match a.direction {
-        Direction::Decode => vec!["decode".to_string()],
-        Direction::Encode => vec!["encode".to_string()],
-        Direction::Both => vec!["decode".to_string(), "encode".to_string()],
+        Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
+        Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
+        Direction::Both => vec![
+            gdmarshal_lab::Direction::Decode,
+            gdmarshal_lab::Direction::Encode,
+        ],
     };
     let options = Options {
         testee: a.testee.clone(),

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{EXIT_BAD_INPUT, fail};
-use gdmarshal_lab::corpus::codec::ThisCodec;
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
 use gdmarshal_lab::corpus::{self, all_cases, generate::generate, known};
-use gdmarshal_lab::oracle::{self, EngineConfig, Oracle};
+use gdmarshal_lab::oracle::{self, EngineConfig};
+use gdmarshal_lab::{Answerer, ThisCodec};
 
 /// `gdmarshal corpus ...`.
 #[derive(clap::Args, Debug)]
@@ -150,9 +150,11 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     };
     let total: usize = corpora.iter().map(|c| c.records.len()).sum();
     let b = bar(total, "codec");
-    let results = run(&mut ThisCodec, &corpora, &known, &|_, _| true, &mut || {
-        b.inc(1)
-    });
+    let mut results = Vec::new();
+    for c in &corpora {
+        let mut codec = ThisCodec::new(c.profile);
+        results.extend(run(&mut codec, c, &known, &|_, _| true, &mut || b.inc(1)));
+    }
     b.finish_and_clear();
     let mut bad = 0;
     println!(

@@ -9,8 +9,8 @@ use indicatif::{MultiProgress, ProgressBar};
 
 use super::corpus::{bar, print_incidents, print_refused, start_engines};
 use super::fail;
+use gdmarshal_lab::Answerer;
 use gdmarshal_lab::campaign::{self, Class, Config, EngineRun, classify_batch, load_finding};
-use gdmarshal_lab::oracle::Oracle;
 
 /// `gdmarshal diff ...`.
 #[derive(clap::Args, Debug)]

@@ -16,7 +16,8 @@ use std::time::Duration;
 use gdmarshal_lab::campaign::{Class, Origin, keep_finding};
 use gdmarshal_lab::corpus::known::{self, Entry};
 use gdmarshal_lab::differential::{DiffInput, judge_input};
-use gdmarshal_lab::oracle::{self, Engine, EngineConfig, Oracle};
+use gdmarshal_lab::Answerer;
+use gdmarshal_lab::oracle::{self, Engine, EngineConfig};
 use libfuzzer_sys::fuzz_target;
 
 /// Findings saved per class and process; the rest are counted, so one class cannot flood.

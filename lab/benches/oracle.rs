@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use gdmarshal_lab::oracle::{
-    DecodeRequest, Engine, EngineConfig, EngineSpec, Oracle, Source, Verdict, discover,
+    DecodeRequest, Engine, EngineConfig, EngineSpec, Source, Verdict, discover,
 };
 
 /// Small inputs of the kinds a campaign sends: an int, a string, an array, a float, a rejected one.

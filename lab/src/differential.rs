@@ -9,10 +9,10 @@
 
 use arbitrary::Unstructured;
 
+use crate::answerer::Answerer;
 use crate::campaign::{Judged, classify_batch};
 use crate::corpus::Case;
 use crate::corpus::known::Entry;
-use crate::oracle::Oracle;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
@@ -84,7 +84,7 @@ impl DiffInput {
 
 /// Asks the engine and classifies its answer against the codec's, as a campaign does.
 pub fn judge_input(
-    oracle: &mut dyn Oracle,
+    oracle: &mut dyn Answerer,
     input: &DiffInput,
     known: &[Entry],
 ) -> Result<Judged, String> {

@@ -5,15 +5,30 @@
 //! [`campaign`]s and the one-input [`differential`] check the fuzz target runs, and the
 //! [`conform`]ance runner for third-party implementations. It prints nothing and parses no
 //! command line; the `gdmarshal` binary (`cli/`) does both.
+//!
+//! One model runs through all of them: a [`Case`] is asked of an [`Answerer`] (a live engine,
+//! [`ThisCodec`], a testee), which gives an [`Answer`]; [`judge()`] compares an answer with an
+//! engine's recorded one and returns an [`Outcome`].
 
 #![warn(missing_docs)]
 
+pub mod answer;
+pub mod answerer;
 pub mod campaign;
+pub mod case;
 pub mod conform;
 pub mod corpus;
 pub mod differential;
 pub mod group;
+pub mod judge;
 pub mod oracle;
+pub mod this_codec;
+
+pub use answer::{Answer, Reencoded};
+pub use answerer::Answerer;
+pub use case::{Case, Direction};
+pub use judge::{Outcome, judge};
+pub use this_codec::ThisCodec;
 
 use std::path::{Path, PathBuf};
 

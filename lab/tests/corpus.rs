@@ -2,7 +2,7 @@
 //! as the engine did, apart from the listed expected differences, and the list has no stale entry.
 //! (`gdmarshal corpus check` also asks the live engines again; scripts/test.sh runs it.)
 
-use gdmarshal_lab::corpus::codec::ThisCodec;
+use gdmarshal_lab::ThisCodec;
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
 use gdmarshal_lab::corpus::{default_dir, known, load};
 
@@ -32,7 +32,13 @@ fn codec_matches_every_engine_answer_in_the_corpus() {
                 );
             }
             let known = known::read(&dir.join("known-differences.txt")).unwrap();
-            let results = run(&mut ThisCodec, &corpora, &known, &|_, _| true, &mut || {});
+            let results: Vec<_> = corpora
+                .iter()
+                .flat_map(|c| {
+                    let mut codec = ThisCodec::new(c.profile);
+                    run(&mut codec, c, &known, &|_, _| true, &mut || {})
+                })
+                .collect();
             let failures: Vec<String> = results
                 .iter()
                 .filter_map(|r| match &r.settled {

@@ -5,13 +5,13 @@
 //! engine that refuses its own output is named too. On CI a missing engine fails the test.
 
 use gdmarshal::json::unhex;
-use gdmarshal_lab::corpus::codec::ThisCodec;
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
 use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
 use gdmarshal_lab::oracle::{
-    DecodeRequest, MANIFEST_ENGINES, Oracle, Verdict as OracleVerdict, discover, start_all,
+    DecodeRequest, MANIFEST_ENGINES, Verdict as OracleVerdict, discover, start_all,
 };
+use gdmarshal_lab::{Direction, ThisCodec};
 
 #[test]
 fn codec_agrees_with_every_live_engine_on_every_case() {
@@ -55,12 +55,13 @@ fn check_all_engines() {
         }
         // Settled exactly as `gdmarshal corpus check` settles the committed records.
         let entry = ManifestEntry::for_records(&info.version, info.profile, "", &records);
-        let fresh = [EngineCorpus {
+        let fresh = EngineCorpus {
             entry,
             profile: info.profile,
             records: records.clone(),
-        }];
-        for r in run(&mut ThisCodec, &fresh, &known, &|_, _| true, &mut || {}) {
+        };
+        let mut codec = ThisCodec::new(info.profile);
+        for r in run(&mut codec, &fresh, &known, &|_, _| true, &mut || {}) {
             let why = match &r.settled {
                 Settled::Fail(m) => m.to_string(),
                 Settled::UnexpectedPass(entry) => entry.clone(),
@@ -71,7 +72,7 @@ fn check_all_engines() {
         // The engine must accept every re-encoding it wrote itself.
         let own: Vec<(String, Vec<u8>, bool)> = records
             .iter()
-            .filter(|r| r.direction == "decode" && r.verdict == Verdict::Accepted)
+            .filter(|r| r.direction == Direction::Decode && r.verdict == Verdict::Accepted)
             .filter_map(|r| Some((r.name.clone(), unhex(r.output.as_deref()?).ok()?, r.objects)))
             .collect();
         let requests: Vec<DecodeRequest> = own

@@ -13,10 +13,19 @@ use std::path::{Path, PathBuf};
 
 use gdmarshal::Profile;
 use gdmarshal_lab::campaign::{Class, load_findings};
-use gdmarshal_lab::corpus::codec::{Outcome, ThisCodec, judge};
+use gdmarshal_lab::corpus::Record;
+use gdmarshal_lab::corpus::run::judge_records;
+use gdmarshal_lab::{Outcome, ThisCodec};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The codec's answer to the record's case, judged against the record.
+fn judge(record: &Record, profile: Profile) -> Outcome {
+    let mut codec = ThisCodec::new(profile);
+    let mut judged = judge_records(&mut codec, &[record], profile, &mut || {});
+    judged.pop().expect("one outcome per record").0
 }
 
 fn judged(dir: &Path) -> Vec<(PathBuf, Outcome)> {
@@ -25,7 +34,7 @@ fn judged(dir: &Path) -> Vec<(PathBuf, Outcome)> {
         .map(|(path, f)| {
             let profile: Profile = f.profile.parse().unwrap();
             f.case().expect("the finding rebuilds its case");
-            let outcome = judge(&mut ThisCodec, &f.engine_answer, profile);
+            let outcome = judge(&f.engine_answer, profile);
             (path, outcome)
         })
         .collect()
@@ -56,7 +65,7 @@ fn open_codec_differences_still_differ() {
         .collect();
     for (path, f) in open {
         let profile: Profile = f.profile.parse().unwrap();
-        let outcome = judge(&mut ThisCodec, &f.engine_answer, profile);
+        let outcome = judge(&f.engine_answer, profile);
         assert!(
             matches!(outcome, Outcome::Fail(_)),
             "{} now agrees with the engine: move it to tests/differential/codec-differs/",

@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 
 use gdmarshal::value::{Array, Dictionary};
 use gdmarshal::{EncodeOptions, Profile, Variant};
+use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, Oracle, Request, Response,
-    Source, Verdict,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, Request, Response, Source,
+    Verdict,
 };
 
 const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");

@@ -9,9 +9,10 @@ use std::time::Duration;
 
 use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal};
 use gdmarshal::{Profile, Variant, VariantType};
+use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, MANIFEST_ENGINES, Oracle,
-    Request, Resolution, Response, Verdict, discover, start_all,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, MANIFEST_ENGINES, Request,
+    Resolution, Response, Verdict, discover, start_all,
 };
 
 /// The engine of this manifest name, or `None` (with a note) when it is not installed; on CI a

@@ -4,11 +4,14 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::corpus::codec::{Implementation, Outcome, ThisCodec, judge};
+use crate::answer::Answer;
+use crate::answerer::Answerer;
 use crate::corpus::generate::run_once;
 use crate::corpus::known::Entry;
+use crate::corpus::run::judge_records;
 use crate::corpus::{Case, Record, Verdict};
-use crate::oracle::{DecodeRequest, Oracle, Verdict as OracleVerdict};
+use crate::judge::Outcome;
+use crate::this_codec::ThisCodec;
 use gdmarshal::json::unhex;
 use gdmarshal::profile::Profile;
 
@@ -93,18 +96,19 @@ pub struct Judged {
 }
 
 /// The engine's answers that matter for the first classification step, before the codec is
-/// asked: a crash or hang, or the engine refusing its own output.
-pub fn engine_class(record: &Record, own_output: Option<&OracleVerdict>) -> Option<Class> {
+/// asked: a crash or hang, or the engine refusing its own output (`own_output`: its answer to
+/// decoding the bytes it wrote).
+pub fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Class> {
     match record.verdict {
         Verdict::Crashed => return Some(Class::EngineCrash),
         Verdict::Hung => return Some(Class::EngineHang),
         _ => {}
     }
     match own_output {
-        Some(OracleVerdict::Rejected) => Some(Class::EngineRejectsOwnOutput),
-        Some(OracleVerdict::Crashed(_)) => Some(Class::EngineCrash),
-        Some(OracleVerdict::Hung(_)) => Some(Class::EngineHang),
-        Some(OracleVerdict::Unanswered(_)) => Some(Class::Unanswered),
+        Some(Answer::Rejected(_)) => Some(Class::EngineRejectsOwnOutput),
+        Some(Answer::Crashed(_)) => Some(Class::EngineCrash),
+        Some(Answer::Hung(_)) => Some(Class::EngineHang),
+        Some(Answer::Unanswered(_)) => Some(Class::Unanswered),
         _ => None,
     }
 }
@@ -131,7 +135,7 @@ pub fn codec_class(
 /// Runs `cases` on the engine and classifies each: asks the engine to decode its own output,
 /// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
 pub fn classify_batch(
-    engine: &mut dyn Oracle,
+    engine: &mut dyn Answerer,
     cases: &[Case],
     known: &[Entry],
 ) -> Result<Vec<Judged>, String> {
@@ -150,57 +154,53 @@ pub fn classify_batch(
         .map(|(a, c)| a.unwrap_or_else(|u| stand_in(c, profile, &u.reason)))
         .collect();
     // The engine decodes what it wrote.
-    let outputs: Vec<(usize, Vec<u8>)> = records
+    let (own_at, own_cases): (Vec<usize>, Vec<Case>) = records
         .iter()
         .enumerate()
         .filter(|(_, r)| r.verdict == Verdict::Accepted)
-        .filter_map(|(i, r)| Some((i, unhex(r.output.as_deref()?).ok()?)))
-        .filter(|(_, b)| !b.is_empty())
+        .filter_map(|(i, r)| {
+            let input = unhex(r.output.as_deref()?).ok().filter(|b| !b.is_empty())?;
+            let case = Case::Decode {
+                name: r.name.clone(),
+                input,
+                allow_objects: r.objects,
+            };
+            Some((i, case))
+        })
+        .unzip();
+    let mut own: Vec<Option<Answer>> = vec![None; records.len()];
+    for (i, answer) in own_at.into_iter().zip(engine.answer(&own_cases)) {
+        own[i] = Some(answer);
+    }
+    // Engine-side classes first; the rest wait for the codec's answer.
+    let steps: Vec<Step> = records
+        .into_iter()
+        .zip(unanswered)
+        .zip(&own)
+        .map(|((r, unanswered), own)| engine_side(r, unanswered, own.as_ref()))
         .collect();
-    let reqs: Vec<DecodeRequest> = outputs
+    // The codec answers the cases the engine-side checks left, as recorded.
+    let pending: Vec<&Record> = steps
         .iter()
-        .map(|(i, b)| DecodeRequest {
-            bytes: b,
-            allow_objects: records[*i].objects,
+        .filter_map(|s| match s {
+            Step::ToCodec(r) => Some(r),
+            Step::Judged(_) => None,
         })
         .collect();
-    let mut own: Vec<Option<(OracleVerdict, String)>> = vec![None; records.len()];
-    for ((i, _), res) in outputs.iter().zip(engine.decode_batch(&reqs)) {
-        own[*i] = Some((res.verdict, res.error_text));
-    }
-    let mut out: Vec<Judged> = Vec::with_capacity(records.len());
+    let mut outcomes = judge_records(&mut ThisCodec::new(profile), &pending, profile, &mut || {})
+        .into_iter()
+        .map(|(outcome, _)| outcome);
+    let mut out: Vec<Judged> = Vec::with_capacity(steps.len());
     let mut again = Vec::new();
-    for (i, r) in records.into_iter().enumerate() {
-        if let Some(reason) = &unanswered[i] {
-            out.push(Judged {
-                class: Class::Unanswered,
-                record: r,
-                detail: reason.clone(),
-            });
-            continue;
-        }
-        let own_verdict = own[i].as_ref().map(|(v, _)| v);
-        if let Some(class) = engine_class(&r, own_verdict) {
-            let detail = match &own[i] {
-                Some((v, e))
-                    if matches!(class, Class::EngineRejectsOwnOutput) || v.is_incident() =>
-                {
-                    format!(
-                        "decoding its own output {}: {}",
-                        r.output.as_deref().unwrap_or(""),
-                        e.trim()
-                    )
-                }
-                _ => r.error.clone(),
-            };
-            out.push(Judged {
-                class,
-                record: r,
-                detail,
-            });
-            continue;
-        }
-        let outcome = judge(&mut ThisCodec, &r, profile);
+    for (i, step) in steps.into_iter().enumerate() {
+        let r = match step {
+            Step::Judged(j) => {
+                out.push(j);
+                continue;
+            }
+            Step::ToCodec(r) => r,
+        };
+        let outcome = outcomes.next().expect("one outcome per pending record");
         let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
         if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
             again.push(i);
@@ -232,40 +232,67 @@ pub fn classify_batch(
     Ok(out)
 }
 
+/// Where a case stands after the engine-side checks.
+enum Step {
+    /// Classified by the engine's answers alone.
+    Judged(Judged),
+    /// The codec's answer decides.
+    ToCodec(Record),
+}
+
+/// The class a case gets from the engine's answers alone (`unanswered`: why nobody answered;
+/// `own`: the engine decoding its own output), or the record when the codec decides.
+fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> Step {
+    if let Some(reason) = unanswered {
+        return Step::Judged(Judged {
+            class: Class::Unanswered,
+            record: r,
+            detail: reason,
+        });
+    }
+    let Some(class) = engine_class(&r, own) else {
+        return Step::ToCodec(r);
+    };
+    let detail = match own {
+        Some(a) if matches!(class, Class::EngineRejectsOwnOutput) || a.is_incident() => {
+            // Only a refusal comes with the engine's words; a crash or hang has none.
+            let words = match a {
+                Answer::Rejected(why) => why.message.trim(),
+                _ => "",
+            };
+            format!(
+                "decoding its own output {}: {words}",
+                r.output.as_deref().unwrap_or("")
+            )
+        }
+        _ => r.error.clone(),
+    };
+    Step::Judged(Judged {
+        class,
+        record: r,
+        detail,
+    })
+}
+
 /// The record that stands in for a case nobody answered: the case, and the reason as its error.
 fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
-    let (direction, input, value, objects) = match case {
-        Case::Decode {
-            input,
-            allow_objects,
-            ..
-        } => (
-            "decode",
-            Some(gdmarshal::json::hex(input)),
-            None,
-            *allow_objects,
-        ),
-        Case::Encode {
-            value,
-            full_objects,
-            ..
-        } => (
-            "encode",
+    let (input, value) = match case {
+        Case::Decode { input, .. } => (Some(gdmarshal::json::hex(input)), None),
+        Case::Encode { value, .. } => (
             None,
             Some(gdmarshal::json::to_json(
                 value,
                 profile,
                 gdmarshal::float::FloatStyle::Shortest,
             )),
-            *full_objects,
         ),
     };
     Record {
         name: case.name().to_string(),
-        direction: direction.into(),
+        direction: case.direction(),
         input,
         value,
-        objects,
+        objects: case.objects(),
         verdict: Verdict::Unsupported,
         consumed: None,
         tree: None,
@@ -277,56 +304,28 @@ fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
 
 /// The codec's own answer to a case, as JSON, for reproducers.
 pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
-    use crate::corpus::codec::{DecodeAnswer, EncodeAnswer};
-    use gdmarshal::float::FloatStyle;
-    let mut c = ThisCodec;
-    match case {
-        Case::Decode {
-            input,
-            allow_objects,
-            ..
-        } => match c.decode(input, profile, *allow_objects) {
-            DecodeAnswer::Accepted { tree, consumed } => {
-                let output = gdmarshal::json::from_json(&tree, profile)
-                    .ok()
-                    .and_then(|v| {
-                        gdmarshal::encode::encode(
-                            &v,
-                            profile,
-                            gdmarshal::encode::EncodeOptions {
-                                full_objects: *allow_objects,
-                            },
-                        )
-                        .ok()
-                    })
-                    .map(|b| gdmarshal::json::hex(&b));
-                serde_json::json!({"verdict": "accepted", "tree": tree, "consumed": consumed, "output": output})
-            }
-            DecodeAnswer::Rejected(e) => {
-                serde_json::json!({"verdict": "rejected", "error": e.message})
-            }
-            DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
-                serde_json::json!({"verdict": "skipped", "error": e})
-            }
-        },
-        Case::Encode {
-            value,
-            full_objects,
+    use gdmarshal::json::hex;
+    use serde_json::json;
+    let answer = ThisCodec::new(profile)
+        .answer(std::slice::from_ref(case))
+        .pop()
+        .expect("one answer per case");
+    match answer {
+        Answer::Decoded {
+            tree,
+            consumed,
+            reencoded,
             ..
         } => {
-            let j = gdmarshal::json::to_json(value, profile, FloatStyle::Shortest);
-            match c.encode(&j, profile, *full_objects) {
-                EncodeAnswer::Bytes(b) => {
-                    serde_json::json!({"verdict": "accepted", "output": gdmarshal::json::hex(&b)})
-                }
-                EncodeAnswer::Rejected(e) => {
-                    serde_json::json!({"verdict": "rejected", "error": e.message})
-                }
-                EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
-                    serde_json::json!({"verdict": "skipped", "error": e})
-                }
-            }
+            let output = reencoded.bytes().map(hex);
+            json!({"verdict": "accepted", "tree": tree, "consumed": consumed, "output": output})
         }
+        Answer::Encoded { bytes, .. } => json!({"verdict": "accepted", "output": hex(&bytes)}),
+        Answer::Rejected(e) => json!({"verdict": "rejected", "error": e.message}),
+        Answer::Unsupported(e) | Answer::Skipped(e) | Answer::Unanswered(e) => {
+            json!({"verdict": "skipped", "error": e})
+        }
+        Answer::Crashed(i) | Answer::Hung(i) => json!({"verdict": "skipped", "error": i.status}),
     }
 }
 
@@ -340,7 +339,7 @@ mod tests {
     fn rec(verdict: Verdict) -> Record {
         Record {
             name: "t".into(),
-            direction: "decode".into(),
+            direction: crate::case::Direction::Decode,
             input: Some("02000000".into()),
             value: None,
             objects: false,
@@ -364,13 +363,19 @@ mod tests {
             Some(Class::EngineHang)
         );
         assert_eq!(
-            engine_class(&rec(Verdict::Accepted), Some(&OracleVerdict::Rejected)),
+            engine_class(
+                &rec(Verdict::Accepted),
+                Some(&Answer::Rejected(Rejection::text("no")))
+            ),
             Some(Class::EngineRejectsOwnOutput)
         );
-        assert_eq!(
-            engine_class(&rec(Verdict::Accepted), Some(&OracleVerdict::Accepted)),
-            None
-        );
+        let decoded = Answer::Decoded {
+            tree: None,
+            consumed: None,
+            reencoded: crate::answer::Reencoded::Absent,
+            log: String::new(),
+        };
+        assert_eq!(engine_class(&rec(Verdict::Accepted), Some(&decoded)), None);
     }
 
     fn utf8_rejection() -> Mismatch {

@@ -19,9 +19,11 @@ use serde_json::Value;
 
 pub use classify::{Class, Judged, classify_batch};
 
+use crate::answerer::Answerer;
+use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::{Case, Record};
-use crate::oracle::{IncidentRecord, Oracle};
+use crate::oracle::IncidentRecord;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json, unhex};
 use gdmarshal::profile::Profile;
@@ -65,7 +67,7 @@ pub struct FindingFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuzz_input: Option<String>,
     /// `decode` or `encode`.
-    pub direction: String,
+    pub direction: Direction,
     /// Decode with objects allowed / encode with full objects.
     pub objects: bool,
     /// Decode: the minimized input, hex.
@@ -94,13 +96,13 @@ impl FindingFile {
             (Some(seed), Some(index)) => format!("campaign/{seed}/{index}/replay"),
             _ => "fuzz/replay".to_string(),
         };
-        match (self.direction.as_str(), &self.input, &self.value) {
-            ("decode", Some(h), _) => Ok(Case::Decode {
+        match (self.direction, &self.input, &self.value) {
+            (Direction::Decode, Some(h), _) => Ok(Case::Decode {
                 name,
                 input: unhex(h)?,
                 allow_objects: self.objects,
             }),
-            ("encode", _, Some(v)) => Ok(Case::Encode {
+            (Direction::Encode, _, Some(v)) => Ok(Case::Encode {
                 name,
                 value: from_json(v, profile).map_err(|e| e.to_string())?,
                 full_objects: self.objects,
@@ -161,7 +163,7 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// The classes of `cases` on the engine, or `None` each if the engine could not answer.
-fn classes_of(engine: &mut dyn Oracle, cases: &[Case], known: &[Entry]) -> Vec<Option<Class>> {
+fn classes_of(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Option<Class>> {
     match classify_batch(engine, cases, known) {
         Ok(j) => j.into_iter().map(|j| Some(j.class)).collect(),
         Err(_) => vec![None; cases.len()],
@@ -170,7 +172,12 @@ fn classes_of(engine: &mut dyn Oracle, cases: &[Case], known: &[Entry]) -> Vec<O
 
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
 /// shrunk (every try would restart the engine); they are saved as found.
-pub fn minimize_case(engine: &mut dyn Oracle, case: &Case, class: Class, known: &[Entry]) -> Case {
+pub fn minimize_case(
+    engine: &mut dyn Answerer,
+    case: &Case,
+    class: Class,
+    known: &[Entry],
+) -> Case {
     if matches!(class, Class::EngineCrash | Class::EngineHang) {
         return case.clone();
     }
@@ -267,22 +274,10 @@ fn finding_file(
     dir: Option<&Path>,
 ) -> (Option<PathBuf>, FindingFile) {
     let text = case_text(min, profile);
-    let (direction, objects, input, value) = match min {
-        Case::Decode {
-            input,
-            allow_objects,
-            ..
-        } => ("decode", *allow_objects, Some(hex(input)), None),
-        Case::Encode {
-            full_objects,
-            value,
-            ..
-        } => (
-            "encode",
-            *full_objects,
-            None,
-            Some(to_json(value, profile, FloatStyle::Shortest)),
-        ),
+    let (direction, objects) = (min.direction(), min.objects());
+    let (input, value) = match min {
+        Case::Decode { input, .. } => (Some(hex(input)), None),
+        Case::Encode { value, .. } => (None, Some(to_json(value, profile, FloatStyle::Shortest))),
     };
     let file = format!(
         "{}-{:016x}.json",
@@ -311,7 +306,7 @@ fn finding_file(
             seed,
             index,
             fuzz_input,
-            direction: direction.into(),
+            direction,
             objects,
             input,
             value,
@@ -328,7 +323,7 @@ fn finding_file(
 /// reproducer under `dir` (`<dir>/<class>/<engine>-<hash>.json`), for campaigns and the
 /// differential fuzz target alike; returns the path (none without `dir`) and the file.
 pub fn keep_finding(
-    engine: &mut dyn Oracle,
+    engine: &mut dyn Answerer,
     known: &[Entry],
     origin: &Origin,
     case: &Case,
@@ -423,7 +418,7 @@ pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
 /// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told how many
 /// more cases are done.
 pub fn run_engine(
-    engine: &mut dyn Oracle,
+    engine: &mut dyn Answerer,
     version: &str,
     cfg: &Config,
     from: u64,

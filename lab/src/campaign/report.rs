@@ -9,9 +9,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::answerer::Answerer;
 use crate::corpus::generate::run_once;
-use crate::corpus::{Case, EngineCorpus, Record, Verdict};
-use crate::oracle::Oracle;
+use crate::corpus::{Case, Direction, EngineCorpus, Record, Verdict};
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
@@ -289,7 +289,7 @@ pub struct ClaimAnswer {
 
 /// Asks an engine every claim that concerns its major version; answers by claim index.
 pub fn ask_claims(
-    engine: &mut dyn Oracle,
+    engine: &mut dyn Answerer,
     version: &str,
 ) -> Result<Vec<(usize, ClaimAnswer)>, String> {
     let p = engine.profile();
@@ -332,7 +332,7 @@ pub fn ask_claims(
 pub fn answer_cell(r: &Record) -> String {
     let mut s = format!("{:?}", r.verdict).to_lowercase();
     if let Some(t) = &r.tree
-        && r.direction == "decode"
+        && r.direction == Direction::Decode
     {
         let t = t.to_string();
         let t: String = t.chars().take(120).collect();
@@ -844,7 +844,7 @@ mod tests {
     fn a_rejection_contradicts_only_the_claims_that_expect_one() {
         let r = Record {
             name: "x".into(),
-            direction: "decode".into(),
+            direction: Direction::Decode,
             input: Some("00".into()),
             value: None,
             objects: false,

@@ -6,6 +6,7 @@
 //! testee processes ([`testee::Testee`]) and keeps what a report needs: [`report`] renders it as
 //! text, JSON or JUnit XML.
 
+mod answers;
 pub mod live;
 pub mod report;
 pub mod serve;
@@ -17,20 +18,21 @@ use std::time::{Duration, Instant};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
+use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
 use crate::corpus::{EngineCorpus, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
-use testee::{Exchange, Hello, Testee};
+use testee::{Hello, Testee};
 
 /// What to run.
 pub struct Options {
     /// The testee command line (run by `sh -c`).
     pub testee: String,
     /// `decode`, `encode`, or both.
-    pub directions: Vec<String>,
+    pub directions: Vec<Direction>,
     /// Only cases matching one of these globs (all when empty).
     pub run: Vec<String>,
     /// Not the cases matching one of these globs.
@@ -49,12 +51,10 @@ pub struct Options {
 /// One case after the run, with what a report shows.
 #[derive(Clone, Debug)]
 pub struct Case {
-    /// The judged case.
+    /// The judged case, with the testee's answer where it was asked.
     pub result: CaseResult,
     /// The type family the case belongs to (e.g. `float`, `Array`, `unknown_type`).
     pub family: String,
-    /// What the testee answered to it (decoded values, encoded bytes), in order.
-    pub answers: Vec<Exchange>,
 }
 
 /// An expected-failure entry that is out of date.
@@ -177,8 +177,8 @@ pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undecla
     if !hello.versions.covers(&version, &[&major]) {
         return Some(Undeclared::Version(version));
     }
-    if !hello.directions.covers(&r.direction, &[]) {
-        return Some(Undeclared::Direction(r.direction.clone()));
+    if !hello.directions.covers(r.direction.as_str(), &[]) {
+        return Some(Undeclared::Direction(r.direction.to_string()));
     }
     let missing: Vec<String> = case_types(r, profile)
         .into_iter()
@@ -199,9 +199,9 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
     let started = Instant::now();
     let run_set = globs(&o.run)?;
     let skip_set = globs(&o.skip)?;
-    let first = Testee::start(&o.testee, o.timeout)?;
-    let hello = first.hello().clone();
     let profile = corpus.profile;
+    let first = Testee::start(&o.testee, o.timeout, profile)?;
+    let hello = first.hello().clone();
     if !hello
         .versions
         .covers(&profile.to_string(), &[&profile.major().to_string()])
@@ -230,10 +230,10 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                     engine: corpus.entry.version.clone(),
                     name: r.name.clone(),
                     record: r.clone(),
+                    answer: None,
                     settled: Settled::Skip(SkipReason::Undeclared(why)),
                 },
                 family: family(r, profile),
-                answers: Vec::new(),
             })),
             None => {
                 slots.push(None);
@@ -259,9 +259,8 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                     .spawn_scoped(s, move || {
                         let mut testee = match testee {
                             Some(t) => t,
-                            None => Testee::start(&o.testee, o.timeout)?,
+                            None => Testee::start(&o.testee, o.timeout, profile)?,
                         };
-                        let transcript = testee.transcript.clone();
                         let (indices, records): (Vec<usize>, Vec<Record>) =
                             chunk.into_iter().unzip();
                         let part = EngineCorpus {
@@ -269,29 +268,13 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                             profile,
                             records,
                         };
-                        let mut answers = Vec::new();
-                        let results = run(&mut testee, &[part], known, &|_, _| true, &mut || {
-                            answers.push(
-                                transcript
-                                    .lock()
-                                    .map(|mut t| std::mem::take(&mut *t))
-                                    .unwrap_or_default(),
-                            )
-                        });
+                        let results = run(&mut testee, &part, known, &|_, _| true, &mut || {});
                         let cases = results
                             .into_iter()
-                            .zip(answers)
                             .zip(indices)
-                            .map(|((result, answers), i)| {
+                            .map(|(result, i)| {
                                 let family = family(&result.record, profile);
-                                (
-                                    i,
-                                    Case {
-                                        result,
-                                        family,
-                                        answers,
-                                    },
-                                )
+                                (i, Case { result, family })
                             })
                             .collect();
                         Ok((cases, testee.starts))
@@ -441,7 +424,7 @@ mod tests {
     fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
         Record {
             name: name.into(),
-            direction: "decode".into(),
+            direction: Direction::Decode,
             input: input.map(str::to_string),
             value: None,
             objects: false,

@@ -5,14 +5,16 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::corpus::codec::first_difference;
+use crate::answer::Answer;
+use crate::case::Direction;
+use crate::corpus::Mismatch;
 use crate::corpus::run::Settled;
+use crate::judge::first_difference;
 use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{to_json, unhex};
 use gdmarshal::trace::Trace;
 
-use super::testee::Exchange;
 use super::{Case, Conformance, is_failure};
 
 /// Quotes a word for a POSIX shell.
@@ -209,18 +211,12 @@ pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
     let r = &case.result.record;
     let mut out = Vec::new();
     let expected = r.output.as_deref().and_then(|h| unhex(h).ok());
-    let got = case.answers.iter().rev().find_map(|a| match a {
-        Exchange::Encoded(b) => Some(b.clone()),
-        Exchange::Decoded(_) => None,
-    });
-    if r.direction == "decode" {
+    let answer = case.result.answer.as_ref();
+    if r.direction == Direction::Decode {
         if let Some(input) = &r.input {
             out.push(format!("input: {}", clip(input, 200)));
         }
-        let testee_tree = case.answers.iter().find_map(|a| match a {
-            Exchange::Decoded(v) => Some(v),
-            Exchange::Encoded(_) => None,
-        });
+        let testee_tree = answer.and_then(Answer::tree);
         match (&r.tree, testee_tree) {
             (Some(e), Some(g)) => {
                 if let Some(path) = first_difference(e, g, "$") {
@@ -233,7 +229,13 @@ pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
             (None, Some(g)) => out.push(format!("testee tree: {}", clip(&g.to_string(), 400))),
             (None, None) => {}
         }
-        if let (Some(e), Some(g)) = (&expected, &got)
+        // The re-encoding is shown where it is what failed.
+        let reencoding_failed = matches!(
+            case.result.settled,
+            Settled::Fail(Mismatch::Reencoding { .. })
+        );
+        if let (Some(e), Some(g), true) =
+            (&expected, answer.and_then(Answer::bytes), reencoding_failed)
             && e != g
         {
             out.push("re-encoding of the decoded value:".into());
@@ -243,7 +245,7 @@ pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
         if let Some(v) = &r.value {
             out.push(format!("value: {}", clip(&v.to_string(), 400)));
         }
-        if let (Some(e), Some(g)) = (&expected, &got) {
+        if let (Some(e), Some(g)) = (&expected, answer.and_then(Answer::bytes)) {
             byte_details(c, e, g, r.objects, &mut out);
         }
     }

@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
 
-use crate::corpus::codec::{DecodeAnswer, EncodeAnswer, Implementation, ThisCodec};
+use crate::this_codec::ThisCodec;
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
 
@@ -62,26 +62,20 @@ pub fn answer(line: &str) -> Value {
                 Some(Ok(b)) => b,
                 _ => return json!({"id": id, "ok": false, "error": "\"input\" is not hex"}),
             };
-            match ThisCodec.decode(&input, profile, objects) {
-                DecodeAnswer::Accepted { tree, consumed } => {
+            match ThisCodec::new(profile).decode_tree(&input, objects) {
+                Ok((tree, consumed)) => {
                     json!({"id": id, "ok": true, "value": tree, "consumed": consumed})
                 }
-                DecodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e.message}),
-                DecodeAnswer::Skipped(e) | DecodeAnswer::NoAnswer(e) => {
-                    json!({"id": id, "skipped": e})
-                }
+                Err(e) => json!({"id": id, "ok": false, "error": e.message}),
             }
         }
         "encode" => {
             let Some(value) = request.get("value") else {
                 return json!({"id": id, "ok": false, "error": "request has no \"value\""});
             };
-            match ThisCodec.encode(value, profile, objects) {
-                EncodeAnswer::Bytes(b) => json!({"id": id, "ok": true, "output": hex(&b)}),
-                EncodeAnswer::Rejected(e) => json!({"id": id, "ok": false, "error": e.message}),
-                EncodeAnswer::Skipped(e) | EncodeAnswer::NoAnswer(e) => {
-                    json!({"id": id, "skipped": e})
-                }
+            match ThisCodec::new(profile).encode_tree(value, objects) {
+                Ok(b) => json!({"id": id, "ok": true, "output": hex(&b)}),
+                Err(e) => json!({"id": id, "ok": false, "error": e.message}),
             }
         }
         other => json!({"id": id, "ok": false, "error": format!("unknown op {other:?}")}),

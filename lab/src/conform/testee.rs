@@ -1,9 +1,9 @@
-//! A testee process seen as an [`Implementation`]: the runner's side of the testee protocol
-//! (docs/conformance.md).
+//! A testee process: the runner's side of the testee protocol (docs/conformance.md). It answers
+//! cases as an [`Answerer`](crate::answerer::Answerer) (see `answers.rs`).
 //!
 //! The process is started once and answers one JSON line per request. If it dies, stops
-//! answering within the timeout or breaks the protocol, the case in progress gets
-//! [`DecodeAnswer::NoAnswer`] / [`EncodeAnswer::NoAnswer`] (always a failure), the process is
+//! answering within the timeout or breaks the protocol, the case in progress is
+//! [`Answer::Unanswered`](crate::answer::Answer::Unanswered) (always a failure), the process is
 //! killed and the next request starts a fresh one.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -14,9 +14,6 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::corpus::Rejection;
-use crate::corpus::codec::{DecodeAnswer, EncodeAnswer, Implementation};
-use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
 
 /// The protocol version this runner speaks.
@@ -113,18 +110,6 @@ impl Hello {
     }
 }
 
-/// One answer the testee gave, kept so that a report can show it in full.
-#[derive(Clone, Debug)]
-pub enum Exchange {
-    /// A decode answered with a value.
-    Decoded(Value),
-    /// An encode answered with bytes.
-    Encoded(Vec<u8>),
-}
-
-/// The answers given for the case in progress; the runner takes them after each case.
-pub type Transcript = Arc<Mutex<Vec<Exchange>>>;
-
 struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -162,9 +147,10 @@ impl Drop for Process {
     }
 }
 
-/// A testee command, run as a persistent child process.
+/// A testee command, run as a persistent child process, asked about one format profile.
 pub struct Testee {
     command: String,
+    pub(super) profile: Profile,
     timeout: Duration,
     start_timeout: Duration,
     process: Option<Process>,
@@ -172,25 +158,29 @@ pub struct Testee {
     next_id: u64,
     /// How many times the process was (re)started.
     pub starts: usize,
-    /// The answers for the case in progress.
-    pub transcript: Transcript,
 }
 
 impl Testee {
-    /// Starts `command` (run by `sh -c`) and does the handshake.
-    pub fn start(command: &str, timeout: Duration) -> Result<Testee, String> {
+    /// Starts `command` (run by `sh -c`) and does the handshake; its cases will be asked as
+    /// engines of `profile` answer them.
+    pub fn start(command: &str, timeout: Duration, profile: Profile) -> Result<Testee, String> {
         let mut t = Testee {
             command: command.to_string(),
+            profile,
             timeout,
             start_timeout: timeout.max(Duration::from_secs(30)),
             process: None,
             hello: None,
             next_id: 1,
             starts: 0,
-            transcript: Arc::default(),
         };
         t.ensure_started()?;
         Ok(t)
+    }
+
+    /// The command line.
+    pub fn command(&self) -> &str {
+        &self.command
     }
 
     /// The handshake answer.
@@ -328,7 +318,7 @@ impl Testee {
     }
 
     /// One request: `Ok(answer)` with a matching id, or the reason there is no answer.
-    fn request(&mut self, mut request: Value) -> Result<Value, String> {
+    pub(super) fn request(&mut self, mut request: Value) -> Result<Value, String> {
         self.ensure_started()?;
         let id = self.next_id;
         self.next_id += 1;
@@ -346,99 +336,5 @@ impl Testee {
             ));
         }
         Ok(answer)
-    }
-}
-
-fn skipped(answer: &Value) -> Option<String> {
-    answer.get("skipped").map(|s| {
-        s.as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| s.to_string())
-    })
-}
-
-fn error_text(answer: &Value) -> String {
-    match answer.get("error") {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => "(no message)".into(),
-    }
-}
-
-impl Implementation for Testee {
-    fn decode(&mut self, input: &[u8], profile: Profile, objects: bool) -> DecodeAnswer {
-        let request = json!({
-            "id": 0, "op": "decode", "godot": profile.to_string(), "objects": objects,
-            "input": hex(input),
-        });
-        let answer = match self.request(request) {
-            Ok(a) => a,
-            Err(why) => return DecodeAnswer::NoAnswer(why),
-        };
-        if let Some(why) = skipped(&answer) {
-            return DecodeAnswer::Skipped(why);
-        }
-        match answer.get("ok") {
-            Some(Value::Bool(true)) => {
-                let Some(tree) = answer.get("value").filter(|v| v.is_object()) else {
-                    return DecodeAnswer::NoAnswer(
-                        "testee broke the protocol: \"ok\":true without a \"value\" object".into(),
-                    );
-                };
-                let consumed = answer
-                    .get("consumed")
-                    .and_then(Value::as_u64)
-                    .map(|c| c as usize);
-                if let Ok(mut t) = self.transcript.lock() {
-                    t.push(Exchange::Decoded(tree.clone()));
-                }
-                DecodeAnswer::Accepted {
-                    tree: tree.clone(),
-                    consumed,
-                }
-            }
-            Some(Value::Bool(false)) => {
-                DecodeAnswer::Rejected(Rejection::text(error_text(&answer)))
-            }
-            _ => DecodeAnswer::NoAnswer(
-                "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"".into(),
-            ),
-        }
-    }
-
-    fn encode(&mut self, value: &Value, profile: Profile, objects: bool) -> EncodeAnswer {
-        let request = json!({
-            "id": 0, "op": "encode", "godot": profile.to_string(), "objects": objects,
-            "value": value,
-        });
-        let answer = match self.request(request) {
-            Ok(a) => a,
-            Err(why) => return EncodeAnswer::NoAnswer(why),
-        };
-        if let Some(why) = skipped(&answer) {
-            return EncodeAnswer::Skipped(why);
-        }
-        match answer.get("ok") {
-            Some(Value::Bool(true)) => {
-                match answer.get("output").and_then(Value::as_str).map(unhex) {
-                    Some(Ok(b)) => {
-                        if let Ok(mut t) = self.transcript.lock() {
-                            t.push(Exchange::Encoded(b.clone()));
-                        }
-                        EncodeAnswer::Bytes(b)
-                    }
-                    _ => EncodeAnswer::NoAnswer(
-                        "testee broke the protocol: \"ok\":true without an \"output\" hex string"
-                            .into(),
-                    ),
-                }
-            }
-            Some(Value::Bool(false)) => {
-                EncodeAnswer::Rejected(Rejection::text(error_text(&answer)))
-            }
-            _ => EncodeAnswer::NoAnswer(
-                "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"".into(),
-            ),
-        }
     }
 }

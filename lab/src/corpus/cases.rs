@@ -12,37 +12,7 @@ use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, VariantType};
 use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Text, Variant};
 
-/// One question for the engines.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Case {
-    /// Build this value and encode it.
-    Encode {
-        /// Stable name, e.g. `encode/int/2147483648`.
-        name: String,
-        /// The value.
-        value: Variant,
-        /// Write objects in full.
-        full_objects: bool,
-    },
-    /// Decode these bytes.
-    Decode {
-        /// Stable name, e.g. `decode/truncated/String/abc/at_5`.
-        name: String,
-        /// The input.
-        input: Vec<u8>,
-        /// Allow full objects.
-        allow_objects: bool,
-    },
-}
-
-impl Case {
-    /// The case's name.
-    pub fn name(&self) -> &str {
-        match self {
-            Case::Encode { name, .. } | Case::Decode { name, .. } => name,
-        }
-    }
-}
+use crate::case::Case;
 
 const INTS: &[i64] = &[
     0,

@@ -3,7 +3,8 @@
 
 use super::generate::{Unanswered, run_once};
 use super::{EngineCorpus, Record, all_cases};
-use crate::oracle::{IncidentRecord, Oracle};
+use crate::answerer::Answerer;
+use crate::oracle::IncidentRecord;
 
 /// A case whose answer changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +59,7 @@ impl EngineDrift {
 /// Asks `engine` every case of `corpus` again; `progress` is told how many cases are done.
 pub fn check(
     corpus: &EngineCorpus,
-    engine: &mut dyn Oracle,
+    engine: &mut dyn Answerer,
     progress: &mut dyn FnMut(usize),
 ) -> EngineDrift {
     let mut out = EngineDrift {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::{ManifestEntry, Record};
+use super::{Direction, ManifestEntry, Record};
 
 /// What to do when a committed file does not match its manifest entry.
 const FIX: &str = "run `gdmarshal corpus generate` or restore the file";
@@ -266,11 +266,7 @@ pub(crate) fn check_file(
     let mut records = Vec::new();
     for (i, l) in text.lines().enumerate() {
         let line = i + 1;
-        let record: Record = gdmarshal::json::parse_deep(l).map_err(|e| CorpusError::Json {
-            file: file.to_path_buf(),
-            line,
-            message: e.to_string(),
-        })?;
+        let record = parse_record(file, line, l)?;
         check_record(file, line, &record)?;
         if let Some(&first_line) = seen.get(&record.name) {
             return Err(CorpusError::DuplicateName {
@@ -309,32 +305,52 @@ pub(crate) fn check_file(
     Ok(records)
 }
 
-/// A record's direction and the fields that direction needs.
+/// One line as a record. A line that is JSON but names no known direction is a bad direction
+/// rather than a JSON error: the direction is read alone to tell the two apart.
+fn parse_record(file: &Path, line: usize, text: &str) -> Result<Record, CorpusError> {
+    gdmarshal::json::parse_deep::<Record>(text).map_err(|e| {
+        #[derive(serde::Deserialize)]
+        struct DirectionOnly {
+            direction: String,
+        }
+        match gdmarshal::json::parse_deep::<DirectionOnly>(text) {
+            Ok(d) if !matches!(d.direction.as_str(), "decode" | "encode") => {
+                CorpusError::BadDirection {
+                    file: file.to_path_buf(),
+                    line,
+                    direction: d.direction,
+                }
+            }
+            _ => CorpusError::Json {
+                file: file.to_path_buf(),
+                line,
+                message: e.to_string(),
+            },
+        }
+    })
+}
+
+/// The fields a record's direction needs.
 fn check_record(file: &Path, line: usize, r: &Record) -> Result<(), CorpusError> {
     let bad = |field: &'static str, problem: String| CorpusError::BadField {
         file: file.to_path_buf(),
         line,
-        direction: r.direction.clone(),
+        direction: r.direction.to_string(),
         field,
         problem,
     };
-    match r.direction.as_str() {
-        "decode" => match &r.input {
+    match r.direction {
+        Direction::Decode => match &r.input {
             None => Err(bad("input", "has no \"input\" (the bytes, hex)".into())),
             Some(hex) => gdmarshal::json::unhex(hex)
                 .map(|_| ())
                 .map_err(|e| bad("input", format!("\"input\" is not hex: {e}"))),
         },
-        "encode" if r.value.is_none() => Err(bad(
+        Direction::Encode if r.value.is_none() => Err(bad(
             "value",
             "has no \"value\" (the value to encode, tagged JSON)".into(),
         )),
-        "encode" => Ok(()),
-        other => Err(CorpusError::BadDirection {
-            file: file.to_path_buf(),
-            line,
-            direction: other.to_string(),
-        }),
+        Direction::Encode => Ok(()),
     }
 }
 
@@ -343,10 +359,14 @@ mod tests {
     use super::*;
     use crate::corpus::Verdict;
 
-    fn record(direction: &str, input: Option<&str>, value: Option<serde_json::Value>) -> Record {
+    fn record(
+        direction: Direction,
+        input: Option<&str>,
+        value: Option<serde_json::Value>,
+    ) -> Record {
         Record {
             name: "n".into(),
-            direction: direction.into(),
+            direction,
             input: input.map(str::to_string),
             value,
             objects: false,
@@ -385,19 +405,23 @@ mod tests {
     fn records_need_a_known_direction_and_its_fields() {
         let f = Path::new("f.jsonl");
         let json = Some(serde_json::json!({"type": "Nil"}));
-        assert!(check_record(f, 1, &record("decode", Some("00 01"), None)).is_ok());
-        assert!(check_record(f, 1, &record("encode", None, json)).is_ok());
-        let e = check_record(f, 7, &record("sideways", Some("00"), None)).unwrap_err();
+        let (decode, encode) = (Direction::Decode, Direction::Encode);
+        assert!(check_record(f, 1, &record(decode, Some("00 01"), None)).is_ok());
+        assert!(check_record(f, 1, &record(encode, None, json)).is_ok());
+        let sideways = r#"{"name":"n","direction":"sideways","input":"00","objects":false,"verdict":"accepted"}"#;
+        let e = parse_record(f, 7, sideways).unwrap_err();
         assert!(matches!(e, CorpusError::BadDirection { line: 7, .. }));
         assert!(
             e.to_string()
                 .starts_with("f.jsonl:7: direction \"sideways\"")
         );
-        let e = check_record(f, 2, &record("decode", None, None)).unwrap_err();
+        let e = parse_record(f, 8, "{\"direction\":\"decode\"}").unwrap_err();
+        assert!(matches!(e, CorpusError::Json { line: 8, .. }), "{e:?}");
+        let e = check_record(f, 2, &record(decode, None, None)).unwrap_err();
         assert!(matches!(e, CorpusError::BadField { field: "input", .. }));
-        let e = check_record(f, 2, &record("decode", Some("0x"), None)).unwrap_err();
+        let e = check_record(f, 2, &record(decode, Some("0x"), None)).unwrap_err();
         assert!(matches!(e, CorpusError::BadField { field: "input", .. }));
-        let e = check_record(f, 3, &record("encode", None, None)).unwrap_err();
+        let e = check_record(f, 3, &record(encode, None, None)).unwrap_err();
         assert!(matches!(
             e,
             CorpusError::BadField {

@@ -1,6 +1,6 @@
 //! How an implementation's answer parts from the engine's record, as data.
 //!
-//! [`super::codec::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
+//! [`crate::judge::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
 //! conformance runner classify it by variant and by the [`RejectKind`] of a rejection, never by
 //! its text. [`Mismatch`]'s `Display` is the message people read.
 
@@ -31,6 +31,9 @@ pub enum RejectKind {
     Encode(EncodeErrorKind),
     /// The tagged JSON is no value of the profile.
     Json,
+    /// An engine refused the input, for a reason [`crate::oracle::engine_rejection`] reads from
+    /// its error output.
+    Engine(EngineRejection),
 }
 
 impl Rejection {
@@ -145,23 +148,23 @@ impl fmt::Display for ByteDiff {
 /// What is wrong with a record, so that nothing can be judged against it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordDefect {
-    /// The direction is neither `decode` nor `encode`.
-    UnknownDirection(String),
     /// A decode record without valid input hex.
     NoInput,
     /// An encode record without a value or without the engine's bytes.
     NoValueOrOutput,
+    /// An encode record whose value is no value of the profile (the reason says why).
+    UnreadableValue(String),
 }
 
 impl fmt::Display for RecordDefect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RecordDefect::UnknownDirection(d) => {
-                write!(f, "unknown direction {d:?} in the record")
-            }
             RecordDefect::NoInput => f.write_str("the record has no valid input hex"),
             RecordDefect::NoValueOrOutput => {
                 f.write_str("the record lacks a value or the engine's bytes")
+            }
+            RecordDefect::UnreadableValue(why) => {
+                write!(f, "the record's value is no value of this profile: {why}")
             }
         }
     }

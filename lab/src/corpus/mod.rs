@@ -6,7 +6,6 @@
 //! committed files; [`run::run`] checks an implementation against them.
 
 pub mod cases;
-pub mod codec;
 pub mod condition;
 pub mod drift;
 pub mod generate;
@@ -22,7 +21,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use cases::{Case, all_cases};
+pub use crate::case::{Case, Direction};
+pub use cases::all_cases;
 pub use integrity::{CorpusError, sha256_hex};
 pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Record, Verdict};

@@ -1,7 +1,22 @@
 //! One corpus line: a case and one engine's answer to it, as plain JSON (docs/corpus.md).
+//!
+//! A record is the on-disk form of a [`Case`] and an [`Answer`]: [`Record::of`] writes one,
+//! [`Record::case`] and [`Record::answer`] read them back.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::profile::Profile;
+
+use super::mismatch::{RecordDefect, RejectKind, Rejection};
+use crate::answer::{Answer, Reencoded};
+use crate::case::{Case, Direction};
+use crate::oracle::{Incident, engine_rejection};
+
+/// Longest error text kept per record.
+const ERROR_CHARS: usize = 600;
 
 /// How the engine answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,7 +40,7 @@ pub struct Record {
     /// Stable hierarchical name, e.g. `decode/truncated/int/1/at_3`.
     pub name: String,
     /// `decode` or `encode`.
-    pub direction: String,
+    pub direction: Direction,
     /// Decode: the input bytes as hex.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<String>,
@@ -96,5 +111,186 @@ impl Record {
             self.verdict,
             Verdict::Rejected | Verdict::Crashed | Verdict::Hung
         )
+    }
+}
+
+impl Record {
+    /// The record of an engine's answer to a case; `Err` with the reason when the answer is none
+    /// a corpus holds (nobody answered, or the answerer declined), or answers the other
+    /// direction.
+    pub fn of(case: &Case, answer: &Answer, profile: Profile) -> Result<Record, String> {
+        let mut r = Record {
+            name: case.name().to_string(),
+            direction: case.direction(),
+            input: None,
+            value: None,
+            objects: case.objects(),
+            verdict: Verdict::Accepted,
+            consumed: None,
+            tree: None,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        };
+        match case {
+            Case::Decode { input, .. } => r.input = Some(hex(input)),
+            Case::Encode { value, .. } => {
+                r.value = Some(to_json(value, profile, FloatStyle::Shortest));
+            }
+        }
+        let words = match (answer, r.direction) {
+            (
+                Answer::Decoded {
+                    tree,
+                    consumed,
+                    reencoded,
+                    log,
+                },
+                Direction::Decode,
+            ) => {
+                r.consumed = *consumed;
+                r.tree = tree.clone();
+                r.output = reencoded.bytes().map(hex);
+                log.clone()
+            }
+            (Answer::Encoded { bytes, tree, log }, Direction::Encode) => {
+                r.tree = tree.clone();
+                r.output = Some(hex(bytes));
+                log.clone()
+            }
+            (Answer::Decoded { .. } | Answer::Encoded { .. }, _) => {
+                return Err(format!(
+                    "the answer is to the other direction: {}",
+                    answer_kind(answer)
+                ));
+            }
+            (Answer::Rejected(why), _) => {
+                r.verdict = Verdict::Rejected;
+                why.message.clone()
+            }
+            // A value the oracle could not hand to the engine (e.g. a u64 beyond GDScript's
+            // int) is as unbuildable as one the engine refuses to build; the reason is kept.
+            (Answer::Unsupported(why), _) => {
+                r.verdict = Verdict::Unsupported;
+                why.clone()
+            }
+            (Answer::Crashed(i), _) => {
+                r.verdict = Verdict::Crashed;
+                format!("{}: {}", i.status, i.stderr)
+            }
+            (Answer::Hung(i), _) => {
+                r.verdict = Verdict::Hung;
+                format!("{}: {}", i.status, i.stderr)
+            }
+            (Answer::Skipped(why) | Answer::Unanswered(why), _) => return Err(why.clone()),
+        };
+        r.error = words.trim().chars().take(ERROR_CHARS).collect();
+        Ok(r)
+    }
+
+    /// The record's case, to ask of an answerer of `profile`.
+    pub fn case(&self, profile: Profile) -> Result<Case, RecordDefect> {
+        let name = self.name.clone();
+        match self.direction {
+            Direction::Decode => match self.input.as_deref().map(unhex) {
+                Some(Ok(input)) => Ok(Case::Decode {
+                    name,
+                    input,
+                    allow_objects: self.objects,
+                }),
+                _ => Err(RecordDefect::NoInput),
+            },
+            Direction::Encode => {
+                let value = self.value.as_ref().ok_or(RecordDefect::NoValueOrOutput)?;
+                let value = from_json(value, profile)
+                    .map_err(|e| RecordDefect::UnreadableValue(e.to_string()))?;
+                Ok(Case::Encode {
+                    name,
+                    value,
+                    full_objects: self.objects,
+                })
+            }
+        }
+    }
+
+    /// The engine's answer as recorded. A crash or hang keeps only the engine's words (in the
+    /// incident's status); an accepted encode without the engine's bytes is no answer.
+    pub fn answer(&self) -> Answer {
+        let bytes = |hex: &Option<String>| hex.as_deref().map(|h| unhex(h).unwrap_or_default());
+        let incident = || Incident {
+            status: self.error.clone(),
+            signal: None,
+            stderr: String::new(),
+            after: std::time::Duration::ZERO,
+        };
+        match (&self.verdict, self.direction) {
+            (Verdict::Accepted, Direction::Decode) => Answer::Decoded {
+                tree: self.tree.clone(),
+                consumed: self.consumed,
+                reencoded: bytes(&self.output).map_or(Reencoded::Absent, Reencoded::Bytes),
+                log: self.error.clone(),
+            },
+            (Verdict::Accepted, Direction::Encode) => match bytes(&self.output) {
+                Some(bytes) => Answer::Encoded {
+                    bytes,
+                    tree: self.tree.clone(),
+                    log: self.error.clone(),
+                },
+                None => Answer::Unanswered("the record lacks the engine's bytes".into()),
+            },
+            (Verdict::Rejected, _) => Answer::Rejected(Rejection {
+                kind: engine_rejection(&self.error).map(RejectKind::Engine),
+                message: self.error.clone(),
+            }),
+            (Verdict::Unsupported, _) => Answer::Unsupported(self.error.clone()),
+            (Verdict::Crashed, _) => Answer::Crashed(incident()),
+            (Verdict::Hung, _) => Answer::Hung(incident()),
+        }
+    }
+
+    /// Whether a field's content differed between two runs of the engine.
+    pub fn unsteady(&self, field: &str) -> bool {
+        self.nondeterministic.iter().any(|f| f == field)
+    }
+
+    /// [`Record::answer`] without the fields that differed between runs: what an answer can be
+    /// judged against.
+    pub fn steady_answer(&self) -> Answer {
+        let mut answer = self.answer();
+        match &mut answer {
+            Answer::Decoded {
+                tree,
+                consumed,
+                reencoded,
+                ..
+            } => {
+                if self.unsteady("tree") {
+                    *tree = None;
+                }
+                if self.unsteady("consumed") {
+                    *consumed = None;
+                }
+                if self.unsteady("output") {
+                    *reencoded = Reencoded::Absent;
+                }
+            }
+            Answer::Encoded { tree, .. } if self.unsteady("tree") => *tree = None,
+            _ => {}
+        }
+        answer
+    }
+}
+
+/// The kind of an answer, in a word, for messages.
+fn answer_kind(answer: &Answer) -> &'static str {
+    match answer {
+        Answer::Decoded { .. } => "decoded",
+        Answer::Encoded { .. } => "encoded",
+        Answer::Rejected(_) => "rejected",
+        Answer::Unsupported(_) => "unsupported",
+        Answer::Skipped(_) => "skipped",
+        Answer::Crashed(_) => "crashed",
+        Answer::Hung(_) => "hung",
+        Answer::Unanswered(_) => "unanswered",
     }
 }

@@ -10,7 +10,7 @@ use super::discover::EngineSpec;
 use super::error::OracleError;
 use super::limits::EngineLimits;
 use super::process::Process;
-use super::requests::{Answer, HELLO};
+use super::requests::{HELLO, Reply};
 use super::result::{Finding, IncidentRecord, Resolution, Verdict};
 use super::round::{Round, round};
 use gdmarshal::profile::Profile;
@@ -167,8 +167,8 @@ impl Engine {
     /// [`Finding`]; if it answers, its answer stands. A request that cannot be settled within
     /// [`SUSPECT_TRIES`] tries, and every request left when the engine cannot be (re)started, is
     /// [`Verdict::Unanswered`]. Every incident is kept ([`Engine::incidents`]).
-    pub(crate) fn exchange(&mut self, lines: &[String]) -> Vec<Answer> {
-        let mut out: Vec<Option<Answer>> = (0..lines.len()).map(|_| None).collect();
+    pub(crate) fn exchange(&mut self, lines: &[String]) -> Vec<Reply> {
+        let mut out: Vec<Option<Reply>> = (0..lines.len()).map(|_| None).collect();
         let mut pending: Vec<usize> = (0..lines.len()).collect();
         let mut suspect: Option<Suspect> = None;
         let mut fruitless = 0;
@@ -237,7 +237,7 @@ impl Engine {
                             )),
                         };
                         self.settle(lines, &s, resolution);
-                        out[i] = Some(Answer::Verdict(answer));
+                        out[i] = Some(Reply::Verdict(answer));
                         pending.retain(|&p| p != i);
                     }
                 }
@@ -371,9 +371,9 @@ fn describe_verdict(v: &Verdict) -> String {
     }
 }
 
-fn fail_all(out: &mut [Option<Answer>], pending: &mut Vec<usize>, why: &str) {
+fn fail_all(out: &mut [Option<Reply>], pending: &mut Vec<usize>, why: &str) {
     for i in pending.drain(..) {
-        out[i] = Some(Answer::Verdict(Verdict::Unanswered(why.to_string())));
+        out[i] = Some(Reply::Verdict(Verdict::Unanswered(why.to_string())));
     }
 }
 
@@ -392,7 +392,7 @@ fn launch(
         }
     };
     let json = match answer {
-        Answer::Line { json: Ok(j), .. } => j,
+        Reply::Line { json: Ok(j), .. } => j,
         other => return Err(OracleError::Handshake(format!("{other:?}"))),
     };
     Ok((process, engine_info(&json)?))

@@ -3,12 +3,15 @@
 //!
 //! An [`Engine`] owns one engine process running `godot_project/` (see its README for the
 //! protocol), which serves many requests per frame over loopback TCP. The engine reports its own
-//! version in a handshake, which picks the format [`Profile`]. A request that crashes or hangs
+//! version in a handshake, which picks the format profile. A request that crashes or hangs
 //! the engine is answered [`Verdict::Crashed`] or [`Verdict::Hung`] and kept as a [`Finding`];
 //! the engine is restarted and every other request of the batch is still answered.
 //!
+//! An engine answers cases as an [`Answerer`](crate::answerer::Answerer), like this codec and
+//! a testee; [`Engine::run`] and its siblings are the request-level API underneath.
+//!
 //! ```no_run
-//! use gdmarshal_lab::oracle::{self, Oracle, Verdict};
+//! use gdmarshal_lab::oracle::{self, Verdict};
 //!
 //! for spec in oracle::discover() {
 //!     let mut engine = oracle::Engine::start(spec, oracle::EngineConfig::default()).unwrap();
@@ -18,7 +21,9 @@
 //! }
 //! ```
 
+mod answerer;
 mod auth;
+mod batch;
 mod discover;
 mod engine;
 mod error;
@@ -46,11 +51,7 @@ pub use result::{
     Verdict,
 };
 
-use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
-use requests::{
-    Answer, decode_line, decode_result, encode_line, encode_result, plain_verdict, sleep_line,
-};
 
 /// Bytes for the engine to decode.
 #[derive(Clone, Copy, Debug)]
@@ -90,129 +91,6 @@ pub enum Response {
     Encode(EncodeResult),
     /// To a sleep request.
     Sleep(Verdict),
-}
-
-/// Something that answers decode and encode requests the way one Godot version does.
-pub trait Oracle {
-    /// A short name (e.g. `4.6`).
-    fn name(&self) -> &str;
-
-    /// The format profile of the engine.
-    fn profile(&self) -> Profile;
-
-    /// The version the engine reports, e.g. `4.6.3.stable` (what known-difference entries'
-    /// engine globs match).
-    fn version(&self) -> &str;
-
-    /// Decodes many inputs; one result per request, in order.
-    fn decode_batch(&mut self, requests: &[DecodeRequest<'_>]) -> Vec<DecodeResult>;
-
-    /// Builds and encodes many values; one result per request, in order.
-    fn encode_batch(&mut self, requests: &[EncodeRequest<'_>]) -> Vec<EncodeResult>;
-
-    /// Serves a mixed batch; one response per request, in order.
-    fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response>;
-
-    /// Takes the crashes and hangs seen since the last call, each with what became of the
-    /// request that was running (an answerer that runs no process has none).
-    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
-        Vec::new()
-    }
-
-    /// Connections refused so far because they did not prove to be this answerer's engine
-    /// (see [`Engine::refused`]); none for an answerer that listens on nothing.
-    fn refused(&self) -> usize {
-        0
-    }
-
-    /// Decodes one input.
-    fn decode(&mut self, bytes: &[u8], allow_objects: bool) -> DecodeResult {
-        let mut r = self.decode_batch(&[DecodeRequest {
-            bytes,
-            allow_objects,
-        }]);
-        r.pop().expect("one result per request")
-    }
-
-    /// Builds and encodes one value.
-    fn encode(&mut self, value: &Variant, full_objects: bool) -> EncodeResult {
-        let mut r = self.encode_batch(&[EncodeRequest {
-            value,
-            full_objects,
-        }]);
-        r.pop().expect("one result per request")
-    }
-}
-
-impl Oracle for Engine {
-    /// Serves a mixed batch; one response per request, in order.
-    fn run(&mut self, requests: &[Request<'_>]) -> Vec<Response> {
-        let profile = self.info().profile;
-        let lines: Vec<String> = requests
-            .iter()
-            .map(|r| match r {
-                Request::Decode(d) => decode_line(d.bytes, d.allow_objects),
-                Request::Encode(e) => encode_line(e.value, profile),
-                Request::Sleep(t) => sleep_line(t.as_millis()),
-            })
-            .collect();
-        let answers = self.exchange(&lines);
-        requests
-            .iter()
-            .zip(answers)
-            .map(|(r, a): (&Request, Answer)| match r {
-                Request::Decode(_) => Response::Decode(decode_result(a, profile)),
-                Request::Encode(e) => Response::Encode(encode_result(a, profile, e.full_objects)),
-                Request::Sleep(_) => Response::Sleep(plain_verdict(a)),
-            })
-            .collect()
-    }
-
-    fn name(&self) -> &str {
-        &self.spec().name
-    }
-
-    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
-        Engine::take_incidents(self)
-    }
-
-    fn version(&self) -> &str {
-        &self.info().version
-    }
-
-    fn refused(&self) -> usize {
-        Engine::refused(self)
-    }
-
-    fn profile(&self) -> Profile {
-        self.info().profile
-    }
-
-    fn decode_batch(&mut self, requests: &[DecodeRequest<'_>]) -> Vec<DecodeResult> {
-        let lines: Vec<String> = requests
-            .iter()
-            .map(|d| decode_line(d.bytes, d.allow_objects))
-            .collect();
-        let profile = self.profile();
-        self.exchange(&lines)
-            .into_iter()
-            .map(|a| decode_result(a, profile))
-            .collect()
-    }
-
-    fn encode_batch(&mut self, requests: &[EncodeRequest<'_>]) -> Vec<EncodeResult> {
-        let profile = self.profile();
-        let lines: Vec<String> = requests
-            .iter()
-            .map(|e| encode_line(e.value, profile))
-            .collect();
-        let answers = self.exchange(&lines);
-        answers
-            .into_iter()
-            .zip(requests)
-            .map(|(a, e)| encode_result(a, profile, e.full_objects))
-            .collect()
-    }
 }
 
 /// Starts engines in parallel (4.x takes most of a second to start), e.g. all of

@@ -15,7 +15,7 @@ pub const HELLO: &str = r#"{"op":"hello"}"#;
 
 /// What the oracle got for one request line.
 #[derive(Debug)]
-pub enum Answer {
+pub enum Reply {
     /// A result line from the engine.
     Line {
         /// The line's JSON, or why it could not be read.
@@ -54,7 +54,7 @@ pub fn sleep_line(ms: u128) -> String {
 }
 
 /// The answer to a decode request.
-pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
+pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
     let mut r = DecodeResult {
         verdict: Verdict::Unanswered(String::new()),
         value: None,
@@ -65,7 +65,7 @@ pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
         error_text: String::new(),
         notes: Vec::new(),
     };
-    let deep = matches!(answer, Answer::Line { deep: true, .. });
+    let deep = matches!(answer, Reply::Line { deep: true, .. });
     let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
         Ok(j) => j,
         // Any bytes make a decode request: a refusal to take one is the oracle failing.
@@ -107,7 +107,7 @@ pub fn decode_result(answer: Answer, profile: Profile) -> DecodeResult {
 }
 
 /// The answer to an encode request.
-pub fn encode_result(answer: Answer, profile: Profile, full_objects: bool) -> EncodeResult {
+pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> EncodeResult {
     let mut r = EncodeResult {
         verdict: Verdict::Unanswered(String::new()),
         full_objects,
@@ -117,7 +117,7 @@ pub fn encode_result(answer: Answer, profile: Profile, full_objects: bool) -> En
         error_text: String::new(),
         notes: Vec::new(),
     };
-    let deep = matches!(answer, Answer::Line { deep: true, .. });
+    let deep = matches!(answer, Reply::Line { deep: true, .. });
     let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
         Ok(j) => j,
         Err(v) => {
@@ -142,7 +142,7 @@ pub fn encode_result(answer: Answer, profile: Profile, full_objects: bool) -> En
 }
 
 /// The verdict of a request that returns nothing but success (`sleep`).
-pub fn plain_verdict(answer: Answer) -> Verdict {
+pub fn plain_verdict(answer: Reply) -> Verdict {
     match open(answer, &mut String::new(), &mut Vec::new()) {
         Ok(_) => Verdict::Accepted,
         Err(v) => v,
@@ -152,14 +152,10 @@ pub fn plain_verdict(answer: Answer) -> Verdict {
 /// The answer's JSON, or the verdict that stands instead of it: a request the script refused as
 /// malformed (`{"error":...}`, e.g. a value GDScript cannot hold) is one it cannot pose,
 /// [`Verdict::Unsupported`]; no line, or an unreadable one, is [`Verdict::Unanswered`].
-fn open(
-    answer: Answer,
-    error_text: &mut String,
-    notes: &mut Vec<String>,
-) -> Result<Value, Verdict> {
+fn open(answer: Reply, error_text: &mut String, notes: &mut Vec<String>) -> Result<Value, Verdict> {
     let (json, lossy, stderr) = match answer {
-        Answer::Verdict(v) => return Err(v),
-        Answer::Line {
+        Reply::Verdict(v) => return Err(v),
+        Reply::Line {
             json,
             lossy,
             stderr,

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::process::{Event, Process};
 use super::protocol::{Stderr, classify, request_body, split_response};
-use super::requests::Answer;
+use super::requests::Reply;
 use super::result::{Incident, Verdict};
 
 /// How long to wait for the end-of-batch marker once the response frame is in, and for the
@@ -16,7 +16,7 @@ const GRACE: Duration = Duration::from_secs(2);
 /// How one request frame went.
 pub enum Round {
     /// The engine answered every line.
-    Done(Vec<Answer>),
+    Done(Vec<Reply>),
     /// The engine crashed or hung while serving line `index` (`None`: before starting any).
     Incident {
         index: Option<usize>,
@@ -144,26 +144,26 @@ fn push_capped(text: &mut String, line: &str) {
 }
 
 /// The answers in a response frame, one per request line.
-fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Answer> {
+fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Reply> {
     let (got_seq, lines) = split_response(body);
     let n = texts.len();
     if got_seq != Some(seq) {
         let why = format!("response to batch {got_seq:?} where {seq} was expected");
         return (0..n)
-            .map(|_| Answer::Verdict(Verdict::Unanswered(why.clone())))
+            .map(|_| Reply::Verdict(Verdict::Unanswered(why.clone())))
             .collect();
     }
     let mut lines = lines.into_iter();
     texts
         .into_iter()
         .map(|stderr| match lines.next() {
-            Some(line) => Answer::Line {
+            Some(line) => Reply::Line {
                 json: line.json,
                 lossy: line.lossy,
                 deep: line.deep,
                 stderr,
             },
-            None => Answer::Verdict(Verdict::Unanswered(
+            None => Reply::Verdict(Verdict::Unanswered(
                 "the response has no line for this request".into(),
             )),
         })

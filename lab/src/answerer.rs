@@ -1,0 +1,42 @@
+//! [`Answerer`]: the one trait for anything that answers cases — a live engine
+//! ([`crate::oracle::Engine`]), this crate's codec ([`crate::this_codec::ThisCodec`]), a
+//! conformance testee process ([`crate::conform::testee::Testee`]).
+//!
+//! Each answerer answers in one format profile, fixed when it is made: an engine is its version,
+//! and this codec and a testee are bound to the profile of the corpus or engine they are set
+//! against, so that an answer and the answer it is judged against are always of the same profile.
+
+use gdmarshal::profile::Profile;
+
+use crate::answer::Answer;
+use crate::case::Case;
+use crate::oracle::IncidentRecord;
+
+/// Something that answers cases the way one Godot version does (or claims to).
+pub trait Answerer {
+    /// A short name for messages (an engine's `4.6`, `gdmarshal`, a testee's own name).
+    fn name(&self) -> &str;
+
+    /// The version it reports: an engine's `4.6.3.stable` (what the engine globs of known
+    /// differences match), this crate's version for the codec, a testee's name.
+    fn version(&self) -> &str;
+
+    /// The format profile it answers in.
+    fn profile(&self) -> Profile;
+
+    /// Answers a batch of cases: one answer per case, in order. A decode answer carries the
+    /// answerer's re-encoding of what it decoded.
+    fn answer(&mut self, cases: &[Case]) -> Vec<Answer>;
+
+    /// Takes the crashes and hangs seen since the last call, each with what became of the case
+    /// that was running (an answerer that runs no engine has none).
+    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
+        Vec::new()
+    }
+
+    /// Connections refused so far because they did not prove to be this answerer's engine
+    /// ([`crate::oracle::Engine::refused`]); none for an answerer that listens on nothing.
+    fn refused(&self) -> usize {
+        0
+    }
+}

@@ -1,0 +1,163 @@
+//! A testee process as an [`Answerer`]: each case becomes a protocol request, each reply an
+//! [`Answer`]. A decode the testee accepts is followed by an encode request for the tree it
+//! answered, whose reply is the answer's re-encoding.
+//!
+//! The testee's words are free text: its refusals carry no kind, and a reply that breaks the
+//! protocol is [`Answer::Unanswered`].
+
+use serde_json::{Value, json};
+
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{hex, to_json, unhex};
+use gdmarshal::profile::Profile;
+
+use super::testee::Testee;
+use crate::answer::{Answer, Reencoded};
+use crate::answerer::Answerer;
+use crate::case::Case;
+use crate::corpus::Rejection;
+
+const NEITHER: &str = "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"";
+
+/// What a protocol request came to when it is not `"ok": true`.
+enum NotOk {
+    /// `"ok": false`, with the testee's reason.
+    Refused(Rejection),
+    /// `"skipped"`, with the reason.
+    Skipped(String),
+    /// No answer, or one that breaks the protocol.
+    Unanswered(String),
+}
+
+fn skipped(answer: &Value) -> Option<String> {
+    answer.get("skipped").map(|s| {
+        s.as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| s.to_string())
+    })
+}
+
+fn error_text(answer: &Value) -> String {
+    match answer.get("error") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => "(no message)".into(),
+    }
+}
+
+impl Testee {
+    /// The whole reply when it is `"ok": true`.
+    fn ask(&mut self, request: Value) -> Result<Value, NotOk> {
+        let answer = self.request(request).map_err(NotOk::Unanswered)?;
+        if let Some(why) = skipped(&answer) {
+            return Err(NotOk::Skipped(why));
+        }
+        match answer.get("ok") {
+            Some(Value::Bool(true)) => Ok(answer),
+            Some(Value::Bool(false)) => Err(NotOk::Refused(Rejection::text(error_text(&answer)))),
+            _ => Err(NotOk::Unanswered(NEITHER.into())),
+        }
+    }
+
+    /// The encoding of a tagged-JSON value: `Ok(bytes)` or the answer that stands instead.
+    fn encode_tree(&mut self, value: &Value, objects: bool) -> Result<Vec<u8>, NotOk> {
+        let request = json!({
+            "id": 0, "op": "encode", "godot": self.profile.to_string(), "objects": objects,
+            "value": value,
+        });
+        let answer = self.ask(request)?;
+        match answer.get("output").and_then(Value::as_str).map(unhex) {
+            Some(Ok(b)) => Ok(b),
+            _ => Err(NotOk::Unanswered(
+                "testee broke the protocol: \"ok\":true without an \"output\" hex string".into(),
+            )),
+        }
+    }
+
+    fn decode(&mut self, input: &[u8], objects: bool) -> Answer {
+        let request = json!({
+            "id": 0, "op": "decode", "godot": self.profile.to_string(), "objects": objects,
+            "input": hex(input),
+        });
+        let answer = match self.ask(request) {
+            Ok(a) => a,
+            Err(other) => return not_ok(other),
+        };
+        let Some(tree) = answer.get("value").filter(|v| v.is_object()) else {
+            return Answer::Unanswered(
+                "testee broke the protocol: \"ok\":true without a \"value\" object".into(),
+            );
+        };
+        let consumed = answer
+            .get("consumed")
+            .and_then(Value::as_u64)
+            .map(|c| c as usize);
+        let reencoded = match self.encode_tree(tree, objects) {
+            Ok(b) => Reencoded::Bytes(b),
+            Err(NotOk::Refused(r)) => Reencoded::Refused(r),
+            Err(NotOk::Skipped(why)) => Reencoded::Skipped(why),
+            Err(NotOk::Unanswered(why)) => Reencoded::Unanswered(why),
+        };
+        Answer::Decoded {
+            tree: Some(tree.clone()),
+            consumed,
+            reencoded,
+            log: String::new(),
+        }
+    }
+
+    fn encode(&mut self, value: &Value, objects: bool) -> Answer {
+        match self.encode_tree(value, objects) {
+            Ok(bytes) => Answer::Encoded {
+                bytes,
+                tree: None,
+                log: String::new(),
+            },
+            Err(other) => not_ok(other),
+        }
+    }
+}
+
+/// The answer for a reply that is not `"ok": true`.
+fn not_ok(reply: NotOk) -> Answer {
+    match reply {
+        NotOk::Refused(r) => Answer::Rejected(r),
+        NotOk::Skipped(why) => Answer::Skipped(why),
+        NotOk::Unanswered(why) => Answer::Unanswered(why),
+    }
+}
+
+impl Answerer for Testee {
+    fn name(&self) -> &str {
+        &self.hello().name
+    }
+
+    fn version(&self) -> &str {
+        &self.hello().name
+    }
+
+    fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    fn answer(&mut self, cases: &[Case]) -> Vec<Answer> {
+        cases
+            .iter()
+            .map(|c| match c {
+                Case::Decode {
+                    input,
+                    allow_objects,
+                    ..
+                } => self.decode(input, *allow_objects),
+                Case::Encode {
+                    value,
+                    full_objects,
+                    ..
+                } => {
+                    let tree = to_json(value, self.profile, FloatStyle::Shortest);
+                    self.encode(&tree, *full_objects)
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,121 @@
+//! A live engine as an [`Answerer`]: cases become request lines, and the engine's results
+//! become [`Answer`]s. The engine's error text is read here, once, into a typed rejection.
+
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::to_json;
+use gdmarshal::profile::Profile;
+
+use super::engine::Engine;
+use super::rejection::engine_rejection;
+use super::requests::{decode_line, decode_result, encode_line, encode_result};
+use super::result::{DecodeResult, EncodeResult, Verdict};
+use crate::answer::{Answer, Reencoded};
+use crate::answerer::Answerer;
+use crate::case::Case;
+use crate::corpus::{RejectKind, Rejection};
+use crate::oracle::IncidentRecord;
+
+impl Answerer for Engine {
+    fn name(&self) -> &str {
+        &self.spec().name
+    }
+
+    fn version(&self) -> &str {
+        &self.info().version
+    }
+
+    fn profile(&self) -> Profile {
+        self.info().profile
+    }
+
+    fn answer(&mut self, cases: &[Case]) -> Vec<Answer> {
+        let profile = self.info().profile;
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|c| match c {
+                Case::Decode {
+                    input,
+                    allow_objects,
+                    ..
+                } => decode_line(input, *allow_objects),
+                Case::Encode { value, .. } => encode_line(value, profile),
+            })
+            .collect();
+        let replies = self.exchange(&lines);
+        cases
+            .iter()
+            .zip(replies)
+            .map(|(c, reply)| match c {
+                Case::Decode { allow_objects, .. } => {
+                    decoded(decode_result(reply, profile), *allow_objects, profile)
+                }
+                Case::Encode { full_objects, .. } => {
+                    encoded(encode_result(reply, profile, *full_objects), profile)
+                }
+            })
+            .collect()
+    }
+
+    fn take_incidents(&mut self) -> Vec<IncidentRecord> {
+        Engine::take_incidents(self)
+    }
+
+    fn refused(&self) -> usize {
+        Engine::refused(self)
+    }
+}
+
+/// The whole answer for a request that was not accepted; `None` for an accepted one.
+fn not_accepted(verdict: &Verdict, error_text: &str) -> Option<Answer> {
+    Some(match verdict {
+        Verdict::Accepted => return None,
+        Verdict::Rejected => Answer::Rejected(Rejection {
+            kind: engine_rejection(error_text).map(RejectKind::Engine),
+            message: error_text.to_string(),
+        }),
+        Verdict::Unsupported(why) => Answer::Unsupported(why.clone()),
+        Verdict::Crashed(i) => Answer::Crashed(i.clone()),
+        Verdict::Hung(i) => Answer::Hung(i.clone()),
+        Verdict::Unanswered(why) => Answer::Unanswered(why.clone()),
+    })
+}
+
+fn decoded(r: DecodeResult, objects: bool, profile: Profile) -> Answer {
+    if let Some(answer) = not_accepted(&r.verdict, &r.error_text) {
+        return answer;
+    }
+    // The value read from the engine's tree, in the codec's spelling; the raw tree when it
+    // does not read as a value.
+    let tree = match (&r.value, r.tree) {
+        (Some(v), _) => Some(to_json(v, profile, FloatStyle::Shortest)),
+        (None, t) => t,
+    };
+    let reencoded = if objects {
+        r.reencoded_full
+    } else {
+        r.reencoded
+    };
+    Answer::Decoded {
+        tree,
+        consumed: r.consumed,
+        reencoded: reencoded.map_or(Reencoded::Absent, Reencoded::Bytes),
+        log: r.error_text,
+    }
+}
+
+fn encoded(r: EncodeResult, profile: Profile) -> Answer {
+    if let Some(answer) = not_accepted(&r.verdict, &r.error_text) {
+        return answer;
+    }
+    let Some(bytes) = r.bytes().map(<[u8]>::to_vec) else {
+        return Answer::Unanswered("the engine's answer holds no bytes".into());
+    };
+    Answer::Encoded {
+        bytes,
+        tree: r
+            .value
+            .as_ref()
+            .map(|v| to_json(v, profile, FloatStyle::Shortest)),
+        log: r.error_text,
+    }
+}

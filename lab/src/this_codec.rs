@@ -1,0 +1,152 @@
+//! This crate's codec as an [`Answerer`], in process.
+
+use serde_json::Value;
+
+use gdmarshal::decode::{DecodeOptions, decode};
+use gdmarshal::encode::{EncodeOptions, encode};
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::{from_json, to_json};
+use gdmarshal::profile::Profile;
+
+use crate::answer::{Answer, Reencoded};
+use crate::answerer::Answerer;
+use crate::case::Case;
+use crate::corpus::Rejection;
+
+/// This crate's codec, answering in one profile.
+#[derive(Clone, Copy, Debug)]
+pub struct ThisCodec {
+    profile: Profile,
+}
+
+impl ThisCodec {
+    /// The codec answering as engines of `profile` do.
+    pub fn new(profile: Profile) -> ThisCodec {
+        ThisCodec { profile }
+    }
+
+    /// Decodes `input` to tagged JSON and the bytes consumed, or says why not.
+    pub fn decode_tree(&self, input: &[u8], objects: bool) -> Result<(Value, usize), Rejection> {
+        let options = DecodeOptions {
+            allow_objects: objects,
+        };
+        match decode(input, self.profile, options) {
+            Ok(d) => Ok((
+                to_json(&d.value, self.profile, FloatStyle::Shortest),
+                d.consumed,
+            )),
+            Err(e) => Err(Rejection::from(&e)),
+        }
+    }
+
+    /// Encodes a tagged-JSON value, or says why not.
+    pub fn encode_tree(&self, tree: &Value, objects: bool) -> Result<Vec<u8>, Rejection> {
+        let value = from_json(tree, self.profile).map_err(|e| Rejection::from(&e))?;
+        let options = EncodeOptions {
+            full_objects: objects,
+        };
+        encode(&value, self.profile, options).map_err(|e| Rejection::from(&e))
+    }
+
+    fn answer_one(&self, case: &Case) -> Answer {
+        match case {
+            Case::Decode {
+                input,
+                allow_objects,
+                ..
+            } => match self.decode_tree(input, *allow_objects) {
+                Ok((tree, consumed)) => {
+                    // The re-encoding is of the tree answered, as a testee's is.
+                    let reencoded = match self.encode_tree(&tree, *allow_objects) {
+                        Ok(b) => Reencoded::Bytes(b),
+                        Err(r) => Reencoded::Refused(r),
+                    };
+                    Answer::Decoded {
+                        tree: Some(tree),
+                        consumed: Some(consumed),
+                        reencoded,
+                        log: String::new(),
+                    }
+                }
+                Err(r) => Answer::Rejected(r),
+            },
+            Case::Encode {
+                value,
+                full_objects,
+                ..
+            } => {
+                let options = EncodeOptions {
+                    full_objects: *full_objects,
+                };
+                match encode(value, self.profile, options) {
+                    Ok(bytes) => Answer::Encoded {
+                        bytes,
+                        tree: None,
+                        log: String::new(),
+                    },
+                    Err(e) => Answer::Rejected(Rejection::from(&e)),
+                }
+            }
+        }
+    }
+}
+
+impl Answerer for ThisCodec {
+    fn name(&self) -> &str {
+        "gdmarshal"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    fn answer(&mut self, cases: &[Case]) -> Vec<Answer> {
+        cases.iter().map(|c| self.answer_one(c)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gdmarshal::Variant;
+
+    #[test]
+    fn a_decode_answer_carries_its_re_encoding() {
+        let mut codec = ThisCodec::new("4.6".parse().unwrap());
+        let cases = [
+            Case::Decode {
+                name: "d".into(),
+                input: vec![2, 0, 0, 0, 7, 0, 0, 0, 0xff],
+                allow_objects: false,
+            },
+            Case::Encode {
+                name: "e".into(),
+                value: Variant::Int(7),
+                full_objects: false,
+            },
+            Case::Decode {
+                name: "short".into(),
+                input: vec![2, 0],
+                allow_objects: false,
+            },
+        ];
+        let answers = codec.answer(&cases);
+        match &answers[0] {
+            Answer::Decoded {
+                consumed,
+                reencoded,
+                ..
+            } => {
+                assert_eq!(*consumed, Some(8));
+                assert_eq!(reencoded.bytes(), Some(&[2, 0, 0, 0, 7, 0, 0, 0][..]));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(answers[1].bytes(), Some(&[2, 0, 0, 0, 7, 0, 0, 0][..]));
+        assert!(matches!(&answers[2], Answer::Rejected(r) if r.kind.is_some()));
+    }
+}
