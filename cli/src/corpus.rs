@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::{EXIT_BAD_INPUT, fail};
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
 use gdmarshal_lab::corpus::{self, all_cases, generate::generate, known};
-use gdmarshal_lab::oracle::{self, EngineConfig};
+use gdmarshal_lab::oracle;
 use gdmarshal_lab::{Answerer, ThisCodec};
 
 /// `gdmarshal corpus ...`.
@@ -67,7 +67,7 @@ pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
 }
 
 pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
-    oracle::start_named(names, &EngineConfig::default())
+    oracle::start_named(names, &super::limits::engine_config())
 }
 
 /// Prints a run's engine incidents, if there were any.

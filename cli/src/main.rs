@@ -15,6 +15,7 @@ mod conform;
 mod corpus;
 mod diff;
 mod engines;
+mod limits;
 mod report;
 
 /// Exit code for bad input or a failing check.
@@ -27,6 +28,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Limits for the engines a subcommand starts.
+    #[command(flatten)]
+    pub limits: limits::LimitArgs,
 }
 
 /// The subcommands.
@@ -70,6 +74,7 @@ pub struct VersionArg {
 /// Runs the command line.
 fn run() -> ExitCode {
     let cli = Cli::parse();
+    cli.limits.install();
     match cli.command {
         Command::Decode(a) => codec::decode(&a),
         Command::Encode(a) => codec::encode(&a),

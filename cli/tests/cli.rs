@@ -162,3 +162,12 @@ fn a_truncated_corpus_is_refused_with_one_line_naming_the_file() {
         assert!(err.contains(&format!("{file}:100:")), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn engine_limits_out_of_range_are_usage_errors() {
+    let (code, _, err) = gdmarshal(&["diff", "--engine-memory", "10"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--engine-memory"), "{err}");
+    let (code, _, err) = gdmarshal(&["corpus", "check", "--engine-open-files", "x"], "");
+    assert_eq!(code, 2, "{err}");
+}
