@@ -17,9 +17,12 @@ pub struct CheckVectorsArgs {
 /// Prints a line per engine and every failing vector; exit 1 if any fails.
 pub fn run(a: &CheckVectorsArgs) -> ExitCode {
     let mut failed = 0;
-    println!(
+    outln!(
         "{:<16} {:>8} {:>8} {:>8}",
-        "engine", "vectors", "pass", "fail"
+        "engine",
+        "vectors",
+        "pass",
+        "fail"
     );
     for path in &a.files {
         let file = match read(path) {
@@ -36,14 +39,14 @@ pub fn run(a: &CheckVectorsArgs) -> ExitCode {
             })
             .collect();
         let n = file.vectors.len();
-        println!(
+        outln!(
             "{:<16} {:>8} {:>8} {:>8}",
             file.engine,
             n,
             n - failures.len(),
             failures.len()
         );
-        failures.iter().for_each(|f| println!("{f}"));
+        failures.iter().for_each(|f| outln!("{f}"));
         failed += failures.len();
     }
     if failed > 0 {

@@ -73,14 +73,14 @@ pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, Str
 /// Prints a run's engine incidents, if there were any.
 pub(crate) fn print_incidents(engine: &str, incidents: &[oracle::IncidentRecord]) {
     if !incidents.is_empty() {
-        println!("{engine}: {}", oracle::IncidentSummary::of(incidents));
+        outln!("{engine}: {}", oracle::IncidentSummary::of(incidents));
     }
 }
 
 /// Prints how many connections to an engine's port were refused, if any were.
 pub(crate) fn print_refused(engine: &str, refused: usize) {
     if refused > 0 {
-        println!(
+        outln!(
             "{engine}: {refused} connections to the engine's port refused (they did not present the engine's secret)"
         );
     }
@@ -103,7 +103,7 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
             Ok(r) => r,
             Err(e) => {
                 for u in &e.unanswered {
-                    println!("UNANSWERED {} {u}", info.version);
+                    outln!("UNANSWERED {} {u}", info.version);
                 }
                 return fail(format!(
                     "engine {}: {e}; its corpus file was not written",
@@ -123,7 +123,7 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
             .iter()
             .filter(|r| matches!(r.verdict, corpus::Verdict::Crashed | corpus::Verdict::Hung))
             .count();
-        println!(
+        outln!(
             "Godot {}: {} cases, {} invalid ({:.0}%), {} nondeterministic, {} crashed or hung the engine",
             info.version,
             records.len(),
@@ -157,9 +157,14 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     }
     b.finish_and_clear();
     let mut bad = 0;
-    println!(
+    outln!(
         "{:<16} {:>7} {:>7} {:>9} {:>7} {:>7}",
-        "engine", "cases", "pass", "expected", "skip", "FAIL"
+        "engine",
+        "cases",
+        "pass",
+        "expected",
+        "skip",
+        "FAIL"
     );
     for c in &corpora {
         let mine: Vec<_> = results
@@ -169,7 +174,7 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
         let count = |f: fn(&Settled) -> bool| mine.iter().filter(|r| f(&r.settled)).count();
         let fails = count(|s| matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_)));
         bad += fails;
-        println!(
+        outln!(
             "{:<16} {:>7} {:>7} {:>9} {:>7} {:>7}",
             c.entry.version,
             mine.len(),
@@ -181,16 +186,17 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     }
     for r in &results {
         match &r.settled {
-            Settled::Fail(why) => println!("FAIL {} {}: {why}", r.engine, r.name),
-            Settled::UnexpectedPass(entry) => println!(
+            Settled::Fail(why) => outln!("FAIL {} {}: {why}", r.engine, r.name),
+            Settled::UnexpectedPass(entry) => outln!(
                 "FAIL {} {}: passes, but is listed as an expected difference ({entry}); remove the entry",
-                r.engine, r.name
+                r.engine,
+                r.name
             ),
             _ => {}
         }
     }
     for k in stale_entries(&known, &results) {
-        println!(
+        outln!(
             "FAIL {}: expected difference matches no failing case; remove it",
             k.origin
         );
@@ -200,10 +206,10 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
         bad += drift(&corpora);
     }
     if bad > 0 {
-        println!("{bad} problems");
+        outln!("{bad} problems");
         ExitCode::from(EXIT_BAD_INPUT)
     } else {
-        println!("ok");
+        outln!("ok");
         ExitCode::SUCCESS
     }
 }
@@ -214,7 +220,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
     let mut engines = match start_engines(&[]) {
         Ok(e) => e,
         Err(e) => {
-            println!("FAIL drift check: {e}");
+            outln!("FAIL drift check: {e}");
             return 1;
         }
     };
@@ -225,7 +231,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             .find(|e| e.info().version == c.entry.version)
         else {
             let p = corpus::drift::DriftProblem::NoEngine(c.entry.version.clone());
-            println!("FAIL drift check: {p}");
+            outln!("FAIL drift check: {p}");
             bad += 1;
             continue;
         };
@@ -233,12 +239,12 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
         let d = corpus::drift::check(c, engine, &mut |n| b.set_position(n as u64));
         b.finish_and_clear();
         if let Some(p) = &d.problem {
-            println!("FAIL {}: {p}", d.version);
+            outln!("FAIL {}: {p}", d.version);
             bad += 1;
             continue;
         }
         for ch in &d.changed {
-            println!(
+            outln!(
                 "DRIFT {} {}: {} changed (corpus {:?}, engine now {:?})",
                 d.version,
                 ch.corpus.name,
@@ -248,11 +254,11 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             );
         }
         for u in &d.unanswered {
-            println!("UNANSWERED {} {u}", d.version);
+            outln!("UNANSWERED {} {u}", d.version);
         }
         print_incidents(&d.version, &d.incidents);
         print_refused(&d.version, d.refused);
-        println!(
+        outln!(
             "drift check {}: {} cases asked again, {} changed, {} unanswered",
             d.version,
             d.asked,

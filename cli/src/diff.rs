@@ -74,29 +74,29 @@ fn replay(path: &std::path::Path) -> ExitCode {
         Ok(mut j) => j.pop().expect("one answer per case"),
         Err(e) => return fail(e),
     };
-    println!("finding:  {} ({})", path.display(), f.class);
+    outln!("finding:  {} ({})", path.display(), f.class);
     match (&f.input, &f.value) {
-        (Some(h), _) => println!("input:    {h} (decode, objects {})", f.objects),
-        (_, Some(v)) => println!("value:    {v} (encode, full objects {})", f.objects),
+        (Some(h), _) => outln!("input:    {h} (decode, objects {})", f.objects),
+        (_, Some(v)) => outln!("value:    {v} (encode, full objects {})", f.objects),
         _ => {}
     }
-    println!(
+    outln!(
         "engine:   Godot {version}: {}",
         serde_json::to_string(&j.record).expect("records serialize")
     );
-    println!(
+    outln!(
         "codec:    {}",
         campaign::classify::codec_answer(&case, engine.profile())
     );
-    println!("now:      {} — {}", j.class, j.detail);
+    outln!("now:      {} — {}", j.class, j.detail);
     if let Some(c) = f.codec_command() {
-        println!("codec cmd: {c}");
+        outln!("codec cmd: {c}");
     }
     print_incidents(&version, &engine.take_incidents());
     if j.class == Class::Unanswered {
         return fail("the engine could not answer the case: nothing is known");
     }
-    println!(
+    outln!(
         "{}",
         match (f.class, j.class) {
             (a, b) if a == b => "reproduced",
@@ -153,7 +153,7 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
         match out {
             Ok(Some((version, Ok(mut j), codec))) => {
                 let j = j.pop().expect("one answer per case");
-                println!(
+                outln!(
                     "Godot {version}: {} — {}\n  engine: {}\n  codec:  {codec}",
                     j.class,
                     j.detail.lines().next().unwrap_or(""),
@@ -161,7 +161,7 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
                 );
             }
             Ok(Some((version, Err(e), _))) => return fail(format!("engine {version}: {e}")),
-            Ok(None) => println!("{profile}: no corpus case of that name"),
+            Ok(None) => outln!("{profile}: no corpus case of that name"),
             Err(_) => return fail("the case panicked"),
         }
     }
@@ -234,24 +234,24 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
 }
 
 fn print_summary(runs: &[EngineRun], seed: u64, cases: u64, secs: f64) {
-    println!(
+    outln!(
         "seed {seed}, {cases} cases per engine, {} engines, {secs:.1} s",
         runs.len()
     );
-    print!("{:<27}", "class");
+    out!("{:<27}", "class");
     for r in runs {
-        print!(
+        out!(
             "{:>14}",
             r.version.split('.').take(3).collect::<Vec<_>>().join(".")
         );
     }
-    println!();
+    outln!();
     for c in Class::ALL {
-        print!("{:<27}", c.name());
+        out!("{:<27}", c.name());
         for r in runs {
-            print!("{:>14}", r.counts.get(&c).copied().unwrap_or(0));
+            out!("{:>14}", r.counts.get(&c).copied().unwrap_or(0));
         }
-        println!();
+        outln!();
     }
     let mut per: BTreeMap<Class, usize> = BTreeMap::new();
     for r in runs {
@@ -260,10 +260,10 @@ fn print_summary(runs: &[EngineRun], seed: u64, cases: u64, secs: f64) {
         }
     }
     let total: usize = per.values().sum();
-    println!("{total} reproducers written:");
+    outln!("{total} reproducers written:");
     for r in runs {
         for (_, f) in &r.findings {
-            println!("  {:<26} {}  {}", f.class.name(), f.engine, f.replay);
+            outln!("  {:<26} {}  {}", f.class.name(), f.engine, f.replay);
         }
     }
 }

@@ -9,6 +9,10 @@ use clap::{Parser, Subcommand};
 
 use gdmarshal::profile::Profile;
 
+// First: its macros (outln!, out!) serve the modules below.
+#[macro_use]
+mod output;
+
 mod check_vectors;
 mod codec;
 mod conform;
@@ -118,8 +122,7 @@ pub fn write_stdout(bytes: &[u8]) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match out.write_all(bytes).and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => fail(format!("stdout: {e}")),
+        Err(e) => output::fail(e),
     }
 }
 

@@ -74,7 +74,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
     if let Err(e) = report::write(&a.output, &text) {
         return fail(e);
     }
-    println!(
+    outln!(
         "{}: {} documented-spec discrepancies confirmed by the engines",
         a.output.display(),
         confirmed

@@ -171,3 +171,49 @@ fn engine_limits_out_of_range_are_usage_errors() {
     let (code, _, err) = gdmarshal(&["corpus", "check", "--engine-open-files", "x"], "");
     assert_eq!(code, 2, "{err}");
 }
+
+/// Runs the binary with its stdout on `stdout`; returns the status and stderr.
+fn with_stdout(args: &[&str], stdout: std::process::Stdio) -> (i32, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(args)
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .expect("gdmarshal runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_full_disk_is_one_message_and_status_1() {
+    for args in [
+        &["corpus", "check", "--no-engines"][..],
+        &["check-vectors", "tests/vectors/godot-4.6.3.stable.txt"][..],
+    ] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full");
+        let (code, err) = with_stdout(args, full.into());
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("No space left on device"), "{err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_status_141() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .args(["corpus", "check", "--no-engines"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("gdmarshal runs");
+    // The reader goes away before the first line is written (the corpus takes a while to load).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
