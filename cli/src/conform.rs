@@ -46,10 +46,10 @@ pub struct ConformArgs {
     #[arg(long, value_enum, default_value_t = Direction::Both)]
     direction: Direction,
     /// Only cases whose name matches this glob (repeatable).
-    #[arg(long = "run", value_name = "GLOB")]
+    #[arg(long = "run", value_name = "GLOB", value_parser = conform::check_glob)]
     run: Vec<String>,
     /// Leave out cases whose name matches this glob (repeatable).
-    #[arg(long = "skip", value_name = "GLOB")]
+    #[arg(long = "skip", value_name = "GLOB", value_parser = conform::check_glob)]
     skip: Vec<String>,
     /// Expected failures: lines of ENGINE-GLOB CASE-GLOB REASON. Strict: an entry whose cases
     /// now pass, or that matches no case, fails the run.
@@ -64,12 +64,13 @@ pub struct ConformArgs {
     /// Write the report to FILE as well as the result line to stdout.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Testee processes to run the cases on.
-    #[arg(long, default_value_t = 1)]
-    jobs: usize,
-    /// Seconds the testee has to answer one request before it counts as hung.
-    #[arg(long, default_value_t = 5.0)]
-    timeout: f64,
+    /// Testee processes to run the cases on (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// Seconds the testee has to answer one request before it counts as hung (more than 0, at
+    /// most a day).
+    #[arg(long, default_value = "5", value_parser = seconds)]
+    timeout: Duration,
     /// Corpus folder (default: the corpus this binary was built with).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
@@ -95,6 +96,19 @@ pub fn testee(_: &TesteeArgs) -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => fail(e),
     }
+}
+
+/// A positive number of seconds, at most a day: `--timeout`.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(s > 0.0 && s <= 86_400.0) {
+        return Err(format!(
+            "{text} seconds: give more than 0 and at most 86400"
+        ));
+    }
+    Ok(Duration::from_secs_f64(s))
 }
 
 /// Runs `gdmarshal conform`.
@@ -144,9 +158,6 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    if !(a.timeout > 0.0 && a.timeout.is_finite()) {
-        return fail("--timeout must be a positive number of seconds");
-    }
     let directions = match a.direction {
         Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
         Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
@@ -161,8 +172,8 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         run: a.run.clone(),
         skip: a.skip.clone(),
         known,
-        jobs: a.jobs.max(1),
-        timeout: Duration::from_secs_f64(a.timeout),
+        jobs: usize::from(a.jobs),
+        timeout: a.timeout,
         sample: a.live.is_some(),
     };
     let result = match conform::conform(engine, &options) {

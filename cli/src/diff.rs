@@ -127,6 +127,7 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
         Ok(e) => e,
         Err(e) => return fail(e),
     };
+    let mut found = 0;
     for mut engine in engines {
         let profile = engine.profile();
         let version = engine.info().version.clone();
@@ -152,6 +153,7 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
             .join();
         match out {
             Ok(Some((version, Ok(mut j), codec))) => {
+                found += 1;
                 let j = j.pop().expect("one answer per case");
                 outln!(
                     "Godot {version}: {} — {}\n  engine: {}\n  codec:  {codec}",
@@ -164,6 +166,11 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
             Ok(None) => outln!("{profile}: no corpus case of that name"),
             Err(_) => return fail("the case panicked"),
         }
+    }
+    if found == 0 {
+        return fail(format!(
+            "no corpus case is named {name:?} for these engines (names as in corpus/*.jsonl)"
+        ));
     }
     ExitCode::SUCCESS
 }

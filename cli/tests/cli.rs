@@ -217,3 +217,23 @@ fn a_closed_pipe_ends_quietly_with_status_141() {
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn conform_flag_values_out_of_range_are_usage_errors() {
+    let testee = concat!(env!("CARGO_BIN_EXE_gdmarshal"), " testee");
+    for bad in [
+        &["--timeout", "1e30"][..],
+        &["--timeout", "0"][..],
+        &["--timeout", "nan"][..],
+        &["--jobs", "0"][..],
+        &["--jobs", "1000"][..],
+        &["--run", "["][..],
+        &["--skip", "a[b"][..],
+    ] {
+        let mut args = vec!["conform", "--testee", testee, "--godot", "4.6"];
+        args.extend_from_slice(bad);
+        let (code, _, err) = gdmarshal(&args, "");
+        assert_eq!(code, 2, "{bad:?}: {err}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
+    }
+}

@@ -453,3 +453,23 @@ fn no_engine_command_line_shows_its_port_or_secret() {
     let _ = child.wait();
     assert!(seen > 0, "an engine ran");
 }
+
+#[test]
+fn a_corpus_case_that_matches_nothing_is_a_failure() {
+    if !have("4.6") {
+        return;
+    }
+    let out = run(&[
+        "diff".into(),
+        "--engine".into(),
+        "4.6".into(),
+        "--corpus-case".into(),
+        "no/such/case".into(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no corpus case is named"),
+        "{}",
+        text(&out)
+    );
+}

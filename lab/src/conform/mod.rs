@@ -100,6 +100,14 @@ pub fn is_failure(s: &Settled) -> bool {
     matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_))
 }
 
+/// Checks a case-name glob (for `--run` / `--skip`), so that a bad one is refused before any
+/// testee starts.
+pub fn check_glob(pattern: &str) -> Result<String, String> {
+    Glob::new(pattern)
+        .map(|_| pattern.to_string())
+        .map_err(|e| e.to_string())
+}
+
 fn globs(patterns: &[String]) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
     for p in patterns {
