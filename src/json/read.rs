@@ -194,11 +194,8 @@ fn int64(j: Found<'_>) -> Result<i64, String> {
             .parse()
             .map_err(|_| format!("{s:?} is not a 64-bit integer")),
         Found::I64(i) => Ok(i),
-        Found::U64(_) | Found::F64(_) => match j {
-            Found::U64(u) => i64::try_from(u).ok(),
-            _ => None,
-        }
-        .ok_or_else(|| format!("{} is not an exact integer", j.show())),
+        Found::U64(u) => i64::try_from(u).map_err(|_| format!("{u} is not an exact integer")),
+        Found::F64(_) => Err(format!("{} is not an exact integer", j.show())),
         _ => Err(format!(
             "expected an integer as a decimal string, found {}",
             j.kind()
