@@ -12,6 +12,21 @@
 //! nesting is refused at the profile's limit before it costs stack or memory, and duplicate or
 //! unknown members are errors. Widths come from the type and the profile (real_t is f32 or f64),
 //! so the same reader serves every version. Errors name the JSON path of the bad node.
+//!
+//! ```
+//! use gdmarshal::float::FloatStyle;
+//! use gdmarshal::json::{read_json, write_json};
+//! use gdmarshal::{Profile, Variant};
+//!
+//! let godot46: Profile = "4.6".parse().unwrap();
+//! let mut text = Vec::new();
+//! write_json(&mut text, &Variant::Int(1), FloatStyle::Shortest, false).unwrap();
+//! assert_eq!(text, br#"{"type":"int","value":"1"}"#);
+//! assert_eq!(read_json(&text, godot46).unwrap(), Variant::Int(1));
+//!
+//! let e = read_json(br#"{"type":"int","value":"1","note":"x"}"#, godot46).unwrap_err();
+//! assert_eq!(e.to_string(), r#"1:32: at $.note: unknown member "note""#);
+//! ```
 
 use std::fmt;
 use std::io;
