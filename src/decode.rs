@@ -581,6 +581,12 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let mut items = Vec::with_capacity(capacity);
         let typed = element_type != ContainerType::None;
         for i in 0..n {
+            if items.len() == items.capacity() && self.r.left() < 4 {
+                // The room reserved is used up with no bytes left for an element (each takes 4
+                // or more): the input ends inside this one. Room for it alone, rather than twice
+                // the elements so far.
+                items.reserve_exact(1);
+            }
             items.push(Variant::Nil);
             let slot = items.last_mut().expect("just pushed");
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
@@ -614,6 +620,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let mut entries = EntrySet::with_capacity(capacity);
         let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
+            if entries.is_full() && self.r.left() < 8 {
+                // As for arrays: the input ends inside this entry.
+                entries.reserve_exact(1);
+            }
             let (k, v) = entries.push_blank();
             self.child(depth + 1, format_args!("key {i}"), k)?;
             self.child(depth + 1, format_args!("value {i}"), v)?;

@@ -1,17 +1,47 @@
 //! The tagged JSON schema (docs/tagged-json.md): [`Variant`] to JSON and back, exactly.
 //!
-//! Widths come from the type and the profile (real_t is f32 or f64), so the same reader serves every
-//! version. Errors name the JSON path of the bad node.
+//! The schema is stated once, in a writer and a reader that both work without a tree in between:
+//!
+//! - [`Tagged`] is a `serde::Serialize` view of a value. [`write_json`] streams it as JSON text
+//!   into any `io::Write`; [`to_json`] builds a `serde_json::Value` from it.
+//! - The reader is a set of serde visitors that build the [`Variant`] as the JSON is parsed.
+//!   [`read_json`] / [`read_json_from`] read JSON text (nesting limited to what the profile's
+//!   engines accept); [`from_json`] reads a `serde_json::Value`.
+//!
+//! So memory follows the value, not its JSON: a JSON path is built only when an error is reported,
+//! nesting is refused at the profile's limit before it costs stack or memory, and duplicate or
+//! unknown members are errors. Widths come from the type and the profile (real_t is f32 or f64),
+//! so the same reader serves every version. Errors name the JSON path of the bad node.
+//!
+//! ```
+//! use gdmarshal::float::FloatStyle;
+//! use gdmarshal::json::{read_json, write_json};
+//! use gdmarshal::{Profile, Variant};
+//!
+//! let godot46: Profile = "4.6".parse().unwrap();
+//! let mut text = Vec::new();
+//! write_json(&mut text, &Variant::Int(1), FloatStyle::Shortest, false).unwrap();
+//! assert_eq!(text, br#"{"type":"int","value":"1"}"#);
+//! assert_eq!(read_json(&text, godot46).unwrap(), Variant::Int(1));
+//!
+//! let e = read_json(br#"{"type":"int","value":"1","note":"x"}"#, godot46).unwrap_err();
+//! assert_eq!(e.to_string(), r#"1:32: at $.note: unknown member "note""#);
+//! ```
 
-use serde_json::{Map, Value, json};
+use std::fmt;
+use std::io;
 
-use crate::float::{self, Float, FloatStyle};
+use serde::de::DeserializeSeed;
+use serde_json::Value;
+
+use crate::float::FloatStyle;
 use crate::profile::Profile;
-use crate::stack;
-use crate::types::{Element, Shape, VariantType};
-use crate::value::{
-    Array, Components, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
-};
+use crate::value::Variant;
+
+mod read;
+mod write;
+
+pub use write::Tagged;
 
 /// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -23,511 +53,236 @@ pub struct JsonError {
     pub message: String,
 }
 
-/// Writes a value as tagged JSON.
+/// Why JSON text does not read as a value: where in the text (1-based line and column, as
+/// serde_json counts them), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The text is not JSON, ends early or could not be read.
+    #[error("{line}:{column}: invalid JSON in {path}: {message}")]
+    Syntax {
+        /// Line of the problem.
+        line: usize,
+        /// Column of the problem.
+        column: usize,
+        /// JSON path of the node being read.
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The text is JSON, but not a tagged value (a bad node, a member that does not belong, a
+    /// duplicate member, nesting past the profile's limit).
+    #[error("{line}:{column}: {error}")]
+    Schema {
+        /// Line just past the bad node's start.
+        line: usize,
+        /// Column just past the bad node's start.
+        column: usize,
+        /// The bad node and what is wrong with it.
+        error: JsonError,
+    },
+}
+
+impl ReadError {
+    /// The JSON path of the problem.
+    pub fn path(&self) -> &str {
+        match self {
+            ReadError::Syntax { path, .. } => path,
+            ReadError::Schema { error, .. } => &error.path,
+        }
+    }
+}
+
+/// Writes a value as a tagged-JSON tree.
 ///
 /// Each float is written at the width the value holds; `_profile` is taken for symmetry with
-/// [`from_json`], whose widths come from it.
+/// [`from_json`], whose widths come from it. The tree is the one [`write_json`] writes as text.
 pub fn to_json(v: &Variant, _profile: Profile, style: FloatStyle) -> Value {
-    Writer { style }.value(v)
+    // Serializing into a `Value` fails only for map keys that are not strings; the schema's are.
+    serde_json::to_value(Tagged::new(v, style)).unwrap_or(Value::Null)
 }
 
-/// Reads a tagged-JSON value. `profile` fixes the width of real_t components.
-pub fn from_json(j: &Value, profile: Profile) -> Result<Variant, JsonError> {
-    Parser {
-        double_reals: profile.double_reals,
-    }
-    .value(j, "$")
-}
-
-struct Writer {
+/// Writes a value as tagged-JSON text to `out`, compact or indented, without building a tree.
+/// `out` is written in small pieces: give it a buffered writer.
+pub fn write_json<W: io::Write>(
+    out: W,
+    v: &Variant,
     style: FloatStyle,
+    pretty: bool,
+) -> io::Result<()> {
+    let tagged = Tagged::new(v, style);
+    if pretty {
+        serde_json::to_writer_pretty(out, &tagged)
+    } else {
+        serde_json::to_writer(out, &tagged)
+    }
+    .map_err(io::Error::from)
 }
 
-impl Writer {
-    fn f<F: Float>(&self, v: F) -> Value {
-        Value::String(float::format(v, self.style))
-    }
+/// Reads a tagged-JSON tree. `profile` fixes the width of real_t components.
+///
+/// Any nesting that the tree holds is read (it is in memory already); text is better read with
+/// [`read_json`], which refuses nesting past the profile's limit before building it.
+pub fn from_json(j: &Value, profile: Profile) -> Result<Variant, JsonError> {
+    let mut cx = read::Cx::new(profile.double_reals, usize::MAX);
+    let result = read::Node { cx: &mut cx }.deserialize(j);
+    result.map_err(|e| {
+        cx.take_error().unwrap_or_else(|| JsonError {
+            path: cx.path(),
+            message: e.to_string(),
+        })
+    })
+}
 
-    fn reals(&self, r: &Reals) -> Vec<Value> {
-        match r.components() {
-            Components::F32(v) => v.iter().map(|x| self.f(*x)).collect(),
-            Components::F64(v) => v.iter().map(|x| self.f(*x)).collect(),
-        }
-    }
+/// Reads tagged-JSON text as it is parsed, without a tree in between. `profile` fixes the width
+/// of real_t components and the deepest nesting accepted ([`Profile::max_depth`], as the engines
+/// decode), so memory and stack follow the value, whatever the text.
+pub fn read_json(text: &[u8], profile: Profile) -> Result<Variant, ReadError> {
+    read_with(serde_json::Deserializer::from_slice(text), profile)
+}
 
-    fn container_type(&self, t: &ContainerType) -> Option<Value> {
-        match t {
-            ContainerType::None => None,
-            ContainerType::Builtin(ty) => Some(json!({ "builtin": ty.name() })),
-            ContainerType::ClassName(c) => Some(json!({ "class": c })),
-            ContainerType::Script(s) => Some(json!({ "script": s })),
-        }
-    }
+/// [`read_json`] from a reader (give it a buffered one), holding no copy of the text.
+pub fn read_json_from<R: io::Read>(input: R, profile: Profile) -> Result<Variant, ReadError> {
+    read_with(serde_json::Deserializer::from_reader(input), profile)
+}
 
-    fn value(&self, v: &Variant) -> Value {
-        // Values nest up to the engines' 1024 levels: grow the stack rather than overflow it.
-        stack::with_room(|| self.value_here(v))
-    }
-
-    fn value_here(&self, v: &Variant) -> Value {
-        let ty = v.get_type();
-        let mut m = Map::new();
-        m.insert("type".into(), ty.name().into());
-        let value: Option<Value> = match v {
-            Variant::Nil | Variant::Callable => None,
-            Variant::Bool(b) => Some((*b).into()),
-            Variant::Int(i) => Some(i.to_string().into()),
-            Variant::Float(x) => Some(self.f(*x)),
-            Variant::String(s) | Variant::StringName(s) => Some(s.as_str().into()),
-            Variant::Color(c) => Some(c.iter().map(|x| self.f(*x)).collect()),
-            Variant::NodePath(np) => {
-                m.insert("names".into(), json!(np.names));
-                m.insert("subnames".into(), json!(np.subnames));
-                m.insert("absolute".into(), np.absolute.into());
-                None
-            }
-            Variant::Rid(id) => Some(id.to_string().into()),
-            Variant::Object(o) => match &**o {
-                Object::Null => Some(Value::Null),
-                Object::Id(id) => {
-                    m.insert("id".into(), id.to_string().into());
-                    None
-                }
-                Object::Full { class, properties } => {
-                    m.insert("class".into(), class.as_str().into());
-                    let props = properties
-                        .iter()
-                        .map(|(k, v)| json!([k, self.value(v)]))
-                        .collect();
-                    m.insert("properties".into(), Value::Array(props));
-                    None
-                }
+fn read_with<'de, R: serde_json::de::Read<'de>>(
+    mut de: serde_json::Deserializer<R>,
+    profile: Profile,
+) -> Result<Variant, ReadError> {
+    // The reader bounds nesting itself, at the profile's limit rather than serde_json's 128.
+    de.disable_recursion_limit();
+    let mut cx = read::Cx::new(profile.double_reals, profile.max_depth());
+    let result = read::Node { cx: &mut cx }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v));
+    result.map_err(|e| {
+        let (line, column) = (e.line(), e.column());
+        match cx.take_error() {
+            Some(error) => ReadError::Schema {
+                line,
+                column,
+                error,
             },
-            Variant::Signal(s) => {
-                m.insert("name".into(), s.name.as_str().into());
-                m.insert("object".into(), s.object_id.to_string().into());
-                None
-            }
-            Variant::Dictionary(d) => {
-                if let Some(t) = self.container_type(d.key_type()) {
-                    m.insert("key_type".into(), t);
+            None => {
+                let text = e.to_string();
+                let at = format!(" at line {line} column {column}");
+                ReadError::Syntax {
+                    line,
+                    column,
+                    path: cx.path(),
+                    message: text.strip_suffix(&at).unwrap_or(&text).to_string(),
                 }
-                if let Some(t) = self.container_type(d.value_type()) {
-                    m.insert("value_type".into(), t);
-                }
-                Some(
-                    d.entries()
-                        .iter()
-                        .map(|(k, v)| json!([self.value(k), self.value(v)]))
-                        .collect(),
-                )
             }
-            Variant::Array(a) => {
-                if let Some(t) = self.container_type(a.element_type()) {
-                    m.insert("element_type".into(), t);
-                }
-                Some(a.items().iter().map(|x| self.value(x)).collect())
-            }
-            Variant::PackedByteArray(b) => Some(hex(b).into()),
-            Variant::PackedInt32Array(a) => Some(json!(a)),
-            Variant::PackedInt64Array(a) => {
-                Some(a.iter().map(|i| Value::String(i.to_string())).collect())
-            }
-            Variant::PackedFloat32Array(a) => Some(a.iter().map(|x| self.f(*x)).collect()),
-            Variant::PackedFloat64Array(a) => Some(a.iter().map(|x| self.f(*x)).collect()),
-            Variant::PackedStringArray(a) => {
-                Some(a.iter().map(|s| Value::from(s.as_str())).collect())
-            }
-            Variant::PackedColorArray(a) => Some(
-                a.iter()
-                    .map(|c| c.iter().map(|x| self.f(*x)).collect::<Value>())
-                    .collect(),
-            ),
-            _ => match (ty.shape(), v.reals(), v.ints()) {
-                (Shape::Packed(_), Some(r), _) => {
-                    let per = ty.info().fields.len();
-                    Some(
-                        self.reals(r)
-                            .chunks(per)
-                            .map(|c| Value::Array(c.to_vec()))
-                            .collect(),
-                    )
-                }
-                (_, Some(r), _) => Some(Value::Array(self.reals(r))),
-                (_, _, Some(i)) => Some(json!(i)),
-                _ => unreachable!("{ty} is handled above"),
-            },
-        };
-        if let Some(value) = value {
-            m.insert("value".into(), value);
         }
-        Value::Object(m)
+    })
+}
+
+/// Lowercase hex of some bytes, to format (`{}`) without building a string: writers get it in
+/// pieces of a few kilobytes.
+#[derive(Clone, Copy)]
+pub struct Hex<'a>(pub &'a [u8]);
+
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+impl fmt::Display for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 8192];
+        for chunk in self.0.chunks(buf.len() / 2) {
+            for (pair, b) in buf.chunks_exact_mut(2).zip(chunk) {
+                pair[0] = DIGITS[usize::from(b >> 4)];
+                pair[1] = DIGITS[usize::from(b & 15)];
+            }
+            let text = std::str::from_utf8(&buf[..chunk.len() * 2]).map_err(|_| fmt::Error)?;
+            f.write_str(text)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Hex<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Hex(\"{self}\")")
     }
 }
 
 /// Lowercase hex of some bytes.
 pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(bytes.len() * 2);
-    bytes
-        .iter()
-        .for_each(|b| write!(s, "{b:02x}").expect("writing to a String"));
-    s
+    Hex(bytes).to_string()
 }
 
 /// Bytes from hex text; ASCII whitespace is ignored. The error names the offending character index.
 pub fn unhex(text: &str) -> Result<Vec<u8>, String> {
-    let digits: Vec<(usize, u8)> = text
-        .bytes()
-        .enumerate()
-        .filter(|(_, b)| !b.is_ascii_whitespace())
-        .collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(format!("odd number of hex digits ({})", digits.len()));
-    }
-    let nibble = |(i, b): (usize, u8)| {
-        (b as char)
-            .to_digit(16)
-            .map(|d| d as u8)
-            .ok_or_else(|| format!("character {i} ({:?}) is not a hex digit", b as char))
-    };
-    digits
-        .chunks(2)
-        .map(|p| Ok(nibble(p[0])? << 4 | nibble(p[1])?))
-        .collect()
+    let mut u = Unhex::with_capacity(text.len());
+    u.feed(text.as_bytes());
+    u.finish()
 }
 
-struct Parser {
-    double_reals: bool,
+/// Hex text to bytes, fed in pieces (as read from a file), holding one byte per two digits. ASCII
+/// whitespace is ignored anywhere, even between the two digits of a byte.
+#[derive(Debug, Default)]
+pub struct Unhex {
+    bytes: Vec<u8>,
+    /// The first digit of a byte whose second is still to come.
+    high: Option<u8>,
+    /// Digits (non-whitespace characters) so far.
+    digits: usize,
+    /// Bytes of text so far.
+    offset: usize,
+    /// The first character that is not a hex digit, and where.
+    bad: Option<(usize, u8)>,
 }
 
-fn error(path: &str, message: impl Into<String>) -> JsonError {
-    JsonError {
-        path: path.to_string(),
-        message: message.into(),
-    }
-}
-
-type R<T> = Result<T, JsonError>;
-
-impl Parser {
-    fn member<'j>(&self, m: &'j Map<String, Value>, key: &str, path: &str) -> R<&'j Value> {
-        m.get(key)
-            .ok_or_else(|| error(path, format!("missing member \"{key}\"")))
-    }
-
-    fn array<'j>(&self, j: &'j Value, path: &str) -> R<&'j Vec<Value>> {
-        j.as_array()
-            .ok_or_else(|| error(path, format!("expected an array, found {}", kind(j))))
-    }
-
-    fn str<'j>(&self, j: &'j Value, path: &str) -> R<&'j str> {
-        j.as_str()
-            .ok_or_else(|| error(path, format!("expected a string, found {}", kind(j))))
-    }
-
-    fn i64(&self, j: &Value, path: &str) -> R<i64> {
-        match j {
-            Value::String(s) => s
-                .parse()
-                .map_err(|_| error(path, format!("{s:?} is not a 64-bit integer"))),
-            Value::Number(n) => n
-                .as_i64()
-                .ok_or_else(|| error(path, format!("{n} is not an exact integer"))),
-            _ => Err(error(
-                path,
-                format!("expected an integer as a decimal string, found {}", kind(j)),
-            )),
+impl Unhex {
+    /// A decoder expecting about `text_len` bytes of text.
+    pub fn with_capacity(text_len: usize) -> Unhex {
+        Unhex {
+            bytes: Vec::with_capacity(text_len / 2),
+            ..Unhex::default()
         }
     }
 
-    fn u64(&self, j: &Value, path: &str) -> R<u64> {
-        match j {
-            Value::String(s) => s
-                .parse()
-                .map_err(|_| error(path, format!("{s:?} is not an unsigned 64-bit integer"))),
-            Value::Number(n) => n
-                .as_u64()
-                .ok_or_else(|| error(path, format!("{n} is not an exact unsigned integer"))),
-            _ => Err(error(
-                path,
-                format!(
-                    "expected an unsigned integer as a decimal string, found {}",
-                    kind(j)
-                ),
-            )),
-        }
-    }
-
-    fn i32(&self, j: &Value, path: &str) -> R<i32> {
-        let v = j
-            .as_i64()
-            .ok_or_else(|| error(path, format!("expected a 32-bit integer number, found {j}")))?;
-        i32::try_from(v).map_err(|_| error(path, format!("{v} does not fit in 32 bits")))
-    }
-
-    fn float<F: Float>(&self, j: &Value, path: &str) -> R<F> {
-        let s = self.str(j, path)?;
-        float::parse(s).map_err(|m| error(path, m))
-    }
-
-    fn list<T>(&self, j: &Value, path: &str, f: impl Fn(&Value, &str) -> R<T>) -> R<Vec<T>> {
-        self.array(j, path)?
-            .iter()
-            .enumerate()
-            .map(|(i, x)| f(x, &format!("{path}[{i}]")))
-            .collect()
-    }
-
-    fn reals(&self, items: &[&Value], path: &str, first: usize) -> R<Reals> {
-        let at = |i: usize| format!("{path}[{}]", first + i);
-        let items = items.iter().enumerate();
-        if self.double_reals {
-            items.map(|(i, x)| self.float::<f64>(x, &at(i))).collect()
-        } else {
-            items.map(|(i, x)| self.float::<f32>(x, &at(i))).collect()
-        }
-    }
-
-    fn fixed<'j>(&self, j: &'j Value, n: usize, ty: VariantType, path: &str) -> R<&'j Vec<Value>> {
-        let a = self.array(j, path)?;
-        if a.len() != n {
-            return Err(error(
-                path,
-                format!("{ty} has {n} components, found {}", a.len()),
-            ));
-        }
-        Ok(a)
-    }
-
-    fn container_type(&self, m: &Map<String, Value>, key: &str, path: &str) -> R<ContainerType> {
-        let Some(j) = m.get(key) else {
-            return Ok(ContainerType::None);
-        };
-        let path = format!("{path}.{key}");
-        let o = j
-            .as_object()
-            .ok_or_else(|| error(&path, "expected an object like {\"builtin\": \"int\"}"))?;
-        let (k, v) = match o.iter().next() {
-            Some(kv) if o.len() == 1 => kv,
-            _ => {
-                return Err(error(
-                    &path,
-                    "expected exactly one of builtin, class, script",
-                ));
+    /// Takes the next piece of text.
+    pub fn feed(&mut self, text: &[u8]) {
+        for &c in text {
+            let at = self.offset;
+            self.offset += 1;
+            if c.is_ascii_whitespace() {
+                continue;
             }
-        };
-        let s = self.str(v, &format!("{path}.{k}"))?.to_string();
-        match k.as_str() {
-            "builtin" => VariantType::from_name(&s)
-                .map(ContainerType::Builtin)
-                .ok_or_else(|| error(&path, format!("unknown type {s:?}"))),
-            "class" => Ok(ContainerType::ClassName(s)),
-            "script" => Ok(ContainerType::Script(s)),
-            _ => Err(error(
-                &path,
-                format!("unknown container kind {k:?}: expected builtin, class or script"),
-            )),
-        }
-    }
-
-    fn value(&self, j: &Value, path: &str) -> R<Variant> {
-        stack::with_room(|| self.value_here(j, path))
-    }
-
-    fn value_here(&self, j: &Value, path: &str) -> R<Variant> {
-        let m = j
-            .as_object()
-            .ok_or_else(|| error(path, format!("expected a node object, found {}", kind(j))))?;
-        let name = self.str(self.member(m, "type", path)?, &format!("{path}.type"))?;
-        let ty = VariantType::from_name(name)
-            .ok_or_else(|| error(path, format!("unknown type {name:?}")))?;
-        let vpath = format!("{path}.value");
-        let value = || self.member(m, "value", path);
-        Ok(match ty.shape() {
-            Shape::Empty => Variant::Nil,
-            Shape::Callable => Variant::Callable,
-            Shape::Bool => Variant::Bool(
-                value()?
-                    .as_bool()
-                    .ok_or_else(|| error(&vpath, "expected true or false"))?,
-            ),
-            Shape::Int => Variant::Int(self.i64(value()?, &vpath)?),
-            Shape::Float => Variant::Float(self.float(value()?, &vpath)?),
-            Shape::String => {
-                let s = Text::from(self.str(value()?, &vpath)?);
-                if ty == VariantType::StringName {
-                    Variant::StringName(s)
-                } else {
-                    Variant::String(s)
+            self.digits += 1;
+            if self.bad.is_some() {
+                continue;
+            }
+            let nibble = match c {
+                b'0'..=b'9' => c - b'0',
+                b'a'..=b'f' => c - b'a' + 10,
+                b'A'..=b'F' => c - b'A' + 10,
+                _ => {
+                    self.bad = Some((at, c));
+                    continue;
                 }
-            }
-            Shape::Reals(n) => {
-                let a = self.fixed(value()?, n, ty, &vpath)?;
-                let r = self.reals(&a.iter().collect::<Vec<_>>(), &vpath, 0)?;
-                Variant::from_reals(ty, r).expect("Reals shape")
-            }
-            Shape::Ints(n) => {
-                let a = self.fixed(value()?, n, ty, &vpath)?;
-                let ints = a
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| self.i32(x, &format!("{vpath}[{i}]")))
-                    .collect::<R<_>>()?;
-                Variant::from_ints(ty, ints).expect("Ints shape")
-            }
-            Shape::Color => {
-                let a = self.fixed(value()?, 4, ty, &vpath)?;
-                let mut c = [0f32; 4];
-                for (i, slot) in c.iter_mut().enumerate() {
-                    *slot = self.float(&a[i], &format!("{vpath}[{i}]"))?;
-                }
-                Variant::Color(c)
-            }
-            Shape::NodePath => {
-                let strings = |key: &str| {
-                    let p = format!("{path}.{key}");
-                    self.list(self.member(m, key, path)?, &p, |x, p| {
-                        self.str(x, p).map(str::to_string)
-                    })
-                };
-                let absolute = self.member(m, "absolute", path)?;
-                let absolute = absolute
-                    .as_bool()
-                    .ok_or_else(|| error(&format!("{path}.absolute"), "expected true or false"))?;
-                Variant::node_path(NodePath {
-                    names: strings("names")?,
-                    subnames: strings("subnames")?,
-                    absolute,
-                })
-            }
-            Shape::Rid => Variant::Rid(self.u64(value()?, &vpath)?),
-            Shape::Object => Variant::object(self.object(m, path)?),
-            Shape::Signal => {
-                let name = self
-                    .str(self.member(m, "name", path)?, &format!("{path}.name"))?
-                    .to_string();
-                let object_id =
-                    self.u64(self.member(m, "object", path)?, &format!("{path}.object"))?;
-                Variant::Signal(Box::new(Signal { name, object_id }))
-            }
-            Shape::Array => Variant::Array(Array::typed(
-                self.container_type(m, "element_type", path)?,
-                self.list(value()?, &vpath, |x, p| self.value(x, p))?,
-            )),
-            Shape::Dictionary => Variant::Dictionary(Dictionary::typed(
-                self.container_type(m, "key_type", path)?,
-                self.container_type(m, "value_type", path)?,
-                self.list(value()?, &vpath, |x, p| {
-                    let pair = self.array(x, p)?;
-                    if pair.len() != 2 {
-                        return Err(error(
-                            p,
-                            format!("expected a [key, value] pair, found {} items", pair.len()),
-                        ));
-                    }
-                    Ok((
-                        self.value(&pair[0], &format!("{p}[0]"))?,
-                        self.value(&pair[1], &format!("{p}[1]"))?,
-                    ))
-                })?,
-            )),
-            Shape::PackedStrings => {
-                Variant::PackedStringArray(
-                    self.list(value()?, &vpath, |x, p| self.str(x, p).map(Text::from))?,
-                )
-            }
-            Shape::Packed(e) => self.packed(ty, e, value()?, &vpath)?,
-        })
-    }
-
-    fn object(&self, m: &Map<String, Value>, path: &str) -> R<Object> {
-        if let Some(v) = m.get("value") {
-            return match v {
-                Value::Null => Ok(Object::Null),
-                _ => Err(error(
-                    &format!("{path}.value"),
-                    "an Object's value can only be null",
-                )),
             };
-        }
-        if let Some(id) = m.get("id") {
-            return Ok(Object::Id(self.u64(id, &format!("{path}.id"))?));
-        }
-        let class = m.get("class").ok_or_else(|| {
-            error(
-                path,
-                "an Object needs \"value\": null, \"id\", or \"class\" and \"properties\"",
-            )
-        })?;
-        let class = self.str(class, &format!("{path}.class"))?.to_string();
-        let ppath = format!("{path}.properties");
-        let properties = self.list(self.member(m, "properties", path)?, &ppath, |x, p| {
-            let pair = self.array(x, p)?;
-            if pair.len() != 2 {
-                return Err(error(p, "expected a [name, value] pair"));
+            match self.high.take() {
+                None => self.high = Some(nibble),
+                Some(high) => self.bytes.push(high << 4 | nibble),
             }
-            Ok((
-                self.str(&pair[0], &format!("{p}[0]"))?.to_string(),
-                self.value(&pair[1], &format!("{p}[1]"))?,
-            ))
-        })?;
-        Ok(Object::Full { class, properties })
+        }
     }
 
-    fn packed(&self, ty: VariantType, e: Element, j: &Value, path: &str) -> R<Variant> {
-        Ok(match e {
-            Element::U8 => {
-                Variant::PackedByteArray(unhex(self.str(j, path)?).map_err(|m| error(path, m))?)
-            }
-            Element::I32 => Variant::PackedInt32Array(self.list(j, path, |x, p| self.i32(x, p))?),
-            Element::I64 => Variant::PackedInt64Array(self.list(j, path, |x, p| self.i64(x, p))?),
-            Element::F32 => {
-                Variant::PackedFloat32Array(self.list(j, path, |x, p| self.float(x, p))?)
-            }
-            Element::F64 => {
-                Variant::PackedFloat64Array(self.list(j, path, |x, p| self.float(x, p))?)
-            }
-            Element::Color => Variant::PackedColorArray(self.list(j, path, |x, p| {
-                let a = self.fixed(x, 4, VariantType::Color, p)?;
-                let mut c = [0f32; 4];
-                for (i, slot) in c.iter_mut().enumerate() {
-                    *slot = self.float(&a[i], &format!("{p}[{i}]"))?;
-                }
-                Ok(c)
-            })?),
-            Element::Reals(n) => {
-                let rows = self.array(j, path)?;
-                let mut flat = Vec::with_capacity(rows.len() * n);
-                for (i, row) in rows.iter().enumerate() {
-                    flat.extend(self.fixed(row, n, ty, &format!("{path}[{i}]"))?);
-                }
-                // Errors name the flattened index; map it back to row and column.
-                let r = self.reals(&flat, path, 0).map_err(|mut e| {
-                    if let Some(i) = e
-                        .path
-                        .rsplit('[')
-                        .next()
-                        .and_then(|s| s.trim_end_matches(']').parse::<usize>().ok())
-                    {
-                        e.path = format!("{path}[{}][{}]", i / n, i % n);
-                    }
-                    e
-                })?;
-                Variant::from_reals(ty, r).expect("packed vector type")
-            }
-        })
-    }
-}
-
-fn kind(j: &Value) -> &'static str {
-    match j {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+    /// The bytes, or what is wrong with the text: an odd number of digits, or the first character
+    /// that is not one (by its offset in the text).
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        if !self.digits.is_multiple_of(2) {
+            return Err(format!("odd number of hex digits ({})", self.digits));
+        }
+        match self.bad {
+            Some((at, c)) if c.is_ascii() => Err(format!(
+                "character {at} ({:?}) is not a hex digit",
+                c as char
+            )),
+            Some((at, c)) => Err(format!("byte {at} (0x{c:02x}) is not a hex digit")),
+            None => Ok(self.bytes),
+        }
     }
 }
 
@@ -539,4 +294,320 @@ pub fn parse_deep<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde
     let value = T::deserialize(serde_stacker::Deserializer::new(&mut de))?;
     de.end()?;
     Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{DecodeOptions, decode};
+    use crate::value::{Array, Reals};
+
+    fn p(v: &str) -> Profile {
+        v.parse().unwrap()
+    }
+
+    /// Reads `text` both ways: as text (with the profile's nesting limit) and as a tree.
+    fn both(
+        text: &str,
+        profile: Profile,
+    ) -> (Result<Variant, ReadError>, Result<Variant, JsonError>) {
+        let tree: Value = parse_deep(text).unwrap();
+        (
+            read_json(text.as_bytes(), profile),
+            from_json(&tree, profile),
+        )
+    }
+
+    fn schema_error(text: &str) -> JsonError {
+        match read_json(text.as_bytes(), p("4.6")) {
+            Err(ReadError::Schema { error, .. }) => error,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn duplicate_members_are_errors_naming_the_path() {
+        let e =
+            schema_error(r#"{"type":"Array","value":[{"type":"int","value":"1","value":"2"}]}"#);
+        assert_eq!(e.path, "$.value[0].value");
+        assert_eq!(e.message, r#"duplicate member "value""#);
+        let e = schema_error(r#"{"type":"int","type":"int","value":"1"}"#);
+        assert_eq!(e.path, "$.type");
+        let e = schema_error(
+            r#"{"type":"Array","element_type":{"builtin":"int","builtin":"int"},"value":[]}"#,
+        );
+        assert_eq!(e.path, "$.element_type");
+        assert!(e.message.contains("exactly one"), "{e}");
+        // A value held until its type is known is checked the same way.
+        let e = schema_error(r#"{"value":{"a":1,"a":2},"type":"int"}"#);
+        assert_eq!(e.path, "$.value.a");
+        assert_eq!(e.message, r#"duplicate member "a""#);
+    }
+
+    #[test]
+    fn unknown_and_foreign_members_are_errors_naming_the_path() {
+        for (text, path, message) in [
+            (
+                r#"{"type":"Array","value":[{"type":"int","value":"1","note":"x"}]}"#,
+                "$.value[0].note",
+                r#"unknown member "note""#,
+            ),
+            (
+                r#"{"type":"Nil","odd name":1}"#,
+                r#"$["odd name"]"#,
+                r#"unknown member "odd name""#,
+            ),
+            (
+                r#"{"type":"int","value":"1","names":[]}"#,
+                "$.names",
+                r#"a node of type int has no member "names" (it has type, value)"#,
+            ),
+            // Before the type, as a writer that sorts keys puts it.
+            (
+                r#"{"names":[],"type":"int","value":"1"}"#,
+                "$.names",
+                r#"a node of type int has no member "names" (it has type, value)"#,
+            ),
+            (
+                r#"{"type":"Nil","value":null}"#,
+                "$.value",
+                r#"a node of type Nil has no member "value" (it has type)"#,
+            ),
+            (
+                r#"{"type":"Object","value":null,"id":"1"}"#,
+                "$",
+                r#"an Object has one of "value": null, "id", or "class" and "properties", not more"#,
+            ),
+        ] {
+            let e = schema_error(text);
+            assert_eq!(
+                (e.path.as_str(), e.message.as_str()),
+                (path, message),
+                "{text}"
+            );
+            // The tree reader holds the same schema.
+            let (_, tree) = both(text, p("4.6"));
+            assert_eq!(tree.unwrap_err(), e, "{text}");
+        }
+    }
+
+    #[test]
+    fn members_may_come_in_any_order() {
+        let profile = p("4.6");
+        for (text, want) in [
+            (
+                r#"{"value":[{"value":"1","type":"int"}],"element_type":{"builtin":"int"},"type":"Array"}"#,
+                Variant::Array(Array::typed(
+                    crate::value::ContainerType::Builtin(crate::VariantType::Int),
+                    vec![Variant::Int(1)],
+                )),
+            ),
+            (
+                r#"{"absolute":true,"names":["a"],"subnames":[],"type":"NodePath"}"#,
+                Variant::node_path(crate::value::NodePath {
+                    names: vec!["a".into()],
+                    subnames: vec![],
+                    absolute: true,
+                }),
+            ),
+            (
+                r#"{"value":["1","-0"],"type":"Vector2"}"#,
+                Variant::Vector2(Reals::from([1.0f32, -0.0])),
+            ),
+        ] {
+            let (text_read, tree_read) = both(text, profile);
+            assert_eq!(text_read.unwrap(), want, "{text}");
+            assert_eq!(tree_read.unwrap(), want, "{text}");
+        }
+    }
+
+    /// `{"type":"Array","value":[` `levels` times, a Nil, and the closing brackets.
+    fn nested_arrays(levels: usize) -> String {
+        let mut s = r#"{"type":"Array","value":["#.repeat(levels);
+        s.push_str(r#"{"type":"Nil"}"#);
+        s.push_str(&"]}".repeat(levels));
+        s
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_refused_with_its_path() {
+        let profile = p("4.6");
+        let limit = profile.max_depth();
+        // The Nil inside `limit` arrays is at depth `limit`: the deepest the engines accept.
+        let v = read_json(nested_arrays(limit).as_bytes(), profile).unwrap();
+        let bytes = crate::encode(&v, profile, Default::default()).unwrap();
+        assert_eq!(
+            decode(&bytes, profile, DecodeOptions::default())
+                .unwrap()
+                .value,
+            v
+        );
+        // One more is refused where it starts, at the path of the node too deep.
+        let e = schema_error(&nested_arrays(limit + 1));
+        assert_eq!(e.message, format!("nesting deeper than {limit}"));
+        assert!(e.path == format!("${}", ".value[0]".repeat(limit + 1)));
+        // Through dictionaries and objects alike.
+        let entry = r#"{"type":"Dictionary","value":[[{"type":"Nil"},"#;
+        let text = format!("{}{{\"type\":\"Nil\"}}", entry.repeat(limit + 1));
+        let e = schema_error(&text);
+        // The innermost dictionary is at the limit; its key is the first node past it.
+        let want = format!("${}.value[0][0]", ".value[0][1]".repeat(limit));
+        assert!(e.path == want, "{}", &e.path[e.path.len() - 40..]);
+        // Far deeper text is refused just as soon, whatever nests: nodes, bare arrays, or a value
+        // held until its type is known.
+        let deep = 1_000_000;
+        let e = match read_json(nested_arrays(deep).as_bytes(), profile) {
+            Err(ReadError::Schema { error, .. }) => error,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(e.path.len(), 1 + ".value[0]".len() * (limit + 1));
+        let bare = format!(r#"{{"type":"Array","value":{}"#, "[".repeat(deep));
+        assert_eq!(schema_error(&bare).path, "$.value[0]");
+        let early = r#"{"value":"#.repeat(deep);
+        let e = schema_error(&early);
+        assert_eq!(e.message, format!("nesting deeper than {limit}"));
+        assert!(e.path.starts_with("$.value.value"), "{}", &e.path[..40]);
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line_column_and_path() {
+        let e = read_json(
+            b"{\"type\":\"Array\",\"value\":[{\"type\":\"Nil\"},\n",
+            p("4.6"),
+        );
+        match e {
+            Err(ReadError::Syntax { line, path, .. }) => {
+                assert_eq!((line, path.as_str()), (2, "$.value[1]"))
+            }
+            other => panic!("{other:?}"),
+        }
+        let e = read_json(br#"{"type":"Nil"} x"#, p("4.6")).unwrap_err();
+        assert_eq!(e.path(), "$");
+        assert!(
+            e.to_string()
+                .starts_with("1:16: invalid JSON in $: trailing"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn hex_is_read_in_pieces_at_a_byte_per_two_digits() {
+        let mut u = Unhex::with_capacity(0);
+        for piece in ["0", "a F", "\n", "1"] {
+            u.feed(piece.as_bytes());
+        }
+        assert_eq!(u.finish(), Ok(vec![0x0a, 0xf1]));
+        assert_eq!(unhex("0a f1 2"), Err("odd number of hex digits (5)".into()));
+        assert_eq!(
+            unhex("02 00 0g 00"),
+            Err("character 7 ('g') is not a hex digit".into())
+        );
+        assert_eq!(unhex("0é0"), Err("byte 1 (0xc3) is not a hex digit".into()));
+        let bytes: Vec<u8> = (0..=255).collect();
+        assert_eq!(unhex(&hex(&bytes)), Ok(bytes.clone()));
+        assert_eq!(format!("{:?}", Hex(&[1, 0xab])), r#"Hex("01ab")"#);
+        // Larger than one piece of the formatter.
+        let big: Vec<u8> = (0..10_000).map(|i| (i % 251) as u8).collect();
+        assert_eq!(unhex(&Hex(&big).to_string()), Ok(big));
+    }
+
+    /// Writes `v` every way and reads each back every way: all must agree with the tree writer.
+    fn round_trip(v: &Variant, profile: Profile, origin: &str) {
+        for style in [FloatStyle::Shortest, FloatStyle::Bits] {
+            let tree = to_json(v, profile, style);
+            for pretty in [false, true] {
+                let mut text = Vec::new();
+                write_json(&mut text, v, style, pretty).unwrap();
+                let want = if pretty {
+                    serde_json::to_vec_pretty(&tree)
+                } else {
+                    serde_json::to_vec(&tree)
+                }
+                .unwrap();
+                assert!(text == want, "{origin}: text differs from the tree's");
+                assert_eq!(read_json(&text, profile).as_ref(), Ok(v), "{origin}");
+                assert_eq!(
+                    read_json_from(&text[..], profile).as_ref(),
+                    Ok(v),
+                    "{origin}"
+                );
+            }
+            assert_eq!(from_json(&tree, profile).as_ref(), Ok(v), "{origin}");
+        }
+    }
+
+    #[test]
+    fn engine_vectors_round_trip_identically_every_way() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+        let mut n = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let file = crate::vectors::read(&entry.unwrap().path()).unwrap();
+            for vector in &file.vectors {
+                let opts = DecodeOptions {
+                    allow_objects: vector.full_objects,
+                };
+                let v = decode(&vector.bytes, file.profile, opts).unwrap().value;
+                round_trip(&v, file.profile, &vector.origin);
+                n += 1;
+            }
+        }
+        assert!(n > 200, "only {n} vectors");
+    }
+
+    #[test]
+    fn corpus_trees_read_and_write_as_before() {
+        // The corpus holds trees written by the earlier tree writer (`value` of encode cases) and
+        // by the engines (`tree`), up to 4096 levels deep: walk them on a big stack.
+        let run = || {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+            let mut checked = 0;
+            for version in ["3.2.3", "3.6.2", "4.6.3"] {
+                let profile = p(&version[..3]);
+                let path = dir.join(format!("godot-{version}.stable.jsonl"));
+                for line in std::fs::read_to_string(path).unwrap().lines() {
+                    let record: Value = parse_deep(line).unwrap();
+                    let name = record["name"].as_str().unwrap_or_default().to_string();
+                    if let Some(value) = record.get("value") {
+                        // Written by `to_json`: it reads back and writes again exactly.
+                        let v = from_json(value, profile).unwrap();
+                        assert_eq!(&to_json(&v, profile, FloatStyle::Shortest), value, "{name}");
+                        let text = serde_json::to_vec(value).unwrap();
+                        let mut again = Vec::new();
+                        write_json(&mut again, &v, FloatStyle::Shortest, false).unwrap();
+                        assert!(again == text, "{name}: text differs");
+                        match read_json(&text, profile) {
+                            Ok(w) => assert_eq!(w, v, "{name}"),
+                            Err(e) => {
+                                assert!(e.to_string().contains("nesting deeper"), "{name}: {e}")
+                            }
+                        }
+                        checked += 1;
+                    }
+                    if let Some(tree) = record.get("tree").filter(|t| !t.is_null()) {
+                        // Written by the engines: both readers agree, but for nesting that the
+                        // text reader refuses.
+                        let text = serde_json::to_vec(tree).unwrap();
+                        match (from_json(tree, profile), read_json(&text, profile)) {
+                            (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}"),
+                            (Err(a), Err(ReadError::Schema { error, .. })) => {
+                                assert_eq!(a, error, "{name}")
+                            }
+                            (Ok(_), Err(e)) => {
+                                assert!(e.to_string().contains("nesting deeper"), "{name}: {e}")
+                            }
+                            (a, b) => panic!("{name}: {a:?} / {b:?}"),
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+            assert!(checked > 3000, "only {checked} trees");
+        };
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 }

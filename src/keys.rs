@@ -270,6 +270,18 @@ impl EntrySet {
         self.settle_newest();
     }
 
+    /// Whether the room reserved is used up: the next entry grows it.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.entries.len() == self.entries.capacity()
+    }
+
+    /// Room for exactly `n` more entries, where growing by the usual doubling would reserve far
+    /// more than the input can fill.
+    pub fn reserve_exact(&mut self, n: usize) {
+        self.entries.reserve_exact(n);
+    }
+
     /// Appends an entry of two Nils for the caller to fill in, then to settle with
     /// [`EntrySet::settle_last`] or [`EntrySet::admit_last`]. Filling entries where they stay
     /// saves moving every decoded key and value.

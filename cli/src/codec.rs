@@ -1,5 +1,7 @@
 //! `gdmarshal decode`, `encode` and `inspect`.
 
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,7 +9,7 @@ use super::{VersionArg, fail, read_input, write_stdout};
 use gdmarshal::decode::{DecodeOptions, decode as decode_bytes};
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::json::{Hex, Unhex, read_json, write_json};
 
 /// Options of `gdmarshal decode`.
 #[derive(clap::Args, Debug)]
@@ -60,22 +62,47 @@ pub struct InspectArgs {
     file: Option<PathBuf>,
 }
 
-/// Reads the byte input of decode and inspect.
+/// Reads the byte input of decode and inspect: raw, or hex text turned into bytes as it is read
+/// (one byte per two digits, never the text whole).
 fn read_bytes(file: Option<&PathBuf>, is_hex: bool) -> Result<Vec<u8>, String> {
-    let raw = read_input(file)?;
     if !is_hex {
-        return Ok(raw);
+        return read_input(file);
     }
-    let text = String::from_utf8(raw).map_err(|e| {
-        format!(
-            "hex input is not text: byte {} is not UTF-8",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    unhex(&text).map_err(|e| format!("hex input: {e}"))
+    let (name, input, len): (String, Box<dyn Read>, u64) = match file {
+        Some(p) if p.as_os_str() != "-" => {
+            let f = File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let len = f.metadata().map_or(0, |m| m.len());
+            (p.display().to_string(), Box::new(f), len)
+        }
+        _ => ("stdin".into(), Box::new(io::stdin().lock()), 0),
+    };
+    let mut unhex = Unhex::with_capacity(usize::try_from(len).unwrap_or(0));
+    let mut piece = vec![0; 1 << 16];
+    let mut input = input;
+    loop {
+        match input.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => unhex.feed(&piece[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(format!("{name}: {e}")),
+        }
+    }
+    unhex.finish().map_err(|e| format!("hex input: {e}"))
 }
 
-/// `gdmarshal decode`.
+/// Runs `write` on a buffered stdout and flushes it; a failed write ends the program as
+/// `output` says (a closed pipe quietly with 141, anything else with one message and 1).
+fn to_stdout(
+    write: impl FnOnce(&mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+) -> ExitCode {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => super::output::fail(e),
+    }
+}
+
+/// `gdmarshal decode`: the JSON is written straight from the decoded value.
 pub fn decode(a: &DecodeArgs) -> ExitCode {
     let bytes = match read_bytes(a.file.as_ref(), a.hex) {
         Ok(b) => b,
@@ -99,23 +126,20 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
             decoded.consumed
         );
     }
+    drop(bytes);
     let style = if a.float_bits {
         FloatStyle::Bits
     } else {
         FloatStyle::Shortest
     };
-    let j = to_json(&decoded.value, profile, style);
-    let mut text = if a.pretty {
-        serde_json::to_string_pretty(&j)
-    } else {
-        serde_json::to_string(&j)
-    }
-    .expect("a JSON value always serializes");
-    text.push('\n');
-    write_stdout(text.as_bytes())
+    to_stdout(|out| {
+        write_json(&mut *out, &decoded.value, style, a.pretty)?;
+        out.write_all(b"\n")
+    })
 }
 
-/// `gdmarshal encode`.
+/// `gdmarshal encode`: the value is read straight from the JSON text, with nesting limited to
+/// what the version's engines accept.
 pub fn encode(a: &EncodeArgs) -> ExitCode {
     let name = a
         .file
@@ -125,35 +149,30 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let text = match std::str::from_utf8(&raw) {
-        Ok(t) => t,
-        Err(e) => return fail(format!("{name}: byte {} is not UTF-8", e.valid_up_to())),
-    };
-    let j: serde_json::Value = match gdmarshal::json::parse_deep(text) {
-        Ok(j) => j,
-        Err(e) => {
-            return fail(format!(
-                "{name}:{}:{}: invalid JSON: {e}",
-                e.line(),
-                e.column()
-            ));
-        }
-    };
+    if let Err(e) = std::str::from_utf8(&raw) {
+        return fail(format!("{name}: byte {} is not UTF-8", e.valid_up_to()));
+    }
     let profile = a.version.profile;
-    let value = match from_json(&j, profile) {
+    let value = match read_json(&raw, profile) {
         Ok(v) => v,
-        Err(e) => return fail(format!("{name}: {e}")),
+        Err(e) => return fail(format!("{name}:{e}")),
     };
-    match encode_value(
+    drop(raw);
+    let bytes = match encode_value(
         &value,
         profile,
         EncodeOptions {
             full_objects: a.full_objects,
         },
     ) {
-        Ok(bytes) if a.hex => write_stdout(format!("{}\n", hex(&bytes)).as_bytes()),
-        Ok(bytes) => write_stdout(&bytes),
-        Err(e) => fail(format!("{name}: cannot encode for Godot {profile}: {e}")),
+        Ok(bytes) => bytes,
+        Err(e) => return fail(format!("{name}: cannot encode for Godot {profile}: {e}")),
+    };
+    drop(value);
+    if a.hex {
+        to_stdout(|out| writeln!(out, "{}", Hex(&bytes)))
+    } else {
+        write_stdout(&bytes)
     }
 }
 

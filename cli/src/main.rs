@@ -75,11 +75,9 @@ pub struct VersionArg {
     pub profile: Profile,
 }
 
-/// Runs the command line.
-fn run() -> ExitCode {
-    let cli = Cli::parse();
-    cli.limits.install();
-    match cli.command {
+/// Runs a command that may walk deeply nested trees with generic recursion (see [`STACK`]).
+fn run(command: Command) -> ExitCode {
+    match command {
         Command::Decode(a) => codec::decode(&a),
         Command::Encode(a) => codec::encode(&a),
         Command::Inspect(a) => codec::inspect(&a),
@@ -132,10 +130,22 @@ pub fn write_stdout(bytes: &[u8]) -> ExitCode {
 const STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
+    let cli = Cli::parse();
+    cli.limits.install();
+    let command = cli.command;
+    // decode, encode and inspect walk values only through the codec, which grows the stack as it
+    // nests: they run here, without reserving the lab's big stack, so that their address space
+    // follows their data (cli/tests/memory.rs runs them under a limit).
+    if matches!(
+        command,
+        Command::Decode(_) | Command::Encode(_) | Command::Inspect(_)
+    ) {
+        return run(command);
+    }
     match std::thread::Builder::new()
         .name("gdmarshal".into())
         .stack_size(STACK)
-        .spawn(run)
+        .spawn(move || run(command))
     {
         Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
         Err(e) => {

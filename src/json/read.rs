@@ -1,0 +1,1307 @@
+//! Reading: tagged JSON straight into a [`Variant`], through serde's visitors.
+//!
+//! The same seeds read JSON text as it is parsed (no tree in between) and an existing
+//! `serde_json::Value`. They keep the JSON path as a stack of segments in a shared [`Cx`], so a
+//! path string is built only when an error is reported. Every JSON value is consumed by one of
+//! them, and none reads a node nested deeper than the profile allows, so neither the stack nor the
+//! memory grows past what the value itself needs, however deep the text nests.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use super::{JsonError, unhex};
+use crate::float::{self, Float};
+use crate::stack;
+use crate::types::{Element, Shape, VariantType};
+use crate::value::{
+    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
+};
+
+/// One step of a JSON path.
+enum Seg {
+    /// A member of the schema.
+    Member(&'static str),
+    /// Any other member name.
+    Name(Box<str>),
+    /// An array element.
+    Index(usize),
+}
+
+/// What the reader shares: widths, the nesting limit, the path of the node being read and the
+/// first error found.
+pub(super) struct Cx {
+    double_reals: bool,
+    /// Nesting past which a node is refused (`usize::MAX` for none).
+    limit: usize,
+    /// Nesting of the node being read (the root is at 0, its elements at 1).
+    depth: usize,
+    path: Vec<Seg>,
+    error: Option<JsonError>,
+}
+
+impl Cx {
+    pub(super) fn new(double_reals: bool, limit: usize) -> Cx {
+        Cx {
+            double_reals,
+            limit,
+            depth: 0,
+            path: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The path of the node being read, as `$.value[2]`.
+    pub(super) fn path(&self) -> String {
+        let mut s = String::from("$");
+        for seg in &self.path {
+            match seg {
+                Seg::Member(m) => {
+                    s.push('.');
+                    s.push_str(m);
+                }
+                Seg::Name(n) if is_identifier(n) => {
+                    s.push('.');
+                    s.push_str(n);
+                }
+                Seg::Name(n) => {
+                    s.push('[');
+                    s.push_str(&Value::from(&**n).to_string());
+                    s.push(']');
+                }
+                Seg::Index(i) => {
+                    s.push('[');
+                    s.push_str(&i.to_string());
+                    s.push(']');
+                }
+            }
+        }
+        s
+    }
+
+    /// The error found, if any.
+    pub(super) fn take_error(&mut self) -> Option<JsonError> {
+        self.error.take()
+    }
+
+    /// Records `message` at the current path (unless an error deeper in was recorded first) and
+    /// returns the error that stops the parser.
+    fn fail<E: de::Error>(&mut self, message: impl Into<String>) -> E {
+        let message = message.into();
+        let e = E::custom(&message);
+        if self.error.is_none() {
+            self.error = Some(JsonError {
+                path: self.path(),
+                message,
+            });
+        }
+        e
+    }
+
+    /// [`Cx::fail`] one step further down the path.
+    fn fail_at<E: de::Error>(&mut self, seg: Seg, message: impl Into<String>) -> E {
+        self.path.push(seg);
+        let e = self.fail(message);
+        self.path.pop();
+        e
+    }
+
+    fn wrong<E: de::Error>(&mut self, expected: &str, found: &str) -> E {
+        self.fail(format!("expected {expected}, found {found}"))
+    }
+
+    fn too_deep<E: de::Error>(&mut self) -> E {
+        let limit = self.limit;
+        self.fail(format!("nesting deeper than {limit}"))
+    }
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// A JSON value as a visitor sees it; containers are not looked into.
+#[derive(Clone, Copy)]
+enum Found<'a> {
+    Null,
+    Bool(bool),
+    I64(i64),
+    U64(u64),
+    F64(f64),
+    Str(&'a str),
+    Array,
+    Object,
+}
+
+impl Found<'_> {
+    fn kind(self) -> &'static str {
+        match self {
+            Found::Null => "null",
+            Found::Bool(_) => "a boolean",
+            Found::I64(_) | Found::U64(_) | Found::F64(_) => "a number",
+            Found::Str(_) => "a string",
+            Found::Array => "an array",
+            Found::Object => "an object",
+        }
+    }
+
+    /// The JSON text of a scalar; the kind of a container.
+    fn show(self) -> String {
+        match self {
+            Found::Null => "null".into(),
+            Found::Bool(b) => b.to_string(),
+            Found::I64(i) => i.to_string(),
+            Found::U64(u) => u.to_string(),
+            Found::F64(x) => Number::from_f64(x).map_or_else(|| x.to_string(), |n| n.to_string()),
+            Found::Str(s) => Value::from(s).to_string(),
+            Found::Array | Found::Object => self.kind().into(),
+        }
+    }
+}
+
+/// How a scalar of the schema is read from what was found; the error says what is wrong.
+type Conv<T> = for<'a> fn(Found<'a>) -> Result<T, String>;
+
+fn expected_string(j: Found<'_>) -> String {
+    format!("expected a string, found {}", j.kind())
+}
+
+fn text(j: Found<'_>) -> Result<Text, String> {
+    match j {
+        Found::Str(s) => Ok(Text::from(s)),
+        _ => Err(expected_string(j)),
+    }
+}
+
+fn string(j: Found<'_>) -> Result<String, String> {
+    match j {
+        Found::Str(s) => Ok(s.to_string()),
+        _ => Err(expected_string(j)),
+    }
+}
+
+fn boolean(j: Found<'_>) -> Result<bool, String> {
+    match j {
+        Found::Bool(b) => Ok(b),
+        _ => Err("expected true or false".into()),
+    }
+}
+
+fn int64(j: Found<'_>) -> Result<i64, String> {
+    match j {
+        Found::Str(s) => s
+            .parse()
+            .map_err(|_| format!("{s:?} is not a 64-bit integer")),
+        Found::I64(i) => Ok(i),
+        Found::U64(u) => i64::try_from(u).map_err(|_| format!("{u} is not an exact integer")),
+        Found::F64(_) => Err(format!("{} is not an exact integer", j.show())),
+        _ => Err(format!(
+            "expected an integer as a decimal string, found {}",
+            j.kind()
+        )),
+    }
+}
+
+fn uint64(j: Found<'_>) -> Result<u64, String> {
+    match j {
+        Found::Str(s) => s
+            .parse()
+            .map_err(|_| format!("{s:?} is not an unsigned 64-bit integer")),
+        Found::U64(u) => Ok(u),
+        Found::I64(_) | Found::F64(_) => {
+            Err(format!("{} is not an exact unsigned integer", j.show()))
+        }
+        _ => Err(format!(
+            "expected an unsigned integer as a decimal string, found {}",
+            j.kind()
+        )),
+    }
+}
+
+fn int32(j: Found<'_>) -> Result<i32, String> {
+    let v = match j {
+        Found::I64(i) => i,
+        Found::U64(u) if i64::try_from(u).is_ok() => u as i64,
+        _ => {
+            return Err(format!(
+                "expected a 32-bit integer number, found {}",
+                j.show()
+            ));
+        }
+    };
+    i32::try_from(v).map_err(|_| format!("{v} does not fit in 32 bits"))
+}
+
+fn token<F: Float>(j: Found<'_>) -> Result<F, String> {
+    match j {
+        Found::Str(s) => float::parse(s),
+        _ => Err(expected_string(j)),
+    }
+}
+
+fn null(j: Found<'_>) -> Result<(), String> {
+    match j {
+        Found::Null => Ok(()),
+        _ => Err("an Object's value can only be null".into()),
+    }
+}
+
+fn hex_bytes(j: Found<'_>) -> Result<Vec<u8>, String> {
+    match j {
+        Found::Str(s) => unhex(s),
+        _ => Err(expected_string(j)),
+    }
+}
+
+/// Visitor methods that refuse every scalar: "expected $what, found a string".
+macro_rules! refuse_scalars {
+    ($what:expr) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "null"))
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "a boolean"))
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "a number"))
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "a number"))
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "a number"))
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+            Err(self.cx.wrong($what, "a string"))
+        }
+    };
+}
+
+/// Visitor methods of a reader of arrays: refuse scalars and objects.
+macro_rules! arrays_only {
+    () => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array")
+        }
+        refuse_scalars!("an array");
+        fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(self.cx.wrong("an array", "an object"))
+        }
+    };
+}
+
+/// Room for the first elements of a container, one at a time (a one-element array, the most
+/// common in deep values, then takes no more than it holds); doubling after that.
+fn push<T>(items: &mut Vec<T>, x: T) {
+    if items.len() == items.capacity() && items.len() < 4 {
+        items.reserve_exact(1);
+    }
+    items.push(x);
+}
+
+/// A finished container, holding no more memory than its elements need.
+fn finish<T>(mut items: Vec<T>) -> Vec<T> {
+    if items.capacity() > items.len() {
+        items.shrink_to_fit();
+    }
+    items
+}
+
+/// One scalar, converted by `conv`.
+struct Leaf<'c, T> {
+    cx: &'c mut Cx,
+    conv: Conv<T>,
+}
+
+impl<'c, T> Leaf<'c, T> {
+    fn new(cx: &'c mut Cx, conv: Conv<T>) -> Leaf<'c, T> {
+        Leaf { cx, conv }
+    }
+
+    fn take<E: de::Error>(self, j: Found<'_>) -> Result<T, E> {
+        (self.conv)(j).map_err(|m| self.cx.fail(m))
+    }
+}
+
+impl<'de, T> DeserializeSeed<'de> for Leaf<'_, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T> Visitor<'de> for Leaf<'_, T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON scalar")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+        self.take(Found::Null)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<T, E> {
+        self.take(Found::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        self.take(Found::I64(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.take(Found::U64(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        self.take(Found::F64(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        self.take(Found::Str(v))
+    }
+    // The conversions accept scalars only: a container is refused before it is read.
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        self.take(Found::Array)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        self.take(Found::Object)
+    }
+}
+
+/// An array of scalars.
+struct List<'c, T> {
+    cx: &'c mut Cx,
+    conv: Conv<T>,
+}
+
+impl<'de, T> DeserializeSeed<'de> for List<'_, T> {
+    type Value = Vec<T>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T> Visitor<'de> for List<'_, T> {
+    type Value = Vec<T>;
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let (cx, conv) = (self.cx, self.conv);
+        let mut items = Vec::new();
+        loop {
+            cx.path.push(Seg::Index(items.len()));
+            let Some(x) = seq.next_element_seed(Leaf::new(cx, conv))? else {
+                break;
+            };
+            cx.path.pop();
+            items.push(x);
+        }
+        cx.path.pop();
+        Ok(finish(items))
+    }
+}
+
+/// An array of exactly `n` scalars, appended to `out`: the components of a `ty`.
+struct Fixed<'c, 'o, T> {
+    cx: &'c mut Cx,
+    conv: Conv<T>,
+    n: usize,
+    ty: VariantType,
+    out: &'o mut Vec<T>,
+}
+
+impl<'de, T> DeserializeSeed<'de> for Fixed<'_, '_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T> Visitor<'de> for Fixed<'_, '_, T> {
+    type Value = ();
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let (cx, n) = (self.cx, self.n);
+        let mut found = 0;
+        while found < n {
+            cx.path.push(Seg::Index(found));
+            let Some(x) = seq.next_element_seed(Leaf::new(cx, self.conv))? else {
+                cx.path.pop();
+                break;
+            };
+            cx.path.pop();
+            self.out.push(x);
+            found += 1;
+        }
+        if found == n {
+            // Count what is left for the error; skipping nests no deeper than the text does.
+            while seq.next_element::<IgnoredAny>()?.is_some() {
+                found += 1;
+            }
+        }
+        if found != n {
+            let ty = self.ty;
+            return Err(cx.fail(format!("{ty} has {n} components, found {found}")));
+        }
+        Ok(())
+    }
+}
+
+/// The components of a `ty` with `n` of them.
+fn fixed<'de, D: Deserializer<'de>, T>(
+    cx: &mut Cx,
+    conv: Conv<T>,
+    n: usize,
+    ty: VariantType,
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    let mut out = Vec::with_capacity(n);
+    Fixed {
+        cx,
+        conv,
+        n,
+        ty,
+        out: &mut out,
+    }
+    .deserialize(d)?;
+    Ok(out)
+}
+
+/// Where the rows of a packed array of vectors or colors go.
+trait RowSink<T> {
+    fn take(&mut self, row: &[T]);
+}
+
+impl<T: Copy> RowSink<T> for Vec<T> {
+    fn take(&mut self, row: &[T]) {
+        self.extend_from_slice(row);
+    }
+}
+
+impl RowSink<f32> for Vec<[f32; 4]> {
+    fn take(&mut self, row: &[f32]) {
+        if let [r, g, b, a] = *row {
+            self.push([r, g, b, a]);
+        }
+    }
+}
+
+/// An array of rows of `n` scalars each: a packed array of vectors or colors.
+struct Rows<'c, T, O> {
+    cx: &'c mut Cx,
+    conv: Conv<T>,
+    n: usize,
+    ty: VariantType,
+    out: O,
+}
+
+impl<'de, T, O: RowSink<T>> DeserializeSeed<'de> for Rows<'_, T, O> {
+    type Value = O;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<O, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T, O: RowSink<T>> Visitor<'de> for Rows<'_, T, O> {
+    type Value = O;
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<O, A::Error> {
+        let Rows {
+            cx,
+            conv,
+            n,
+            ty,
+            mut out,
+        } = self;
+        let mut row = Vec::with_capacity(n);
+        let mut i = 0;
+        loop {
+            cx.path.push(Seg::Index(i));
+            row.clear();
+            let fixed = Fixed {
+                cx: &mut *cx,
+                conv,
+                n,
+                ty,
+                out: &mut row,
+            };
+            if seq.next_element_seed(fixed)?.is_none() {
+                break;
+            }
+            cx.path.pop();
+            out.take(&row);
+            i += 1;
+        }
+        cx.path.pop();
+        Ok(out)
+    }
+}
+
+/// The elements of an `Array`: nodes one level deeper.
+struct Nodes<'c> {
+    cx: &'c mut Cx,
+}
+
+impl<'de> Visitor<'de> for Nodes<'_> {
+    type Value = Vec<Variant>;
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<Variant>, A::Error> {
+        let cx = self.cx;
+        cx.depth += 1;
+        let mut items = Vec::new();
+        loop {
+            cx.path.push(Seg::Index(items.len()));
+            let Some(v) = seq.next_element_seed(Node { cx: &mut *cx })? else {
+                break;
+            };
+            cx.path.pop();
+            push(&mut items, v);
+        }
+        cx.path.pop();
+        cx.depth -= 1;
+        Ok(finish(items))
+    }
+}
+
+/// The entries of a `Dictionary`: `[key, value]` pairs of nodes one level deeper.
+struct Entries<'c> {
+    cx: &'c mut Cx,
+}
+
+impl<'de> Visitor<'de> for Entries<'_> {
+    type Value = Vec<(Variant, Variant)>;
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let cx = self.cx;
+        cx.depth += 1;
+        let mut entries = Vec::new();
+        loop {
+            cx.path.push(Seg::Index(entries.len()));
+            let Some(kv) = seq.next_element_seed(Pair {
+                cx: &mut *cx,
+                first: KeyNode,
+            })?
+            else {
+                break;
+            };
+            cx.path.pop();
+            push(&mut entries, kv);
+        }
+        cx.path.pop();
+        cx.depth -= 1;
+        Ok(finish(entries))
+    }
+}
+
+/// The properties of a full `Object`: `[name, value]` pairs, values one level deeper.
+struct Properties<'c> {
+    cx: &'c mut Cx,
+}
+
+impl<'de> DeserializeSeed<'de> for Properties<'_> {
+    type Value = Vec<(String, Variant)>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Properties<'_> {
+    type Value = Vec<(String, Variant)>;
+    arrays_only!();
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let cx = self.cx;
+        cx.depth += 1;
+        let mut properties = Vec::new();
+        loop {
+            cx.path.push(Seg::Index(properties.len()));
+            let Some(p) = seq.next_element_seed(Pair {
+                cx: &mut *cx,
+                first: PropertyName,
+            })?
+            else {
+                break;
+            };
+            cx.path.pop();
+            push(&mut properties, p);
+        }
+        cx.path.pop();
+        cx.depth -= 1;
+        Ok(finish(properties))
+    }
+}
+
+/// How the first item of a pair is read, and what the pair is called in errors.
+trait First<'de>: Copy {
+    type Value;
+    const PAIR: &'static str;
+    fn read<D: Deserializer<'de>>(self, cx: &mut Cx, d: D) -> Result<Self::Value, D::Error>;
+}
+
+/// Reads the key of a dictionary entry.
+#[derive(Clone, Copy)]
+struct KeyNode;
+
+impl<'de> First<'de> for KeyNode {
+    type Value = Variant;
+    const PAIR: &'static str = "a [key, value] pair";
+    fn read<D: Deserializer<'de>>(self, cx: &mut Cx, d: D) -> Result<Variant, D::Error> {
+        Node { cx }.deserialize(d)
+    }
+}
+
+/// Reads the name of an object property.
+#[derive(Clone, Copy)]
+struct PropertyName;
+
+impl<'de> First<'de> for PropertyName {
+    type Value = String;
+    const PAIR: &'static str = "a [name, value] pair";
+    fn read<D: Deserializer<'de>>(self, cx: &mut Cx, d: D) -> Result<String, D::Error> {
+        Leaf::new(cx, string).deserialize(d)
+    }
+}
+
+/// A two-element array: a first item read by `F`, then a node.
+struct Pair<'c, F> {
+    cx: &'c mut Cx,
+    first: F,
+}
+
+impl<'de, F: First<'de>> DeserializeSeed<'de> for Pair<'_, F> {
+    type Value = (F::Value, Variant);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A seed that hands its deserializer to a [`First`].
+struct FirstSeed<'c, F> {
+    cx: &'c mut Cx,
+    first: F,
+}
+
+impl<'de, F: First<'de>> DeserializeSeed<'de> for FirstSeed<'_, F> {
+    type Value = F::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<F::Value, D::Error> {
+        self.first.read(self.cx, d)
+    }
+}
+
+impl<'de, F: First<'de>> Visitor<'de> for Pair<'_, F> {
+    type Value = (F::Value, Variant);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(F::PAIR)
+    }
+    refuse_scalars!(F::PAIR);
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(self.cx.wrong(F::PAIR, "an object"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let cx = self.cx;
+        let short =
+            |cx: &mut Cx, n: usize| cx.fail(format!("expected {}, found {n} items", F::PAIR));
+        cx.path.push(Seg::Index(0));
+        let first = FirstSeed {
+            cx: &mut *cx,
+            first: self.first,
+        };
+        let Some(a) = seq.next_element_seed(first)? else {
+            cx.path.pop();
+            return Err(short(cx, 0));
+        };
+        cx.path.pop();
+        cx.path.push(Seg::Index(1));
+        let Some(b) = seq.next_element_seed(Node { cx: &mut *cx })? else {
+            cx.path.pop();
+            return Err(short(cx, 1));
+        };
+        cx.path.pop();
+        let mut n = 2;
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            n += 1;
+        }
+        if n != 2 {
+            return Err(short(cx, n));
+        }
+        Ok((a, b))
+    }
+}
+
+/// A container's element, key or value type: `{"builtin": "int"}`, `{"class": "Node"}` or
+/// `{"script": "res://a.gd"}`.
+struct Kind<'c> {
+    cx: &'c mut Cx,
+}
+
+const KIND: &str = r#"an object like {"builtin": "int"}"#;
+const ONE_KIND: &str = "expected exactly one of builtin, class, script";
+
+impl<'de> DeserializeSeed<'de> for Kind<'_> {
+    type Value = ContainerType;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<ContainerType, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Kind<'_> {
+    type Value = ContainerType;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(KIND)
+    }
+    refuse_scalars!(KIND);
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<ContainerType, A::Error> {
+        Err(self.cx.wrong(KIND, "an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContainerType, A::Error> {
+        let cx = self.cx;
+        let Some(k) = map.next_key_seed(Leaf::new(&mut *cx, text))? else {
+            return Err(cx.fail(ONE_KIND));
+        };
+        let make: fn(String) -> Option<ContainerType> = match k.as_str() {
+            "builtin" => |s| VariantType::from_name(&s).map(ContainerType::Builtin),
+            "class" => |s| Some(ContainerType::ClassName(s)),
+            "script" => |s| Some(ContainerType::Script(s)),
+            _ => {
+                return Err(cx.fail(format!(
+                    "unknown container kind {:?}: expected builtin, class or script",
+                    k.as_str()
+                )));
+            }
+        };
+        cx.path.push(Seg::Name(k.as_str().into()));
+        let s = map.next_value_seed(Leaf::new(&mut *cx, string))?;
+        cx.path.pop();
+        if map.next_key::<IgnoredAny>()?.is_some() {
+            return Err(cx.fail(ONE_KIND));
+        }
+        let unknown = format!("unknown type {s:?}");
+        make(s).ok_or_else(|| cx.fail(unknown))
+    }
+}
+
+/// Any JSON value, kept as a `serde_json::Value` for later: the `value` of a node whose `type`
+/// comes after it. `budget` is how many more levels of arrays and objects it may nest.
+struct Capture<'c> {
+    cx: &'c mut Cx,
+    budget: usize,
+}
+
+impl Capture<'_> {
+    /// The nesting a node's `value` may take: three JSON levels per level of values (a
+    /// dictionary's `value`, its pair, the node) for each level left, and a few to spare.
+    fn budget(cx: &Cx) -> usize {
+        cx.limit
+            .saturating_sub(cx.depth)
+            .saturating_mul(3)
+            .saturating_add(3)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Capture<'_> {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        stack::with_room(move || d.deserialize_any(self))
+    }
+}
+
+impl<'de> Visitor<'de> for Capture<'_> {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let cx = self.cx;
+        if self.budget == 0 {
+            return Err(cx.too_deep());
+        }
+        let mut items = Vec::new();
+        loop {
+            cx.path.push(Seg::Index(items.len()));
+            let inner = Capture {
+                cx: &mut *cx,
+                budget: self.budget - 1,
+            };
+            let Some(v) = seq.next_element_seed(inner)? else {
+                break;
+            };
+            cx.path.pop();
+            items.push(v);
+        }
+        cx.path.pop();
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let cx = self.cx;
+        if self.budget == 0 {
+            return Err(cx.too_deep());
+        }
+        let mut members = Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if members.contains_key(&k) {
+                let message = format!("duplicate member {k:?}");
+                return Err(cx.fail_at(Seg::Name(k.into()), message));
+            }
+            cx.path.push(Seg::Name(k.as_str().into()));
+            let v = map.next_value_seed(Capture {
+                cx: &mut *cx,
+                budget: self.budget - 1,
+            })?;
+            cx.path.pop();
+            members.insert(k, v);
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+/// The members of a node, in the schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Member {
+    Type,
+    Value,
+    Names,
+    Subnames,
+    Absolute,
+    Id,
+    Class,
+    Properties,
+    Name,
+    Object,
+    ElementType,
+    KeyType,
+    ValueType,
+}
+
+const MEMBERS: [Member; 13] = [
+    Member::Type,
+    Member::Value,
+    Member::Names,
+    Member::Subnames,
+    Member::Absolute,
+    Member::Id,
+    Member::Class,
+    Member::Properties,
+    Member::Name,
+    Member::Object,
+    Member::ElementType,
+    Member::KeyType,
+    Member::ValueType,
+];
+
+impl Member {
+    fn name(self) -> &'static str {
+        match self {
+            Member::Type => "type",
+            Member::Value => "value",
+            Member::Names => "names",
+            Member::Subnames => "subnames",
+            Member::Absolute => "absolute",
+            Member::Id => "id",
+            Member::Class => "class",
+            Member::Properties => "properties",
+            Member::Name => "name",
+            Member::Object => "object",
+            Member::ElementType => "element_type",
+            Member::KeyType => "key_type",
+            Member::ValueType => "value_type",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
+    /// Whether a node of this shape has the member.
+    fn belongs(self, shape: Shape) -> bool {
+        match self {
+            Member::Type => true,
+            Member::Value => !matches!(
+                shape,
+                Shape::Empty | Shape::Callable | Shape::NodePath | Shape::Signal
+            ),
+            Member::Names | Member::Subnames | Member::Absolute => shape == Shape::NodePath,
+            Member::Id | Member::Class | Member::Properties => shape == Shape::Object,
+            Member::Name | Member::Object => shape == Shape::Signal,
+            Member::ElementType => shape == Shape::Array,
+            Member::KeyType | Member::ValueType => shape == Shape::Dictionary,
+        }
+    }
+
+    /// The error for a member that `ty` does not have.
+    fn foreign(self, ty: VariantType) -> String {
+        let has: Vec<&str> = MEMBERS
+            .iter()
+            .filter(|m| m.belongs(ty.shape()))
+            .map(|m| m.name())
+            .collect();
+        format!(
+            "a node of type {ty} has no member {:?} (it has {})",
+            self.name(),
+            has.join(", ")
+        )
+    }
+}
+
+/// A member name; any other name is an error.
+struct MemberName<'c> {
+    cx: &'c mut Cx,
+}
+
+impl<'de> DeserializeSeed<'de> for MemberName<'_> {
+    type Value = Member;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Member, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for MemberName<'_> {
+    type Value = Member;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Member, E> {
+        match MEMBERS.iter().find(|m| m.name() == v) {
+            Some(m) => Ok(*m),
+            None => Err(self
+                .cx
+                .fail_at(Seg::Name(v.into()), format!("unknown member {v:?}"))),
+        }
+    }
+}
+
+/// What a node's members held, before the node is put together.
+#[derive(Default)]
+struct Members {
+    value: Option<Variant>,
+    /// A `value` that came before `type`, to read once the type is known.
+    early: Option<Value>,
+    names: Option<Vec<String>>,
+    subnames: Option<Vec<String>>,
+    absolute: Option<bool>,
+    id: Option<u64>,
+    class: Option<String>,
+    properties: Option<Vec<(String, Variant)>>,
+    name: Option<String>,
+    object: Option<u64>,
+    element_type: Option<ContainerType>,
+    key_type: Option<ContainerType>,
+    value_type: Option<ContainerType>,
+}
+
+const OBJECT_FORMS: &str = r#""value": null, "id", or "class" and "properties""#;
+
+impl Members {
+    /// The node of type `ty` that these members make.
+    fn build<E: de::Error>(self, cx: &mut Cx, ty: VariantType) -> Result<Variant, E> {
+        fn need<T, E: de::Error>(cx: &mut Cx, v: Option<T>, name: &str) -> Result<T, E> {
+            v.ok_or_else(|| cx.fail(format!("missing member {name:?}")))
+        }
+        Ok(match ty.shape() {
+            Shape::Empty => Variant::Nil,
+            Shape::Callable => Variant::Callable,
+            Shape::NodePath => Variant::node_path(NodePath {
+                names: need(cx, self.names, "names")?,
+                subnames: need(cx, self.subnames, "subnames")?,
+                absolute: need(cx, self.absolute, "absolute")?,
+            }),
+            Shape::Signal => Variant::Signal(Box::new(Signal {
+                name: need(cx, self.name, "name")?,
+                object_id: need(cx, self.object, "object")?,
+            })),
+            Shape::Object => match (self.value, self.id, self.class, self.properties) {
+                (Some(null), None, None, None) => null,
+                (None, Some(id), None, None) => Variant::object(Object::Id(id)),
+                (None, None, Some(class), Some(properties)) => {
+                    Variant::object(Object::Full { class, properties })
+                }
+                (None, None, Some(_), None) => need(cx, None, "properties")?,
+                (None, None, None, Some(_)) => need(cx, None, "class")?,
+                (None, None, None, None) => {
+                    return Err(cx.fail(format!("an Object needs {OBJECT_FORMS}")));
+                }
+                _ => {
+                    return Err(cx.fail(format!("an Object has one of {OBJECT_FORMS}, not more")));
+                }
+            },
+            Shape::Array => match need(cx, self.value, "value")? {
+                Variant::Array(mut a) => {
+                    if let Some(t) = self.element_type {
+                        a.set_element_type(t);
+                    }
+                    Variant::Array(a)
+                }
+                other => other,
+            },
+            Shape::Dictionary => match need(cx, self.value, "value")? {
+                Variant::Dictionary(mut d) => {
+                    if self.key_type.is_some() || self.value_type.is_some() {
+                        d.set_types(
+                            self.key_type.unwrap_or_default(),
+                            self.value_type.unwrap_or_default(),
+                        );
+                    }
+                    Variant::Dictionary(d)
+                }
+                other => other,
+            },
+            _ => need(cx, self.value, "value")?,
+        })
+    }
+}
+
+/// A node: `{"type": ..., ...}`, at nesting `cx.depth`.
+pub(super) struct Node<'c> {
+    pub(super) cx: &'c mut Cx,
+}
+
+impl<'de> DeserializeSeed<'de> for Node<'_> {
+    type Value = Variant;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Variant, D::Error> {
+        if self.cx.depth > self.cx.limit {
+            return Err(self.cx.too_deep());
+        }
+        stack::with_room(move || d.deserialize_any(self))
+    }
+}
+
+impl<'de> Visitor<'de> for Node<'_> {
+    type Value = Variant;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a node object")
+    }
+    refuse_scalars!("a node object");
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Variant, A::Error> {
+        Err(self.cx.wrong("a node object", "an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Variant, A::Error> {
+        let cx = self.cx;
+        let mut ty: Option<VariantType> = None;
+        let mut seen = 0u16;
+        let mut m = Members::default();
+        while let Some(member) = map.next_key_seed(MemberName { cx: &mut *cx })? {
+            let seg = Seg::Member(member.name());
+            if seen & member.bit() != 0 {
+                let message = format!("duplicate member {:?}", member.name());
+                return Err(cx.fail_at(seg, message));
+            }
+            seen |= member.bit();
+            if let Some(t) = ty.filter(|t| !member.belongs(t.shape())) {
+                return Err(cx.fail_at(seg, member.foreign(t)));
+            }
+            cx.path.push(seg);
+            match member {
+                Member::Type => {
+                    let name = map.next_value_seed(Leaf::new(&mut *cx, text))?;
+                    cx.path.pop();
+                    let Some(t) = VariantType::from_name(&name) else {
+                        return Err(cx.fail(format!("unknown type {:?}", name.as_str())));
+                    };
+                    // Members that came first must belong to the type.
+                    let foreign = MEMBERS
+                        .iter()
+                        .find(|x| seen & x.bit() != 0 && !x.belongs(t.shape()));
+                    if let Some(&x) = foreign {
+                        return Err(cx.fail_at(Seg::Member(x.name()), x.foreign(t)));
+                    }
+                    ty = Some(t);
+                    continue;
+                }
+                Member::Value => match ty {
+                    Some(ty) => m.value = Some(map.next_value_seed(Payload { cx: &mut *cx, ty })?),
+                    None => {
+                        let budget = Capture::budget(cx);
+                        m.early = Some(map.next_value_seed(Capture {
+                            cx: &mut *cx,
+                            budget,
+                        })?);
+                    }
+                },
+                Member::Names => {
+                    m.names = Some(map.next_value_seed(List {
+                        cx: &mut *cx,
+                        conv: string,
+                    })?)
+                }
+                Member::Subnames => {
+                    m.subnames = Some(map.next_value_seed(List {
+                        cx: &mut *cx,
+                        conv: string,
+                    })?)
+                }
+                Member::Absolute => {
+                    m.absolute = Some(map.next_value_seed(Leaf::new(&mut *cx, boolean))?)
+                }
+                Member::Id => m.id = Some(map.next_value_seed(Leaf::new(&mut *cx, uint64))?),
+                Member::Class => m.class = Some(map.next_value_seed(Leaf::new(&mut *cx, string))?),
+                Member::Properties => {
+                    m.properties = Some(map.next_value_seed(Properties { cx: &mut *cx })?)
+                }
+                Member::Name => m.name = Some(map.next_value_seed(Leaf::new(&mut *cx, string))?),
+                Member::Object => {
+                    m.object = Some(map.next_value_seed(Leaf::new(&mut *cx, uint64))?)
+                }
+                Member::ElementType => {
+                    m.element_type = Some(map.next_value_seed(Kind { cx: &mut *cx })?)
+                }
+                Member::KeyType => m.key_type = Some(map.next_value_seed(Kind { cx: &mut *cx })?),
+                Member::ValueType => {
+                    m.value_type = Some(map.next_value_seed(Kind { cx: &mut *cx })?)
+                }
+            }
+            cx.path.pop();
+        }
+        let Some(ty) = ty else {
+            return Err(cx.fail("missing member \"type\""));
+        };
+        if let Some(j) = m.early.take() {
+            cx.path.push(Seg::Member("value"));
+            let v = Payload { cx: &mut *cx, ty }
+                .deserialize(&j)
+                .map_err(de::Error::custom)?;
+            cx.path.pop();
+            m.value = Some(v);
+        }
+        m.build(cx, ty)
+    }
+}
+
+/// The `value` member of a node of type `ty`.
+struct Payload<'c> {
+    cx: &'c mut Cx,
+    ty: VariantType,
+}
+
+impl<'de> DeserializeSeed<'de> for Payload<'_> {
+    type Value = Variant;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Variant, D::Error> {
+        let Payload { cx, ty } = self;
+        Ok(match ty.shape() {
+            Shape::Bool => Variant::Bool(Leaf::new(cx, boolean).deserialize(d)?),
+            Shape::Int => Variant::Int(Leaf::new(cx, int64).deserialize(d)?),
+            Shape::Float => Variant::Float(Leaf::new(cx, token::<f64>).deserialize(d)?),
+            Shape::String => {
+                let s = Leaf::new(cx, text).deserialize(d)?;
+                if ty == VariantType::StringName {
+                    Variant::StringName(s)
+                } else {
+                    Variant::String(s)
+                }
+            }
+            Shape::Reals(n) => {
+                let r = if cx.double_reals {
+                    Reals::from(fixed(cx, token::<f64>, n, ty, d)?)
+                } else {
+                    Reals::from(fixed(cx, token::<f32>, n, ty, d)?)
+                };
+                from_reals(cx, ty, r)?
+            }
+            Shape::Ints(n) => {
+                let ints = I32s::from_vec(fixed(cx, int32, n, ty, d)?);
+                Variant::from_ints(ty, ints)
+                    .ok_or_else(|| cx.fail(format!("{ty} has no integer components")))?
+            }
+            Shape::Color => match fixed(cx, token::<f32>, 4, ty, d)?[..] {
+                [r, g, b, a] => Variant::Color([r, g, b, a]),
+                _ => return Err(cx.fail("a Color has 4 components")),
+            },
+            Shape::Rid => Variant::Rid(Leaf::new(cx, uint64).deserialize(d)?),
+            Shape::Object => {
+                Leaf::new(cx, null).deserialize(d)?;
+                Variant::object(Object::Null)
+            }
+            Shape::Array => Variant::Array(Array::new(d.deserialize_any(Nodes { cx })?)),
+            Shape::Dictionary => {
+                Variant::Dictionary(Dictionary::new(d.deserialize_any(Entries { cx })?))
+            }
+            Shape::PackedStrings => Variant::PackedStringArray(
+                List {
+                    cx: &mut *cx,
+                    conv: text,
+                }
+                .deserialize(d)?,
+            ),
+            Shape::Packed(e) => match e {
+                Element::U8 => Variant::PackedByteArray(Leaf::new(cx, hex_bytes).deserialize(d)?),
+                Element::I32 => Variant::PackedInt32Array(
+                    List {
+                        cx: &mut *cx,
+                        conv: int32,
+                    }
+                    .deserialize(d)?,
+                ),
+                Element::I64 => Variant::PackedInt64Array(
+                    List {
+                        cx: &mut *cx,
+                        conv: int64,
+                    }
+                    .deserialize(d)?,
+                ),
+                Element::F32 => Variant::PackedFloat32Array(
+                    List {
+                        cx: &mut *cx,
+                        conv: token,
+                    }
+                    .deserialize(d)?,
+                ),
+                Element::F64 => Variant::PackedFloat64Array(
+                    List {
+                        cx: &mut *cx,
+                        conv: token,
+                    }
+                    .deserialize(d)?,
+                ),
+                Element::Color => {
+                    let rows = Rows {
+                        cx,
+                        conv: token::<f32>,
+                        n: 4,
+                        ty,
+                        out: Vec::<[f32; 4]>::new(),
+                    };
+                    Variant::PackedColorArray(finish(rows.deserialize(d)?))
+                }
+                Element::Reals(n) => {
+                    let r = if cx.double_reals {
+                        let rows = Rows {
+                            cx: &mut *cx,
+                            conv: token::<f64>,
+                            n,
+                            ty,
+                            out: Vec::<f64>::new(),
+                        };
+                        Reals::from(finish(rows.deserialize(d)?))
+                    } else {
+                        let rows = Rows {
+                            cx: &mut *cx,
+                            conv: token::<f32>,
+                            n,
+                            ty,
+                            out: Vec::<f32>::new(),
+                        };
+                        Reals::from(finish(rows.deserialize(d)?))
+                    };
+                    from_reals(cx, ty, r)?
+                }
+            },
+            // `value` is not a member of these (see `Member::belongs`).
+            Shape::Empty | Shape::Callable | Shape::NodePath | Shape::Signal => {
+                return Err(cx.fail(Member::Value.foreign(ty)));
+            }
+        })
+    }
+}
+
+fn from_reals<E: de::Error>(cx: &mut Cx, ty: VariantType, r: Reals) -> Result<Variant, E> {
+    Variant::from_reals(ty, r).ok_or_else(|| cx.fail(format!("{ty} has no real_t components")))
+}
