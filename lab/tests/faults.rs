@@ -17,8 +17,18 @@ use gdmarshal_lab::oracle::{
 
 const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");
 
-/// A fake 4.6.3 engine running this fault script (written into `dir`).
+/// A fake 4.6.3 engine running this fault script (written into `dir`), with a short timeout.
 fn engine(dir: &Path, script: &str) -> Engine {
+    let config = EngineConfig {
+        timeout: Duration::from_millis(400),
+        start_timeout: Duration::from_secs(10),
+        ..EngineConfig::default()
+    };
+    engine_with(dir, script, config)
+}
+
+/// A fake 4.6.3 engine running this fault script (written into `dir`) under `config`.
+fn engine_with(dir: &Path, script: &str, config: EngineConfig) -> Engine {
     let path = dir.join("faults.txt");
     std::fs::write(&path, script).unwrap();
     let spec = EngineSpec {
@@ -30,11 +40,6 @@ fn engine(dir: &Path, script: &str) -> Engine {
         ],
         source: Source::Path("gdmarshal-fake-engine".into()),
         recorded_version: None,
-    };
-    let config = EngineConfig {
-        timeout: Duration::from_millis(400),
-        start_timeout: Duration::from_secs(10),
-        ..EngineConfig::default()
     };
     Engine::start(spec, config).expect("the fake engine starts")
 }
@@ -341,19 +346,7 @@ fn render_the_report() {
 fn an_engine_past_its_memory_limit_is_a_crash_not_a_hang_of_the_suite() {
     use gdmarshal_lab::oracle::EngineLimits;
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("faults.txt");
     // The special input makes the engine allocate 4 GiB; its limit is 2 GiB.
-    std::fs::write(&path, format!("{RULE} alloc:4096\n")).unwrap();
-    let spec = EngineSpec {
-        name: "fake".into(),
-        launcher: PathBuf::from(FAKE),
-        args: vec![
-            "--version=4.6.3".into(),
-            format!("--script={}", path.display()),
-        ],
-        source: Source::Path("gdmarshal-fake-engine".into()),
-        recorded_version: None,
-    };
     let config = EngineConfig {
         timeout: Duration::from_secs(30),
         start_timeout: Duration::from_secs(10),
@@ -363,7 +356,7 @@ fn an_engine_past_its_memory_limit_is_a_crash_not_a_hang_of_the_suite() {
         },
         ..EngineConfig::default()
     };
-    let mut e = Engine::start(spec, config).expect("the fake engine starts under the limit");
+    let mut e = engine_with(dir.path(), &format!("{RULE} alloc:4096\n"), config);
     let started = std::time::Instant::now();
     let v = decode_around(&mut e, &SPECIAL, 2, 6);
     assert!(matches!(v[2], Verdict::Crashed(_)), "{:?}", v[2]);
