@@ -131,8 +131,11 @@ impl Process {
         while let Ok(Event::Stderr(line)) =
             events.recv_timeout(deadline.saturating_duration_since(Instant::now()))
         {
-            stderr.push_str(&line);
-            stderr.push('\n');
+            // Shown to people: bounded, and no terminal control sequences of the engine's.
+            if stderr.len() + line.len() < START_STDERR {
+                stderr.push_str(&escape_controls(&line));
+                stderr.push('\n');
+            }
         }
         if exited.is_some() {
             OracleError::ExitedEarly { status, stderr }
@@ -185,6 +188,23 @@ impl Drop for Process {
             let _ = self.child.wait();
         }
     }
+}
+
+/// The most of a failed start's stderr kept for its error message.
+const START_STDERR: usize = 16 << 10;
+
+/// The text with control characters (other than tab) written as `\u{..}` escapes.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() && c != '\t' {
+                format!("\\u{{{:x}}}", c as u32).chars().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect()
 }
 
 /// Events queued from an engine before its readers wait for the host.
@@ -332,6 +352,14 @@ pub fn describe(status: Option<ExitStatus>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            escape_controls("a\x1b[2Jb\tc\u{7f}"),
+            "a\\u{1b}[2Jb\tc\\u{7f}"
+        );
+    }
 
     #[test]
     fn long_lines_are_cut_and_the_next_line_is_whole() {
