@@ -148,9 +148,11 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
                 });
                 let codec = campaign::classify::codec_answer(&case, profile);
                 Some((version, j, codec))
-            })
-            .expect("thread starts")
-            .join();
+            });
+        let out = match out {
+            Ok(handle) => handle.join(),
+            Err(e) => return fail(format!("cannot start a thread for the case: {e}")),
+        };
         match out {
             Ok(Some((version, Ok(mut j), codec))) => {
                 found += 1;
@@ -193,7 +195,7 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
     };
     let started = Instant::now();
     let multi = MultiProgress::new();
-    let handles: Vec<_> = engines
+    let handles: Vec<std::io::Result<_>> = engines
         .into_iter()
         .map(|mut engine| {
             let b: ProgressBar = multi.add(bar(cfg.cases as usize, engine.name()));
@@ -208,14 +210,15 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
                     b.finish();
                     r
                 })
-                .expect("thread starts")
         })
         .collect();
     let runs: Vec<Result<EngineRun, String>> = handles
         .into_iter()
-        .map(|h| {
-            h.join()
-                .unwrap_or_else(|_| Err("campaign thread panicked".into()))
+        .map(|h| match h {
+            Ok(h) => h
+                .join()
+                .unwrap_or_else(|_| Err("campaign thread panicked".into())),
+            Err(e) => Err(format!("cannot start a campaign thread: {e}")),
         })
         .collect();
     let elapsed = started.elapsed();
