@@ -424,24 +424,30 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         if first & 0x8000_0000 == 0 {
             return Err(self.r.error_at(start, K::OldNodePath));
         }
-        let names = (first & 0x7FFF_FFFF) as usize;
-        let mut subnames = self.u32("subname count")? as usize;
+        let names = first & 0x7FFF_FFFF;
+        let mut subnames = self.u32("subname count")?;
         let flags = self.u32("flags (1 absolute, 2 old property)")?;
         // Flag 2 marks the pre-3.1 layout where the property was stored after the subnames.
+        // Every engine counts in `uint32_t` and wraps: `subnamecount++` and
+        // `total = namecount + subnamecount` are taken modulo 2^32, so a huge subname count can
+        // cancel the name count (4.6: 1600000001000080ffffffff00000000 is the empty NodePath,
+        // 16 bytes; 1600000002000080ffffffff0000000000000000 reads one string, a name, as string
+        // `i` is a name while `i < namecount`). The other flag bits are ignored.
         if flags & 2 != 0 {
-            subnames += 1;
+            subnames = subnames.wrapping_add(1);
         }
+        let total = names.wrapping_add(subnames) as usize;
+        let names = names as usize;
         let mut np = NodePath {
             absolute: flags & 1 != 0,
             ..NodePath::default()
         };
-        let total = names.saturating_add(subnames);
         if total.saturating_mul(4) > self.r.left() {
             return Err(self.r.error_at(
                 start,
                 K::BadLength {
-                    what: "name count",
-                    value: first,
+                    what: "name + subname count",
+                    value: total as u32,
                     left: self.r.left(),
                 },
             ));
