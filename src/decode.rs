@@ -418,6 +418,20 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.str(name).map(str::to_owned)
     }
 
+    /// The error for an element at `at` that the engine converts in a way the codec does not
+    /// reproduce.
+    #[cold]
+    fn unmodelled(&self, at: usize, u: typed::Unmodelled) -> Failure {
+        self.r.error_at(
+            at,
+            K::UnmodelledConversion {
+                from: u.from,
+                to: u.to,
+                why: u.why,
+            },
+        )
+    }
+
     fn node_path(&mut self) -> R<NodePath> {
         let start = self.r.pos();
         let first = self.u32("name count | 0x80000000")?;
@@ -550,7 +564,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let at = self.r.pos();
                 let path = self.string("script path")?;
                 // With objects allowed the engine loads the script, and refuses a path that is
-                // empty or not under res:// (`marshalls.cpp`, "Invalid script path").
+                // empty, not under res:// or names no Script resource in its project
+                // (`marshalls.cpp`, "Invalid script path"). The last depends on the project, which
+                // the bytes do not carry: such paths are accepted (known difference
+                // `script-not-in-project`; 4.6 refuses `res://N` in the oracle's project).
                 if self.opts.allow_objects && !is_resource_path(&path) {
                     let why = format!("{path:?} is not a res:// path");
                     return Err(self.r.error_at(
@@ -587,12 +604,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let mut items = Vec::with_capacity(capacity);
         let typed = element_type != ContainerType::None;
         for i in 0..n {
+            let at = self.r.pos();
             items.push(Variant::Nil);
             let slot = items.last_mut().expect("just pushed");
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
-                items.extend(typed::admit(&element_type, item));
+                let kept = typed::admit(&element_type, item, self.profile)
+                    .map_err(|u| self.unmodelled(at, u))?;
+                items.extend(kept);
             }
         }
         self.give_back(taken);
@@ -620,13 +640,17 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let mut entries = EntrySet::with_capacity(capacity);
         let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
+            let at = self.r.pos();
             let (k, v) = entries.push_blank();
             self.child(depth + 1, format_args!("key {i}"), k)?;
             self.child(depth + 1, format_args!("value {i}"), v)?;
-            // `d[key] = value` checks the key's type but not the value's: the engine drops an
-            // entry with a key of another type and keeps any value (seen in 4.6.3).
+            // `d[key] = value` checks the key's type but not the value's: the engine converts or
+            // drops a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
-                entries.admit_last(|k| typed::admit(&key_type, k));
+                let profile = self.profile;
+                entries
+                    .admit_last(|k| typed::admit(&key_type, k, profile))
+                    .map_err(|u| self.unmodelled(at, u))?;
             } else {
                 entries.settle_last();
             }
@@ -687,7 +711,10 @@ fn put(out: &mut Variant, v: Variant) {
     std::mem::forget(std::mem::replace(out, v));
 }
 
-/// Whether a script path is one the engine would try to load: non-empty, under `res://`.
+/// Whether a script path is one some project could hold: under `res://` (case-sensitive, so
+/// `uid://`, `user://` and `RES://` never are) with something after it. Godot 4.6 refuses every
+/// other path whatever its project holds, and `res://` alone in any ordinary project
+/// (`ResourceLoader::exists(path, "Script")`).
 fn is_resource_path(path: &str) -> bool {
     path.len() > "res://".len() && path.starts_with("res://")
 }
