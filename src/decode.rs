@@ -418,30 +418,50 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.str(name).map(str::to_owned)
     }
 
+    /// The error for an element at `at` that the engine converts in a way the codec does not
+    /// reproduce.
+    #[cold]
+    fn unmodelled(&self, at: usize, u: typed::Unmodelled) -> Failure {
+        self.r.error_at(
+            at,
+            K::UnmodelledConversion {
+                from: u.from,
+                to: u.to,
+                why: u.why,
+            },
+        )
+    }
+
     fn node_path(&mut self) -> R<NodePath> {
         let start = self.r.pos();
         let first = self.u32("name count | 0x80000000")?;
         if first & 0x8000_0000 == 0 {
             return Err(self.r.error_at(start, K::OldNodePath));
         }
-        let names = (first & 0x7FFF_FFFF) as usize;
-        let mut subnames = self.u32("subname count")? as usize;
+        let names = first & 0x7FFF_FFFF;
+        let mut subnames = self.u32("subname count")?;
         let flags = self.u32("flags (1 absolute, 2 old property)")?;
         // Flag 2 marks the pre-3.1 layout where the property was stored after the subnames.
+        // Every engine counts in `uint32_t` and wraps: `subnamecount++` and
+        // `total = namecount + subnamecount` are taken modulo 2^32, so a huge subname count can
+        // cancel the name count (4.6: 1600000001000080ffffffff00000000 is the empty NodePath,
+        // 16 bytes; 1600000002000080ffffffff0000000000000000 reads one string, a name, as string
+        // `i` is a name while `i < namecount`). The other flag bits are ignored.
         if flags & 2 != 0 {
-            subnames += 1;
+            subnames = subnames.wrapping_add(1);
         }
+        let total = names.wrapping_add(subnames) as usize;
+        let names = names as usize;
         let mut np = NodePath {
             absolute: flags & 1 != 0,
             ..NodePath::default()
         };
-        let total = names.saturating_add(subnames);
         if total.saturating_mul(4) > self.r.left() {
             return Err(self.r.error_at(
                 start,
                 K::BadLength {
-                    what: "name count",
-                    value: first,
+                    what: "name + subname count",
+                    value: total as u32,
                     left: self.r.left(),
                 },
             ));
@@ -544,7 +564,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let at = self.r.pos();
                 let path = self.string("script path")?;
                 // With objects allowed the engine loads the script, and refuses a path that is
-                // empty or not under res:// (`marshalls.cpp`, "Invalid script path").
+                // empty, not under res:// or names no Script resource in its project
+                // (`marshalls.cpp`, "Invalid script path"). The last depends on the project, which
+                // the bytes do not carry: such paths are accepted (known difference
+                // `script-not-in-project`; 4.6 refuses `res://N` in the oracle's project).
                 if self.opts.allow_objects && !is_resource_path(&path) {
                     let why = format!("{path:?} is not a res:// path");
                     return Err(self.r.error_at(
@@ -587,12 +610,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 // the elements so far.
                 items.reserve_exact(1);
             }
+            let at = self.r.pos();
             items.push(Variant::Nil);
             let slot = items.last_mut().expect("just pushed");
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
-                items.extend(typed::admit(&element_type, item));
+                let kept = typed::admit(&element_type, item, self.profile)
+                    .map_err(|u| self.unmodelled(at, u))?;
+                items.extend(kept);
             }
         }
         self.give_back(taken);
@@ -624,13 +650,17 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 // As for arrays: the input ends inside this entry.
                 entries.reserve_exact(1);
             }
+            let at = self.r.pos();
             let (k, v) = entries.push_blank();
             self.child(depth + 1, format_args!("key {i}"), k)?;
             self.child(depth + 1, format_args!("value {i}"), v)?;
-            // `d[key] = value` checks the key's type but not the value's: the engine drops an
-            // entry with a key of another type and keeps any value (seen in 4.6.3).
+            // `d[key] = value` checks the key's type but not the value's: the engine converts or
+            // drops a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
-                entries.admit_last(|k| typed::admit(&key_type, k));
+                let profile = self.profile;
+                entries
+                    .admit_last(|k| typed::admit(&key_type, k, profile))
+                    .map_err(|u| self.unmodelled(at, u))?;
             } else {
                 entries.settle_last();
             }
@@ -691,7 +721,10 @@ fn put(out: &mut Variant, v: Variant) {
     std::mem::forget(std::mem::replace(out, v));
 }
 
-/// Whether a script path is one the engine would try to load: non-empty, under `res://`.
+/// Whether a script path is one some project could hold: under `res://` (case-sensitive, so
+/// `uid://`, `user://` and `RES://` never are) with something after it. Godot 4.6 refuses every
+/// other path whatever its project holds, and `res://` alone in any ordinary project
+/// (`ResourceLoader::exists(path, "Script")`).
 fn is_resource_path(path: &str) -> bool {
     path.len() > "res://".len() && path.starts_with("res://")
 }

@@ -59,6 +59,17 @@ pub enum DecodeErrorKind {
     },
     /// A NodePath in the pre-3.0 format, which the engine no longer reads.
     OldNodePath,
+    /// A typed container element that the engine keeps converted to the container's type in a way
+    /// this codec does not reproduce (see [`crate::typed`]): the input is valid, but the value the
+    /// engine makes of it is not known here.
+    UnmodelledConversion {
+        /// The element's type.
+        from: VariantType,
+        /// The container's element type.
+        to: VariantType,
+        /// What the engine's conversion depends on.
+        why: &'static str,
+    },
     /// A field whose value the engine rejects.
     Invalid {
         /// What the field is.
@@ -92,6 +103,11 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::OldNodePath => {
                 f.write_str("NodePath in the old string format, which the engine rejects")
             }
+            DecodeErrorKind::UnmodelledConversion { from, to, why } => write!(
+                f,
+                "the engine keeps this {from} converted to the container's {to}, which the codec \
+                 does not reproduce (it depends on {why})"
+            ),
             DecodeErrorKind::Invalid { what, why } => write!(f, "invalid {what}: {why}"),
         }
     }

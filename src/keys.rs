@@ -308,14 +308,18 @@ impl EntrySet {
     }
 
     /// Like [`EntrySet::settle_last`], but the key first goes through `admit`, which may convert
-    /// it or refuse the entry.
-    pub fn admit_last(&mut self, admit: impl FnOnce(Variant) -> Option<Variant>) {
+    /// it, refuse the entry (`Ok(None)`) or fail (the entry is then dropped and the error returned).
+    pub fn admit_last<E>(
+        &mut self,
+        admit: impl FnOnce(Variant) -> Result<Option<Variant>, E>,
+    ) -> Result<(), E> {
         let Some((k, v)) = self.entries.pop() else {
-            return;
+            return Ok(());
         };
-        if let Some(k) = admit(k) {
+        if let Some(k) = admit(k)? {
             self.insert(k, v);
         }
+        Ok(())
     }
 
     /// The entries in order.

@@ -27,6 +27,7 @@
 
 #![warn(missing_docs)]
 
+mod convert;
 pub mod decode;
 pub mod encode;
 pub mod error;

@@ -570,6 +570,16 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             b.extend(b"b\0\0\0");
             b
         }),
+        // The engines count names + subnames in uint32_t, which wraps: 1 + 0xffffffff strings
+        // is none, 2 + 0xffffffff is one (a name).
+        (
+            "nodepath_count_wraps_to_zero",
+            le(&[id(VariantType::NodePath), 0x8000_0001, 0xffff_ffff, 0]),
+        ),
+        (
+            "nodepath_count_wraps_to_one_name",
+            le(&[id(VariantType::NodePath), 0x8000_0002, 0xffff_ffff, 0, 0]),
+        ),
         ("nodepath_nonzero_padding", {
             let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 0, 1]);
             b.extend(b"a\xff\xff\xff");
@@ -633,6 +643,30 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 b.extend(le(&[0]));
                 b
             }),
+            // Elements of another type that the engine converts (src/typed.rs).
+            ("typed_nodepath_from_string", {
+                let mut b = le(&[arr | 1 << 16, id(VariantType::NodePath), 1]);
+                b.extend(le(&[id(VariantType::String), 5]));
+                b.extend(b"a/b:c\0\0\0");
+                b
+            }),
+            ("typed_color_from_named_string", {
+                let mut b = le(&[arr | 1 << 16, id(VariantType::Color), 1]);
+                b.extend(le(&[id(VariantType::String), 10]));
+                b.extend(b"Dark Green\0\0");
+                b
+            }),
+            (
+                "typed_vector2i_from_vector2",
+                le(&[
+                    arr | 1 << 16,
+                    id(VariantType::Vector2i),
+                    1,
+                    id(VariantType::Vector2),
+                    (-1.5f32).to_bits(),
+                    f32::NAN.to_bits(),
+                ]),
+            ),
             ("vector2_as_64bit", {
                 let mut b = le(&[id(VariantType::Vector2) | FLAG_64]);
                 b.extend(0.1f64.to_le_bytes());
@@ -666,6 +700,19 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                     b
                 },
             );
+            // A Color key made from the empty String: opaque black (the entry is kept).
+            add(
+                s("noncanonical/typed_dict_color_key_from_empty_string"),
+                le(&[
+                    dict | 1 << 16 | 1 << 18,
+                    id(VariantType::Color),
+                    0,
+                    1,
+                    id(VariantType::String),
+                    0,
+                    0,
+                ]),
+            );
         }
     }
     // With objects allowed, script paths are loaded: anything but a res:// path is refused.
@@ -677,6 +724,14 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             ("typed_script_not_res_path", {
                 let mut b = le(&[arr | 3 << 16, 3]);
                 b.extend(b"abc\0");
+                b.extend(le(&[0]));
+                b
+            }),
+            // A res:// path with no Script resource in the engine's project (a known difference:
+            // the codec cannot know the project).
+            ("typed_script_not_in_project", {
+                let mut b = le(&[arr | 3 << 16, 7]);
+                b.extend(b"res://N\0");
                 b.extend(le(&[0]));
                 b
             }),

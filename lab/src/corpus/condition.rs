@@ -4,11 +4,12 @@
 //! why; this is only how each cause is recognised in an answer.
 
 use gdmarshal::decode::{DecodeOptions, decode};
+use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::json::{from_json, unhex};
 use gdmarshal::profile::Profile;
 
 use super::tree::mentions_type;
-use super::{Mismatch, Record, Rejection, Verdict};
+use super::{Mismatch, Record, RejectKind, Rejection, Verdict};
 use crate::oracle::EngineRejection;
 
 /// A cause of a difference, recognised in the answers.
@@ -30,11 +31,17 @@ pub enum Condition {
     /// `object-id`: the re-encoding of a decoded object id differs (the engine writes the id of
     /// the placeholder object it made while decoding, a fresh one per engine process).
     ObjectId,
+    /// `script-not-in-project`: with objects, the engine refuses a `res://` script path the codec
+    /// accepts (whether a Script resource is there is the engine's project's to know).
+    ScriptNotInProject,
+    /// `unmodelled-conversion`: the codec refuses, as one it does not reproduce, a typed
+    /// container's conversion of an element the engine accepts.
+    UnmodelledConversion,
 }
 
 impl Condition {
     /// Every condition, with its name in the file.
-    pub const ALL: [(Condition, &'static str); 7] = [
+    pub const ALL: [(Condition, &'static str); 9] = [
         (Condition::BadUtf8, "bad-utf8"),
         (Condition::TooDeep, "too-deep"),
         (Condition::FloatReadout, "float-readout"),
@@ -42,6 +49,8 @@ impl Condition {
         (Condition::FullObject, "full-object"),
         (Condition::NodePathPadding, "nodepath-padding"),
         (Condition::ObjectId, "object-id"),
+        (Condition::ScriptNotInProject, "script-not-in-project"),
+        (Condition::UnmodelledConversion, "unmodelled-conversion"),
     ];
 
     /// The condition of this name.
@@ -91,6 +100,30 @@ impl Condition {
             }
             Condition::ObjectId => {
                 !r.objects && matches!(m, Mismatch::Reencoding { .. }) && mentions("Object")
+            }
+            Condition::ScriptNotInProject => {
+                r.objects
+                    && matches!(
+                        m,
+                        Mismatch::AcceptsRejected {
+                            engine_rejection: Some(EngineRejection::InvalidScriptPath),
+                            ..
+                        }
+                    )
+            }
+            Condition::UnmodelledConversion => {
+                r.verdict == Verdict::Accepted
+                    && matches!(
+                        m,
+                        Mismatch::RejectsAccepted {
+                            rejection: Rejection {
+                                kind: Some(RejectKind::Decode(
+                                    DecodeErrorKind::UnmodelledConversion { .. }
+                                )),
+                                ..
+                            }
+                        }
+                    )
             }
         }
     }

@@ -6,12 +6,17 @@
 pub enum EngineRejection {
     /// A full object of a class the engine does not have (`ClassDB` cannot instantiate it).
     UnknownClass,
+    /// A script path (a typed container's script, or a full object's `script` property) that the
+    /// engine refuses: 4.x prints `Invalid script path "…".` for a path that is empty, not under
+    /// `res://`, or names no Script resource in the engine's project.
+    InvalidScriptPath,
 }
 
 /// The reason in an engine's stderr, if it is one this crate knows.
 ///
-/// Godot prints `ERROR: Cannot get class 'X'.` (3.2: `ERROR: instance: Cannot get class 'X'.`);
-/// every line is read, since warnings (e.g. about the class name's UTF-8) may come first.
+/// Godot prints `ERROR: Cannot get class 'X'.` (3.2: `ERROR: instance: Cannot get class 'X'.`) and
+/// `ERROR: Invalid script path "X".`; every line is read, since warnings (e.g. about the class
+/// name's UTF-8) may come first.
 pub fn engine_rejection(stderr: &str) -> Option<EngineRejection> {
     stderr.lines().find_map(|line| {
         let message = line.strip_prefix("ERROR: ")?;
@@ -20,9 +25,13 @@ pub fn engine_rejection(stderr: &str) -> Option<EngineRejection> {
             Some((function, rest)) if is_identifier(function) => rest,
             _ => message,
         };
-        message
-            .starts_with("Cannot get class '")
-            .then_some(EngineRejection::UnknownClass)
+        if message.starts_with("Cannot get class '") {
+            Some(EngineRejection::UnknownClass)
+        } else if message.starts_with("Invalid script path \"") {
+            Some(EngineRejection::InvalidScriptPath)
+        } else {
+            None
+        }
     })
 }
 
@@ -46,6 +55,11 @@ mod tests {
         assert_eq!(
             engine_rejection(after_warning),
             Some(EngineRejection::UnknownClass)
+        );
+        let script = "ERROR: Invalid script path \"res://N\".\n   at: _decode_container_type (core/io/marshalls.cpp:172)";
+        assert_eq!(
+            engine_rejection(script),
+            Some(EngineRejection::InvalidScriptPath)
         );
         let other = "ERROR: Condition \"count < 0 || count * 4 * 2 > len\" is true.";
         assert_eq!(engine_rejection(other), None);
