@@ -3,7 +3,7 @@
 handshake (but no-hello) and then misbehaves on every request:
 
     hostile.py long-line        answers with a 1 GiB line, written a mebibyte at a time
-    hostile.py deep             answers with a value nested 200,000 levels deep
+    hostile.py deep             answers with a value nested 200,000 levels of JSON deep
     hostile.py fork-exit DIR    starts two children that keep its pipes open (each writes
                                 "PID PGID" to a file in DIR), then exits with status 4
     hostile.py hang             never answers
@@ -42,7 +42,9 @@ for line in sys.stdin:
             out.write(chunk)
         send('"}')
     elif mode == "deep":
-        send('{"id": %d, "ok": true, "value": %s%s}' % (rid, "[" * 200000, "]" * 200000))
+        # 100,000 Arrays, each an object and a list: 200,000 levels of JSON.
+        n = 100000
+        send('{"id": %d, "ok": true, "value": %s%s}' % (rid, '{"type":"Array","value":[' * n, "]}" * n))
     elif mode == "fork-exit":
         for _ in range(2):
             if os.fork() == 0:

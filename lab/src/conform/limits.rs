@@ -10,10 +10,11 @@
 
 use std::io::{self, BufRead};
 
-/// The longest answer line read, in bytes (without its `\n`): 16 MiB, over 100 times the
-/// corpus's largest legitimate answer (123 KB). A tree parsed from JSON takes up to about 20
-/// times its text in memory, so one answer stays within a few hundred MiB; a longer line is a
-/// protocol error, read no further than the cap.
+/// The longest answer line read, in bytes (without its `\n`): 4 MiB, 33 times the corpus's
+/// largest legitimate answer (123 KB). This is what bounds the runner's memory: an answer is
+/// parsed, compared, sent back for re-encoding and judged, which for the widest JSON a 4 MiB line
+/// can hold (280,000 one-member objects) peaks at about 430 MB (16 MiB: 1.3 GB). A longer line is
+/// a protocol error, read no further than the cap.
 pub const MAX_ANSWER_LINE: usize = 4 << 20;
 
 /// The deepest JSON nesting accepted in an answer: 16,384 levels, twice the corpus's deepest
