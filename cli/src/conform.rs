@@ -188,7 +188,10 @@ pub fn run(a: &ConformArgs) -> ExitCode {
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,
-        Err(e) => return fail(conform::limits::escape_control(&e)),
+        Err(e) => {
+            let lines: Vec<String> = e.lines().map(conform::limits::escape_control).collect();
+            return fail(lines.join("\n"));
+        }
     };
     if let Some(line) = report::stopped(&result) {
         eprintln!("gdmarshal: {line}");

@@ -251,14 +251,15 @@ fn conform_within(testee: &str, extra: &[&str], limit: u64) -> Output {
 #[test]
 fn a_gibibyte_answer_line_fails_its_case_and_the_runner_stays_within_its_memory() {
     // The address space bounds memory reserved, touched or not: 1 GiB of it is the stack the
-    // binary reserves for its work (cli/src/main.rs, STACK) and 256 MiB the runner thread's, so
-    // 1.5 GiB leaves under 256 MiB for everything else, a quarter of one of the testee's lines.
-    // Reading a line whole would take past the limit, and the runner would abort.
+    // binary reserves for its work (cli/src/main.rs, STACK), 256 MiB the runner thread's and
+    // 64 MiB each thread's malloc arena, so 2 GiB leaves well under one of the testee's lines.
+    // Reading a line whole would take past the limit, and the runner would abort (as it did
+    // when it read lines whole: "memory allocation of 539033600 bytes failed").
     let started = Instant::now();
     let o = conform_within(
         &hostile("long-line"),
         &["--run", "encode/int/0", "--run", "encode/int/1"],
-        3 << 29,
+        2 << 30,
     );
     let text = stdout(&o);
     assert_eq!(
@@ -425,6 +426,36 @@ fn a_testee_that_hangs_on_every_request_stops_the_run_after_n_in_a_row() {
     let text = stdout(&o);
     assert_eq!(text.matches("testee hung").count(), 2, "{text}");
     assert!(!text.contains("stopped early"), "{text}");
+}
+
+#[test]
+fn a_testee_that_stops_reading_its_input_times_out() {
+    // The request (800 KB of hex) is larger than a pipe holds: writing it blocks until the
+    // testee reads, which it never does. The runner must time out all the same.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(BIN)
+        .current_dir(root())
+        .args(["conform", "--testee", &hostile("deaf"), "--godot", "4.6"])
+        .args(["--timeout", "1", "--run", "decode/depth/arrays_50000"])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed().as_secs() > 30 {
+            child.kill().unwrap();
+            panic!("the runner is stuck writing to a testee that does not read");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(status.code(), Some(1), "{text}");
+    let f = failure(&text, "decode/depth/arrays_50000");
+    assert!(f.contains("testee hung: no answer within 1.0 s"), "{f}");
 }
 
 #[test]

@@ -8,6 +8,8 @@ handshake (but no-hello) and then misbehaves on every request:
                                 "PID PGID" to a file in DIR), then exits with status 4
     hostile.py hang             never answers
     hostile.py no-hello         never answers the handshake
+    hostile.py deaf             answers the handshake, then reads nothing more (a request larger
+                                than a pipe's buffer cannot be written whole)
     hostile.py loud-error       refuses with an error of control bytes and a mebibyte of text
     hostile.py panic            writes a Rust panic and a 100-frame backtrace to stderr, exits 101
 
@@ -33,6 +35,8 @@ for line in sys.stdin:
         if mode == "no-hello":
             time.sleep(3600)
         send('{"name": "hostile %s", "protocol": 1}' % mode)
+        if mode == "deaf":
+            time.sleep(3600)
         continue
     rid = int(re.search(r'"id":(\d+)', line).group(1))
     if mode == "long-line":

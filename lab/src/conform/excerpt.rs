@@ -3,7 +3,7 @@
 //! error, an abort, and the lines after it) and the last lines, at most
 //! [`MAX_STDERR_EXCERPT`](super::limits::MAX_STDERR_EXCERPT) bytes whatever the testee writes.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::limits::{MAX_STDERR_EXCERPT, MAX_STDERR_LINE};
 
@@ -127,7 +127,9 @@ impl StderrExcerpt {
     /// each indented by two spaces, a gap shown as `… N lines left out`. `None` when the testee
     /// wrote nothing to stderr.
     pub fn render(&self) -> Option<String> {
-        let mut lines: Vec<(usize, String)> = self.cause.clone();
+        // Both parts by line number: the last lines may come before the cause, or overlap it.
+        let mut lines: BTreeMap<usize, &str> =
+            self.cause.iter().map(|(n, t)| (*n, t.as_str())).collect();
         let partial = (!self.partial.is_empty() || self.partial_cut > 0)
             .then(|| (self.lines, self.partial_text()));
         // The line being written counts as one of the last lines.
@@ -137,11 +139,9 @@ impl StderrExcerpt {
             budget -= tail.next().map_or(0, |(_, t)| t.len());
         }
         for (n, text) in tail.chain(partial.as_ref()) {
-            if lines.last().is_none_or(|(last, _)| n > last) {
-                lines.push((*n, text.clone()));
-            }
+            lines.insert(*n, text);
         }
-        if lines.iter().all(|(_, t)| t.trim().is_empty()) {
+        if lines.values().all(|t| t.trim().is_empty()) {
             return None;
         }
         let mut out = String::new();
@@ -155,7 +155,7 @@ impl StderrExcerpt {
                 ));
             }
             out.push_str("  ");
-            out.push_str(&text);
+            out.push_str(text);
             out.push('\n');
             next = n + 1;
         }
@@ -208,5 +208,16 @@ mod tests {
         assert!(shown.len() <= MAX_STDERR_EXCERPT + 200, "{}", shown.len());
         assert!(shown.contains("more bytes)"), "{shown}");
         assert_eq!(StderrExcerpt::default().render(), None);
+    }
+
+    #[test]
+    fn last_lines_before_the_cause_are_shown_in_order() {
+        let mut e = StderrExcerpt::default();
+        e.mark();
+        e.feed(b"starting\nTraceback (most recent call last):\n  File x\nValueError: bad\n");
+        assert_eq!(
+            e.render().unwrap(),
+            "  starting\n  Traceback (most recent call last):\n    File x\n  ValueError: bad"
+        );
     }
 }

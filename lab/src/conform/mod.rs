@@ -410,13 +410,13 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                         }
                         Ok((cases, testee.starts))
                     })
-                    .expect("thread starts")
+                    .map_err(|e| format!("cannot start a runner thread: {e}"))
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
+                h?.join()
                     .unwrap_or_else(|_| Err("a runner thread panicked".into()))
             })
             .collect()

@@ -9,8 +9,8 @@
 //! What it sends is held to the caps of [`super::limits`].
 
 use std::io::{BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel, sync_channel};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -118,6 +118,10 @@ impl Hello {
     }
 }
 
+/// The stack of the threads that write a testee's stdin and read its stdout and stderr (their
+/// buffers are on the heap).
+const HELPER_STACK: usize = 256 << 10;
+
 /// Why a request got no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Failure {
@@ -131,7 +135,11 @@ enum Failure {
 
 struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Requests for the writer thread, which owns the testee's stdin (a testee that stops
+    /// reading blocks that thread, never the runner); dropping it closes the stdin.
+    requests: Option<Sender<Vec<u8>>>,
+    /// A message from the writer thread when a write failed.
+    write_failed: Receiver<()>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<StderrExcerpt>>,
     stderr_done: Receiver<()>,
@@ -187,7 +195,7 @@ impl Drop for Process {
     /// Closes the testee's stdin, which asks it to exit; kills its whole process group once it
     /// has, or after a second if it has not, so that nothing it started is left running.
     fn drop(&mut self) {
-        drop(self.stdin.take());
+        drop(self.requests.take());
         if !self.killed {
             self.exits_within(Duration::from_secs(1));
             self.kill();
@@ -264,45 +272,73 @@ impl Testee {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start testee {:?}: {e}", self.command))?;
-        let stdin = child.stdin.take().expect("piped");
+        let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut err = child.stderr.take().expect("piped");
-        // One line waits in the channel at most: a testee that writes unasked cannot fill the
-        // runner's memory.
-        let (tx, lines) = sync_channel(1);
-        std::thread::spawn(move || {
-            let mut reader =
-                LineReader::new(BufReader::with_capacity(1 << 16, stdout), MAX_ANSWER_LINE);
-            loop {
-                let line = reader.next_line();
-                let end = line == Line::End;
-                if tx.send(line).is_err() || end {
+        let (requests, queue) = channel::<Vec<u8>>();
+        let (failed, write_failed) = channel();
+        let threads = |name: &str| {
+            std::thread::Builder::new()
+                .name(format!("testee {name}"))
+                .stack_size(HELPER_STACK)
+        };
+        let started = threads("stdin").spawn(move || {
+            for line in queue {
+                if stdin.write_all(&line).and_then(|_| stdin.flush()).is_err() {
+                    let _ = failed.send(());
                     break;
                 }
             }
         });
+        // One line waits in the channel at most: a testee that writes unasked cannot fill the
+        // runner's memory.
+        let (tx, lines) = sync_channel(1);
+        let started = started.and_then(|_| {
+            threads("stdout").spawn(move || {
+                let mut reader =
+                    LineReader::new(BufReader::with_capacity(1 << 16, stdout), MAX_ANSWER_LINE);
+                loop {
+                    let line = reader.next_line();
+                    let end = line == Line::End;
+                    if tx.send(line).is_err() || end {
+                        break;
+                    }
+                }
+            })
+        });
         let stderr = Arc::new(Mutex::new(StderrExcerpt::default()));
         let sink = stderr.clone();
         let (done, stderr_done) = channel();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            loop {
-                match err.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        if let Ok(mut e) = sink.lock() {
-                            e.feed(&buf[..n]);
+        let started = started.and_then(|_| {
+            threads("stderr").spawn(move || {
+                let mut buf = [0u8; 8192];
+                loop {
+                    match err.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            if let Ok(mut e) = sink.lock() {
+                                e.feed(&buf[..n]);
+                            }
                         }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
                     }
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(_) => break,
                 }
-            }
-            let _ = done.send(());
+                let _ = done.send(());
+            })
         });
+        if let Err(e) = started {
+            crate::group::kill_group(&mut child);
+            let _ = child.wait();
+            return Err(format!(
+                "cannot start a thread for testee {:?}: {e}",
+                self.command
+            ));
+        }
         Ok(Process {
             child,
-            stdin: Some(stdin),
+            requests: Some(requests),
+            write_failed,
             lines,
             stderr,
             stderr_done,
@@ -376,6 +412,10 @@ impl Testee {
                     return Err((Failure::Crashed, p.crash("output")));
                 }
                 Err(RecvTimeoutError::Timeout) => {
+                    if p.write_failed.try_recv().is_ok() {
+                        // It closed its stdin: it cannot take the request.
+                        return Err((Failure::Crashed, p.crash("input")));
+                    }
                     if exited.is_some() {
                         // Its main process has ended and no answer came: whatever it left
                         // running still holds its output, but it has crashed all the same.
@@ -413,9 +453,9 @@ impl Testee {
         }
         let mut line = serde_json::to_string(request).expect("requests serialize");
         line.push('\n');
-        let sent = match p.stdin.as_mut() {
-            Some(stdin) => stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        let sent = match &p.requests {
+            Some(requests) => requests.send(line.into_bytes()).map_err(|_| ()),
+            None => Err(()),
         };
         let result = match sent {
             Err(_) => Err((Failure::Crashed, p.crash("input"))),
