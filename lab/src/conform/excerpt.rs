@@ -1,7 +1,7 @@
 //! A bounded excerpt of a testee's stderr, for the failure of a case it crashed or hung on: the
 //! first lines since the request that look like the cause (a Rust panic, a Python traceback, an
 //! error, an abort, and the lines after it) and the last lines, at most
-//! [`MAX_STDERR_EXCERPT`](super::limits::MAX_STDERR_EXCERPT) bytes whatever the testee writes.
+//! [`super::limits::MAX_STDERR_EXCERPT`] bytes whatever the testee writes.
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -192,7 +192,7 @@ pub struct Conformance {
     /// Testee processes started (including restarts after crashes and hangs).
     pub starts: usize,
     /// Why the run stopped early, if it did (`--max-failures-in-a-row`): the cases it did not
-    /// run are failures with [`Case::not_run`] set.
+    /// run are failures with their [`not_run`](Case#structfield.not_run) set.
     pub stopped: Option<String>,
 }
 
