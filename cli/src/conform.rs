@@ -71,6 +71,14 @@ pub struct ConformArgs {
     /// most a day).
     #[arg(long, default_value = "5", value_parser = seconds)]
     timeout: Duration,
+    /// Seconds the testee has to answer the handshake each time it starts (default: --timeout;
+    /// more than 0, at most a day).
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    handshake_timeout: Option<Duration>,
+    /// Stop the run after N requests in a row that the testee crashed or hung on; the cases not
+    /// run count as failures. 0: never stop.
+    #[arg(long, value_name = "N", default_value_t = conform::limits::DEFAULT_MAX_FAILURES_IN_A_ROW)]
+    max_failures_in_a_row: usize,
     /// Corpus folder (default: the corpus this binary was built with).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
@@ -98,7 +106,7 @@ pub fn testee(_: &TesteeArgs) -> ExitCode {
     }
 }
 
-/// A positive number of seconds, at most a day: `--timeout`.
+/// A positive number of seconds, at most a day: `--timeout`, `--handshake-timeout`.
 fn seconds(text: &str) -> Result<Duration, String> {
     let s: f64 = text
         .parse()
@@ -174,12 +182,20 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         known,
         jobs: usize::from(a.jobs),
         timeout: a.timeout,
+        handshake_timeout: a.handshake_timeout.unwrap_or(a.timeout),
+        max_failures_in_a_row: a.max_failures_in_a_row,
         sample: a.live.is_some(),
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(e) => {
+            let lines: Vec<String> = e.lines().map(conform::limits::escape_control).collect();
+            return fail(lines.join("\n"));
+        }
     };
+    if let Some(line) = report::stopped(&result) {
+        eprintln!("gdmarshal: {line}");
+    }
     let mut extra = String::new();
     if let Some(n) = a.live {
         extra.push_str(&format!(" --live {n} --seed {seed}"));

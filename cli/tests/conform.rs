@@ -1,7 +1,8 @@
-//! The conformance runner (`gdmarshal conform`) against its shipped testees and against
-//! deliberately wrong ones (tests/testees/wrong.py): the right ones pass every case they declare,
-//! each wrong one fails with a report that names the type and the first differing byte, and the
-//! reports are well formed.
+//! The conformance runner (`gdmarshal conform`) against its shipped testees, against
+//! deliberately wrong ones (tests/testees/wrong.py) and against hostile ones
+//! (tests/testees/hostile.py): the right ones pass every case they declare, each wrong one fails
+//! with a report that names the type and the first differing byte, each hostile one fails its
+//! cases within the runner's limits, and the reports are well formed.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -214,6 +215,336 @@ fn a_hanging_testee_times_out_and_the_run_goes_on() {
     let f = failure(&text, "encode/Dictionary/empty");
     assert!(f.contains("testee hung: no answer within 0.5 s"), "{f}");
     assert!(!text.contains("FAIL encode/int/"), "{text}");
+}
+
+fn hostile(mode: &str) -> String {
+    format!("python3 tests/testees/hostile.py {mode}")
+}
+
+/// Runs `gdmarshal conform` under an address-space limit of `limit` bytes (which its testee
+/// inherits).
+#[cfg(unix)]
+fn conform_within(testee: &str, extra: &[&str], limit: u64) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(BIN);
+    cmd.current_dir(root())
+        .args(["conform", "--testee", testee, "--godot", "4.6"])
+        .args(extra);
+    let rlimit = libc::rlimit {
+        rlim_cur: limit,
+        rlim_max: limit,
+    };
+    // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::setrlimit(libc::RLIMIT_AS, &rlimit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    cmd.output().expect("gdmarshal runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_gibibyte_answer_line_fails_its_case_and_the_runner_stays_within_its_memory() {
+    // The address space bounds memory reserved, touched or not: 1 GiB of it is the stack the
+    // binary reserves for its work (cli/src/main.rs, STACK), 256 MiB the runner thread's and
+    // 64 MiB each thread's malloc arena, so 2 GiB leaves well under one of the testee's lines.
+    // Reading a line whole would take past the limit, and the runner would abort (as it did
+    // when it read lines whole: "memory allocation of 539033600 bytes failed").
+    let started = Instant::now();
+    let o = conform_within(
+        &hostile("long-line"),
+        &["--run", "encode/int/0", "--run", "encode/int/1"],
+        2 << 30,
+    );
+    let text = stdout(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for case in ["encode/int/0", "encode/int/1"] {
+        let f = failure(&text, case);
+        assert!(
+            f.contains(
+                "testee broke the protocol: its answer is longer than 4 MiB (the limit), it begins: {\"id\": "
+            ),
+            "{f}"
+        );
+        assert!(f.contains("\"ok\": false, \"error\": \"xxxxxxxx"), "{f}");
+        assert!(f.len() < 2000, "only the line's first bytes are shown: {f}");
+    }
+    // The testee is killed once the line passes the cap, not read to its end.
+    assert!(
+        started.elapsed().as_secs() < 30,
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn an_answer_nested_200k_levels_deep_is_a_protocol_failure() {
+    let o = conform(&hostile("deep"), "4.6", &["--run", "encode/int/0"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/int/0");
+    assert!(
+        f.contains(
+            "testee broke the protocol: its answer nests deeper than 16384 levels (the limit) at byte "
+        ),
+        "{f}"
+    );
+    assert!(text.contains("FAILED: 1 failing cases"), "{text}");
+}
+
+/// Processes that are still running (not zombies) in process group `pgid`.
+#[cfg(target_os = "linux")]
+fn live_members(pgid: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp ...: comm may hold spaces, so split after its ')'.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2) == Some(&pgid) && fields.first() != Some(&"Z") {
+            out.push(stat);
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_testee_that_exits_leaving_children_on_its_pipes_has_crashed_and_its_group_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let testee = hostile(&format!("fork-exit {}", dir.path().display()));
+    let started = Instant::now();
+    let o = conform(
+        &testee,
+        "4.6",
+        &["--run", "encode/int/0", "--run", "encode/int/1"],
+    );
+    let took = started.elapsed();
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    for case in ["encode/int/0", "encode/int/1"] {
+        let f = failure(&text, case);
+        assert!(f.contains("testee crashed (exit status: 4)"), "{f}");
+    }
+    assert!(!text.contains("hung"), "{text}");
+    // Its children hold its stdout: waiting for the end of it would take the 5 s timeout per case.
+    assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+    let groups: std::collections::BTreeSet<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .map(|l| l.split_whitespace().nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(groups.len(), 2, "one group per testee process: {groups:?}");
+    for g in &groups {
+        let left = live_members(g);
+        assert!(left.is_empty(), "group {g} still runs: {left:?}");
+    }
+}
+
+#[test]
+fn a_testee_that_hangs_on_every_request_stops_the_run_after_n_in_a_row() {
+    let started = Instant::now();
+    let o = conform(
+        &hostile("hang"),
+        "4.6",
+        &[
+            "--timeout",
+            "0.5",
+            "--max-failures-in-a-row",
+            "3",
+            "--run",
+            "encode/int/*",
+        ],
+    );
+    let took = started.elapsed();
+    let text = stdout(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert_eq!(
+        text.matches("\n    testee hung: no answer within 0.5 s")
+            .count(),
+        3,
+        "{text}"
+    );
+    let message = "stopped early: 3 crashes or hangs in a row (--max-failures-in-a-row 3), the last: testee hung: no answer within 0.5 s; 7 cases not run, counted as failures";
+    assert!(text.contains(message), "{text}");
+    assert!(err.contains(message), "{err}");
+    assert!(text.contains("FAILED: 10 failing cases"), "{text}");
+    assert!(took.as_secs_f64() < 10.0, "took {took:?}");
+
+    // 0: never stop; the JSON report says how many were not run.
+    let o = conform(
+        &hostile("hang"),
+        "4.6",
+        &[
+            "--timeout",
+            "0.3",
+            "--max-failures-in-a-row",
+            "2",
+            "--run",
+            "encode/int/*",
+            "--format",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["stopped"]["not_run"], 8, "{report:#}");
+    assert_eq!(report["totals"]["fail"], 10);
+    let not_run = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["not_run"] == true)
+        .count();
+    assert_eq!(not_run, 8);
+    let o = conform(
+        &hostile("hang"),
+        "4.6",
+        &[
+            "--timeout",
+            "0.2",
+            "--max-failures-in-a-row",
+            "0",
+            "--run",
+            "encode/int/[01]",
+        ],
+    );
+    let text = stdout(&o);
+    assert_eq!(text.matches("testee hung").count(), 2, "{text}");
+    assert!(!text.contains("stopped early"), "{text}");
+}
+
+#[test]
+fn a_testee_that_stops_reading_its_input_times_out() {
+    // The request (800 KB of hex) is larger than a pipe holds: writing it blocks until the
+    // testee reads, which it never does. The runner must time out all the same.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut child = Command::new(BIN)
+        .current_dir(root())
+        .args(["conform", "--testee", &hostile("deaf"), "--godot", "4.6"])
+        .args(["--timeout", "1", "--run", "decode/depth/arrays_50000"])
+        .stdout(std::fs::File::create(&out).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed().as_secs() > 30 {
+            child.kill().unwrap();
+            panic!("the runner is stuck writing to a testee that does not read");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(status.code(), Some(1), "{text}");
+    let f = failure(&text, "decode/depth/arrays_50000");
+    assert!(f.contains("testee hung: no answer within 1.0 s"), "{f}");
+}
+
+#[test]
+fn a_handshake_that_never_comes_fails_within_the_timeout() {
+    for flags in [&["--timeout", "1"][..], &["--handshake-timeout", "1"][..]] {
+        let started = Instant::now();
+        let o = conform(&hostile("no-hello"), "4.6", flags);
+        let took = started.elapsed();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{flags:?}: {err}");
+        assert!(
+            err.contains("handshake: testee hung: no answer within 1.0 s"),
+            "{flags:?}: {err}"
+        );
+        assert!(took.as_secs_f64() < 5.0, "{flags:?}: took {took:?}");
+    }
+}
+
+#[test]
+fn control_bytes_from_a_testee_are_escaped_and_its_long_errors_cut() {
+    let o = conform(&hostile("loud-error"), "4.6", &["--run", "encode/int/0"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    assert!(
+        !text.chars().any(|c| c.is_control() && c != '\n'),
+        "no control characters but newlines: {text:?}"
+    );
+    let f = failure(&text, "encode/int/0");
+    assert!(
+        f.contains(
+            r"refused a value the engine encodes: bad \u{1b}[31mred\u{1b}[0m \u{7}bell \u{0}nul \u{d}\u{85}\u{9b}2J yyyy"
+        ),
+        "{f}"
+    );
+    // Kept: 4 KiB of the error, and its length.
+    assert!(f.contains("yyyy… (cut: 1048612 bytes in all)"), "{f}");
+    assert!(f.len() < 6000, "{}", f.len());
+
+    // JUnit XML stays well formed.
+    let o = conform(
+        &hostile("loud-error"),
+        "4.6",
+        &["--run", "encode/int/0", "--format", "junit"],
+    );
+    let (_dir, path) = temp("junit.xml", &stdout(&o));
+    let check = Command::new("python3")
+        .arg("-c")
+        .arg(
+            r#"
+import sys, xml.dom.minidom
+doc = xml.dom.minidom.parse(sys.argv[1])
+failure = doc.getElementsByTagName("failure")[0]
+text = failure.firstChild.data
+assert "bad \\u{1b}[31mred" in text, text[:200]
+print(len(text))
+"#,
+        )
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+#[test]
+fn a_crash_shows_the_panic_and_the_last_lines_of_stderr() {
+    let o = conform(&hostile("panic"), "4.6", &["--run", "encode/int/0"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/int/0");
+    assert!(
+        f.contains("testee crashed (exit status: 101)\n    its stderr:\n"),
+        "{f}"
+    );
+    assert!(
+        f.contains(
+            "      thread 'main' panicked at src/main.rs:3:5:\n      boom: the value is wrong\n"
+        ),
+        "the cause, from its first line: {f}"
+    );
+    assert!(f.contains("lines left out"), "{f}");
+    assert!(
+        f.contains("note: Some details are omitted, run with `RUST_BACKTRACE=full`.\n"),
+        "the last line: {f}"
+    );
+    assert!(f.len() < 10_000, "{}", f.len());
 }
 
 fn temp(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {

@@ -27,3 +27,32 @@ pub fn kill_group(child: &mut Child) {
     }
     let _ = child.kill();
 }
+
+/// Whether the child has ended (exited or been killed), without reaping it: while it is not
+/// reaped its pid stays its own, so [`kill_group`] can still reach whatever it left running in
+/// its group. A child already reaped counts as ended.
+pub fn has_exited(child: &mut Child) -> bool {
+    #[cfg(unix)]
+    {
+        let pid: libc::id_t = child.id();
+        // SAFETY: an all-zero siginfo_t is a valid value (a plain C struct); waitid writes into
+        // it and reads nothing else. WNOWAIT leaves the child waitable, so std's own wait still
+        // reaps it later.
+        let (r, info) = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                pid,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            (r, info)
+        };
+        if r == 0 {
+            // SAFETY: si_pid reads the field waitid fills for an ended child (left zero
+            // otherwise, as zeroed above).
+            return unsafe { info.si_pid() } != 0;
+        }
+    }
+    matches!(child.try_wait(), Ok(Some(_)))
+}

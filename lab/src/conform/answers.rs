@@ -2,8 +2,8 @@
 //! [`Answer`]. A decode the testee accepts is followed by an encode request for the tree it
 //! answered, whose reply is the answer's re-encoding.
 //!
-//! The testee's words are free text: its refusals carry no kind, and a reply that breaks the
-//! protocol is [`Answer::Unanswered`].
+//! The testee's words are free text, cut to [`MAX_TESTEE_TEXT`] bytes: its refusals carry no
+//! kind, and a reply that breaks the protocol is [`Answer::Unanswered`].
 
 use serde_json::{Value, json};
 
@@ -11,6 +11,7 @@ use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{hex, to_json, unhex};
 use gdmarshal::profile::Profile;
 
+use super::limits::{MAX_TESTEE_TEXT, truncate};
 use super::testee::Testee;
 use crate::answer::{Answer, Reencoded};
 use crate::answerer::Answerer;
@@ -29,20 +30,24 @@ enum NotOk {
     Unanswered(String),
 }
 
+/// A testee's free text (a string, or any other JSON as written), cut to
+/// [`MAX_TESTEE_TEXT`].
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => truncate(s, MAX_TESTEE_TEXT),
+        other => truncate(&other.to_string(), MAX_TESTEE_TEXT),
+    }
+}
+
 fn skipped(answer: &Value) -> Option<String> {
-    answer.get("skipped").map(|s| {
-        s.as_str()
-            .map(str::to_string)
-            .unwrap_or_else(|| s.to_string())
-    })
+    answer.get("skipped").map(text)
 }
 
 fn error_text(answer: &Value) -> String {
-    match answer.get("error") {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => "(no message)".into(),
-    }
+    answer
+        .get("error")
+        .map(text)
+        .unwrap_or_else(|| "(no message)".into())
 }
 
 impl Testee {

@@ -7,12 +7,15 @@
 //! text, JSON or JUnit XML.
 
 mod answers;
+pub mod excerpt;
+pub mod limits;
 pub mod live;
 pub mod report;
 pub mod serve;
 pub mod testee;
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -21,10 +24,11 @@ use serde_json::Value;
 use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
-use crate::corpus::{EngineCorpus, Record, SkipReason, Undeclared};
+use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
+use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, MAX_TESTEE_TEXT, truncate};
 use testee::{Hello, Testee};
 
 /// What to run.
@@ -43,18 +47,119 @@ pub struct Options {
     pub jobs: usize,
     /// Time a testee has for one answer.
     pub timeout: Duration,
+    /// Time a testee has to answer the handshake, each time it is started.
+    pub handshake_timeout: Duration,
+    /// The run stops after this many requests in a row that the testee crashed or hung on (in
+    /// any one testee process and its restarts); the cases not run fail. 0: never.
+    pub max_failures_in_a_row: usize,
     /// The cases are a sample (live mode), not the whole corpus: an expected-failure entry that
     /// matches none of them is not stale.
     pub sample: bool,
 }
 
 /// One case after the run, with what a report shows.
+///
+/// Only what a report needs is kept, so that a run's memory does not grow with what a testee
+/// answers: the answer itself is dropped once the case is judged (`details` holds what reports
+/// show of it), and a testee's tree of more than [`MAX_KEPT_TREE`] bytes in the mismatch is
+/// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line).
 #[derive(Clone, Debug)]
 pub struct Case {
-    /// The judged case, with the testee's answer where it was asked.
+    /// The judged case, without the testee's answer.
     pub result: CaseResult,
     /// The type family the case belongs to (e.g. `float`, `Array`, `unknown_type`).
     pub family: String,
+    /// What reports say of the case: the judge's message, the skip reason or the
+    /// expected-failure entry; empty for a pass. Each line at most [`MAX_REPORT_LINE`] bytes.
+    pub message: String,
+    /// The detail lines of a failing case (see [`report::details`]); empty for the others.
+    pub details: Vec<String>,
+    /// The case was not run: the run stopped early ([`Conformance::stopped`]) before it came up.
+    /// It counts as a failure.
+    pub not_run: bool,
+}
+
+impl Case {
+    /// A judged case, keeping what reports show of it.
+    pub fn new(mut result: CaseResult, profile: Profile) -> Case {
+        let family = family(&result.record, profile);
+        let message = clip_lines(&report::message(&result.settled));
+        let details = if is_failure(&result.settled) {
+            report::details(profile, &result)
+                .into_iter()
+                .map(|l| truncate(&l, MAX_REPORT_LINE))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        result.answer = None;
+        lighten(&mut result.settled);
+        Case {
+            result,
+            family,
+            message,
+            details,
+            not_run: false,
+        }
+    }
+
+    /// A case not run because the run stopped early.
+    fn not_run(engine: &str, record: Record, profile: Profile) -> Case {
+        let mut case = Case::new(
+            CaseResult {
+                engine: engine.to_string(),
+                name: record.name.clone(),
+                record,
+                answer: None,
+                settled: Settled::Fail(Mismatch::NoAnswer {
+                    reason: "not run: the run stopped early".into(),
+                }),
+            },
+            profile,
+        );
+        case.not_run = true;
+        case
+    }
+}
+
+/// Each line of `text` cut to [`MAX_REPORT_LINE`] bytes.
+fn clip_lines(text: &str) -> String {
+    if text.lines().all(|l| l.len() <= MAX_REPORT_LINE) {
+        return text.to_string();
+    }
+    text.lines()
+        .map(|l| truncate(l, MAX_REPORT_LINE))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Counts bytes written.
+struct Count(usize);
+
+impl std::io::Write for Count {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Replaces a testee's tree of more than [`MAX_KEPT_TREE`] bytes (as JSON) in a mismatch by a
+/// note, once the case's message and details are written.
+fn lighten(settled: &mut Settled) {
+    if let Settled::Fail(
+        Mismatch::Value { got: tree, .. } | Mismatch::AcceptsRejected { tree, .. },
+    ) = settled
+    {
+        let mut size = Count(0);
+        let _ = serde_json::to_writer(&mut size, tree);
+        if size.0 > MAX_KEPT_TREE {
+            *tree = Value::String(format!("(a tree of {} bytes of JSON, not kept)", size.0));
+        }
+    }
 }
 
 /// An expected-failure entry that is out of date.
@@ -86,6 +191,9 @@ pub struct Conformance {
     pub elapsed: Duration,
     /// Testee processes started (including restarts after crashes and hangs).
     pub starts: usize,
+    /// Why the run stopped early, if it did (`--max-failures-in-a-row`): the cases it did not
+    /// run are failures with their [`not_run`](Case#structfield.not_run) set.
+    pub stopped: Option<String>,
 }
 
 impl Conformance {
@@ -208,15 +316,16 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
     let run_set = globs(&o.run)?;
     let skip_set = globs(&o.skip)?;
     let profile = corpus.profile;
-    let first = Testee::start(&o.testee, o.timeout, profile)?;
+    let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?;
     let hello = first.hello().clone();
     if !hello
         .versions
         .covers(&profile.to_string(), &[&profile.major().to_string()])
     {
         return Err(format!(
-            "testee {:?} does not declare Godot {profile} (it declares {:?})",
-            hello.name, hello.versions
+            "testee {:?} does not declare Godot {profile} (it declares {})",
+            hello.name,
+            truncate(&format!("{:?}", hello.versions), MAX_TESTEE_TEXT)
         ));
     }
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
@@ -233,16 +342,16 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         }
         let index = slots.len();
         match undeclared(&hello, r, profile) {
-            Some(why) => slots.push(Some(Case {
-                result: CaseResult {
+            Some(why) => slots.push(Some(Case::new(
+                CaseResult {
                     engine: corpus.entry.version.clone(),
                     name: r.name.clone(),
                     record: r.clone(),
                     answer: None,
                     settled: Settled::Skip(SkipReason::Undeclared(why)),
                 },
-                family: family(r, profile),
-            })),
+                profile,
+            ))),
             None => {
                 slots.push(None);
                 todo.push((index, r.clone()));
@@ -256,44 +365,58 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         chunks[i % jobs].push(item);
     }
     let mut first = Some(first);
+    let stop: OnceLock<String> = OnceLock::new();
     let outcomes: Vec<Result<Part, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .into_iter()
             .map(|chunk| {
                 let testee = first.take();
                 let known = &known;
+                let stop = &stop;
                 std::thread::Builder::new()
                     .stack_size(1 << 28)
                     .spawn_scoped(s, move || {
                         let mut testee = match testee {
                             Some(t) => t,
-                            None => Testee::start(&o.testee, o.timeout, profile)?,
+                            None => {
+                                Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?
+                            }
                         };
-                        let (indices, records): (Vec<usize>, Vec<Record>) =
-                            chunk.into_iter().unzip();
-                        let part = EngineCorpus {
-                            entry: corpus.entry.clone(),
-                            profile,
-                            records,
-                        };
-                        let results = run(&mut testee, &part, known, &|_, _| true, &mut || {});
-                        let cases = results
-                            .into_iter()
-                            .zip(indices)
-                            .map(|(result, i)| {
-                                let family = family(&result.record, profile);
-                                (i, Case { result, family })
-                            })
-                            .collect();
+                        let mut cases = Vec::with_capacity(chunk.len());
+                        // One case at a time: its answer is dropped before the next is asked.
+                        for (i, record) in chunk {
+                            if stop.get().is_some() {
+                                let engine = &corpus.entry.version;
+                                cases.push((i, Case::not_run(engine, record, profile)));
+                                continue;
+                            }
+                            let part = EngineCorpus {
+                                entry: corpus.entry.clone(),
+                                profile,
+                                records: vec![record],
+                            };
+                            let result = run(&mut testee, &part, known, &|_, _| true, &mut || {})
+                                .pop()
+                                .expect("one result per record");
+                            cases.push((i, Case::new(result, profile)));
+                            let (n, last) = testee.failures_in_a_row();
+                            if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
+                                let last = last.and_then(|l| l.lines().next()).unwrap_or("");
+                                let _ = stop.set(format!(
+                                    "{n} crashes or hangs in a row (--max-failures-in-a-row {}), the last: {last}",
+                                    o.max_failures_in_a_row
+                                ));
+                            }
+                        }
                         Ok((cases, testee.starts))
                     })
-                    .expect("thread starts")
+                    .map_err(|e| format!("cannot start a runner thread: {e}"))
             })
             .collect();
         handles
             .into_iter()
             .map(|h| {
-                h.join()
+                h?.join()
                     .unwrap_or_else(|_| Err("a runner thread panicked".into()))
             })
             .collect()
@@ -311,6 +434,7 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         .map(|c| c.expect("every case ran"))
         .collect();
     let stale = stale(&known, corpus, &cases, o.sample);
+    let not_run = cases.iter().any(|c| c.not_run);
     Ok(Conformance {
         hello,
         command: o.testee.clone(),
@@ -321,6 +445,8 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         known,
         elapsed: started.elapsed(),
         starts,
+        // A stop after the last case stopped nothing.
+        stopped: stop.into_inner().filter(|_| not_run),
     })
 }
 
@@ -411,14 +537,21 @@ pub fn expect_fail_list(c: &Conformance) -> String {
         }
     }
     for x in &c.cases {
-        if let Settled::Fail(m) = &x.result.settled {
-            let why = m.to_string();
-            let reason: String = why.lines().next().unwrap_or("").chars().take(120).collect();
+        // A case not run is no difference to expect: the run stopped before it.
+        if matches!(x.result.settled, Settled::Fail(_)) && !x.not_run {
+            let reason: String = x
+                .message
+                .lines()
+                .next()
+                .unwrap_or("")
+                .chars()
+                .take(120)
+                .collect();
             out.push_str(&format!(
                 "{} {} {}\n",
                 globset::escape(&c.engine),
                 globset::escape(&x.result.name),
-                reason.replace('#', "")
+                limits::escape_control(&reason).replace('#', "")
             ));
         }
     }

@@ -8,14 +8,16 @@ use serde_json::{Value, json};
 use crate::answer::Answer;
 use crate::case::Direction;
 use crate::corpus::Mismatch;
-use crate::corpus::run::Settled;
+use crate::corpus::run::{CaseResult, Settled};
 use crate::judge::first_difference;
 use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{to_json, unhex};
+use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 
-use super::{Case, Conformance, is_failure};
+use super::limits::escape_control;
+use super::{Conformance, is_failure};
 
 /// Quotes a word for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {
@@ -49,7 +51,9 @@ fn status(s: &Settled) -> &'static str {
     }
 }
 
-fn message(s: &Settled) -> String {
+/// What a report says of a settled case: the judge's message, the skip reason or the
+/// expected-failure entry; empty for a pass.
+pub fn message(s: &Settled) -> String {
     match s {
         Settled::Pass => String::new(),
         Settled::Fail(m) => m.to_string(),
@@ -132,7 +136,7 @@ impl Trace for Locate {
 }
 
 /// What field byte `at` of `bytes` belongs to, as this crate's decoder reads them.
-fn field_at(bytes: &[u8], at: usize, c: &Conformance, objects: bool) -> String {
+fn field_at(bytes: &[u8], at: usize, profile: Profile, objects: bool) -> String {
     if at >= bytes.len() {
         return format!("past the end ({} bytes)", bytes.len());
     }
@@ -143,7 +147,7 @@ fn field_at(bytes: &[u8], at: usize, c: &Conformance, objects: bool) -> String {
     };
     let result = decode_traced(
         bytes,
-        c.profile,
+        profile,
         DecodeOptions {
             allow_objects: objects,
         },
@@ -159,7 +163,7 @@ fn field_at(bytes: &[u8], at: usize, c: &Conformance, objects: bool) -> String {
 /// The lines under a failure: both byte strings around the first differing byte and, decoded
 /// with this crate's codec, the first differing node and both trees.
 fn byte_details(
-    c: &Conformance,
+    profile: Profile,
     expected: &[u8],
     got: &[u8],
     objects: bool,
@@ -171,22 +175,22 @@ fn byte_details(
     out.push(format!("testee bytes {}", hex_around(got, at)));
     out.push(format!(
         "byte {at} is, in the engine's bytes: {}",
-        field_at(expected, at, c, objects)
+        field_at(expected, at, profile, objects)
     ));
     out.push(format!(
         "byte {at} is, in the testee's bytes: {}",
-        field_at(got, at, c, objects)
+        field_at(got, at, profile, objects)
     ));
     let tree = |b: &[u8]| {
         decode(
             b,
-            c.profile,
+            profile,
             DecodeOptions {
                 allow_objects: objects,
             },
         )
         .ok()
-        .map(|d| to_json(&d.value, c.profile, FloatStyle::Shortest))
+        .map(|d| to_json(&d.value, profile, FloatStyle::Shortest))
     };
     match (tree(expected), tree(got)) {
         (Some(e), Some(g)) => {
@@ -206,12 +210,14 @@ fn byte_details(
     }
 }
 
-/// The detail lines of one failing case (beyond its judge message).
-pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
-    let r = &case.result.record;
+/// The detail lines of one failing case (beyond its judge message), from its answer: the
+/// input or value, both trees and, where bytes differ, the first differing byte, the field it
+/// belongs to in both and both values read back. [`super::Case::details`] keeps them.
+pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
+    let r = &result.record;
     let mut out = Vec::new();
     let expected = r.output.as_deref().and_then(|h| unhex(h).ok());
-    let answer = case.result.answer.as_ref();
+    let answer = result.answer.as_ref();
     if r.direction == Direction::Decode {
         if let Some(input) = &r.input {
             out.push(format!("input: {}", clip(input, 200)));
@@ -230,23 +236,21 @@ pub fn details(c: &Conformance, case: &Case) -> Vec<String> {
             (None, None) => {}
         }
         // The re-encoding is shown where it is what failed.
-        let reencoding_failed = matches!(
-            case.result.settled,
-            Settled::Fail(Mismatch::Reencoding { .. })
-        );
+        let reencoding_failed =
+            matches!(result.settled, Settled::Fail(Mismatch::Reencoding { .. }));
         if let (Some(e), Some(g), true) =
             (&expected, answer.and_then(Answer::bytes), reencoding_failed)
             && e != g
         {
             out.push("re-encoding of the decoded value:".into());
-            byte_details(c, e, g, r.objects, &mut out);
+            byte_details(profile, e, g, r.objects, &mut out);
         }
     } else {
         if let Some(v) = &r.value {
             out.push(format!("value: {}", clip(&v.to_string(), 400)));
         }
         if let (Some(e), Some(g)) = (&expected, answer.and_then(Answer::bytes)) {
-            byte_details(c, e, g, r.objects, &mut out);
+            byte_details(profile, e, g, r.objects, &mut out);
         }
     }
     out
@@ -282,19 +286,30 @@ fn rate(c: &Conformance) -> f64 {
     c.cases.len() as f64 / c.elapsed.as_secs_f64().max(1e-9)
 }
 
-/// The text report.
+/// The line saying that the run stopped early, if it did.
+pub fn stopped(c: &Conformance) -> Option<String> {
+    let why = c.stopped.as_ref()?;
+    let not_run = c.cases.iter().filter(|x| x.not_run).count();
+    Some(format!(
+        "stopped early: {why}; {not_run} cases not run, counted as failures"
+    ))
+}
+
+/// The text report. Whatever came from the testee has its control characters escaped
+/// ([`escape_control`]), so that the report cannot drive a terminal.
 pub fn text(c: &Conformance, extra: &str) -> String {
     let mut s = String::new();
     for x in &c.cases {
-        if !is_failure(&x.result.settled) {
+        if !is_failure(&x.result.settled) || x.not_run {
             continue;
         }
         let _ = writeln!(s, "FAIL {} [type {}]", x.result.name, x.family);
-        for line in message(&x.result.settled).lines() {
-            let _ = writeln!(s, "    {line}");
-        }
-        for line in details(c, x) {
-            let _ = writeln!(s, "    {line}");
+        for line in x
+            .message
+            .lines()
+            .chain(x.details.iter().map(String::as_str))
+        {
+            let _ = writeln!(s, "    {}", escape_control(line));
         }
         let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
     }
@@ -302,13 +317,20 @@ pub fn text(c: &Conformance, extra: &str) -> String {
         if let Settled::ExpectedFail(entry) = &x.result.settled {
             let _ = writeln!(
                 s,
-                "expected failure {} [type {}]: {entry}",
-                x.result.name, x.family
+                "expected failure {} [type {}]: {}",
+                x.result.name,
+                x.family,
+                escape_control(entry)
             );
         }
     }
     for st in &c.stale {
-        let _ = writeln!(s, "FAIL stale expected failure {}: {}", st.origin, st.why);
+        let _ = writeln!(
+            s,
+            "FAIL stale expected failure {}: {}",
+            escape_control(&st.origin),
+            escape_control(&st.why)
+        );
     }
     let _ = writeln!(
         s,
@@ -336,7 +358,7 @@ pub fn text(c: &Conformance, extra: &str) -> String {
     if !skips.is_empty() {
         let _ = writeln!(s, "\nskipped:");
         for (why, n) in skips {
-            let _ = writeln!(s, "{n:>6}  {why}");
+            let _ = writeln!(s, "{n:>6}  {}", escape_control(&why));
         }
     }
     let _ = writeln!(
@@ -351,6 +373,9 @@ pub fn text(c: &Conformance, extra: &str) -> String {
         rate(c),
         c.starts
     );
+    if let Some(line) = stopped(c) {
+        let _ = writeln!(s, "{line}");
+    }
     if c.passed() {
         let _ = writeln!(
             s,
@@ -374,7 +399,7 @@ pub fn text(c: &Conformance, extra: &str) -> String {
 /// The JSON report.
 pub fn json(c: &Conformance, extra: &str) -> Value {
     let t = totals(c);
-    json!({
+    let mut report = json!({
         "testee": {"name": c.hello.name, "command": c.command},
         "engine": c.engine,
         "profile": c.profile.to_string(),
@@ -391,21 +416,32 @@ pub fn json(c: &Conformance, extra: &str) -> Value {
                 "family": x.family,
                 "status": status(&x.result.settled),
             });
-            let m = message(&x.result.settled);
-            if !m.is_empty() {
-                o["message"] = json!(m);
+            if !x.message.is_empty() {
+                o["message"] = json!(x.message);
+            }
+            if x.not_run {
+                o["not_run"] = json!(true);
             }
             if is_failure(&x.result.settled) {
-                o["details"] = json!(details(c, x));
+                o["details"] = json!(x.details);
                 o["replay"] = json!(replay(c, &x.result.name, extra));
             }
             o
         }).collect::<Vec<_>>(),
         "stale": c.stale.iter().map(|s| json!({"entry": s.origin, "why": s.why})).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(why) = &c.stopped {
+        report["stopped"] = json!({
+            "why": why,
+            "not_run": c.cases.iter().filter(|x| x.not_run).count(),
+        });
+    }
+    report
 }
 
-/// Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold.
+/// Escapes text for XML content and attributes: the five markup characters as entities, and
+/// control characters (which XML 1.0 forbids or discourages) but tab, newline and carriage
+/// return, and U+FFFE and U+FFFF, as `\u{..}` text.
 pub fn xml_escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
@@ -416,7 +452,7 @@ pub fn xml_escape(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(ch),
-            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {
+            c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -467,15 +503,15 @@ pub fn junit(c: &Conformance, extra: &str) -> String {
                     let _ = writeln!(
                         s,
                         ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                        xml_escape(&message(&x.result.settled))
+                        xml_escape(&x.message)
                     );
                 }
                 Settled::Fail(_) | Settled::UnexpectedPass(_) => {
-                    let m = message(&x.result.settled);
+                    let m = &x.message;
                     let mut body = m.clone();
-                    for line in details(c, x) {
+                    for line in &x.details {
                         body.push('\n');
-                        body.push_str(&line);
+                        body.push_str(line);
                     }
                     body.push_str("\nreplay: ");
                     body.push_str(&replay(c, &x.result.name, extra));

@@ -4,17 +4,25 @@
 //! The process is started once and answers one JSON line per request. If it dies, stops
 //! answering within the timeout or breaks the protocol, the case in progress is
 //! [`Answer::Unanswered`](crate::answer::Answer::Unanswered) (always a failure), the process is
-//! killed and the next request starts a fresh one.
+//! killed with its whole process group and the next request starts a fresh one. A testee whose
+//! main process has ended has crashed, even while processes it started still hold its pipes.
+//! What it sends is held to the caps of [`super::limits`].
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::{BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use gdmarshal::profile::Profile;
+
+use super::excerpt::StderrExcerpt;
+use super::limits::{
+    EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, MAX_NAME,
+    MAX_TESTEE_TEXT, SHOWN_LINE_START, line_start, too_deep, truncate,
+};
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u64 = 1;
@@ -80,8 +88,8 @@ impl Hello {
         let name = v
             .get("name")
             .and_then(Value::as_str)
-            .ok_or("hello: the answer has no \"name\" string")?
-            .to_string();
+            .ok_or("hello: the answer has no \"name\" string")?;
+        let name = truncate(name, MAX_NAME);
         if let Some(p) = v.get("protocol").and_then(Value::as_u64)
             && p != PROTOCOL
         {
@@ -110,40 +118,88 @@ impl Hello {
     }
 }
 
+/// The stack of the threads that write a testee's stdin and read its stdout and stderr (their
+/// buffers are on the heap).
+const HELPER_STACK: usize = 256 << 10;
+
+/// Why a request got no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    /// The testee's main process ended, or it closed its output.
+    Crashed,
+    /// No answer within the timeout.
+    Hung,
+    /// An answer that breaks the protocol (too long, too deep, not UTF-8, not JSON, another id).
+    Protocol,
+}
+
 struct Process {
     child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<std::io::Result<String>>,
-    stderr: Arc<Mutex<String>>,
+    /// Requests for the writer thread, which owns the testee's stdin (a testee that stops
+    /// reading blocks that thread, never the runner); dropping it closes the stdin.
+    requests: Option<Sender<Vec<u8>>>,
+    /// A message from the writer thread when a write failed.
+    write_failed: Receiver<()>,
+    lines: Receiver<Line>,
+    stderr: Arc<Mutex<StderrExcerpt>>,
     stderr_done: Receiver<()>,
+    /// Whether the group was killed and the testee reaped.
+    killed: bool,
 }
 
 impl Process {
-    fn stderr_tail(&self) -> String {
-        let s = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
-        let s = s.trim();
-        if s.is_empty() {
-            String::new()
-        } else {
-            let lines: Vec<&str> = s.lines().collect();
-            let tail = lines[lines.len().saturating_sub(3)..].join(" | ");
-            format!("; its last stderr: {tail}")
+    /// What the testee wrote to stderr, as the lines to add to a failure.
+    fn stderr_excerpt(&self) -> String {
+        match self.stderr.lock().ok().and_then(|e| e.render()) {
+            Some(lines) => format!("\nits stderr:\n{lines}"),
+            None => String::new(),
+        }
+    }
+
+    /// Kills the whole process group (the testee and whatever it started) and reaps the testee.
+    fn kill(&mut self) {
+        if !self.killed {
+            self.killed = true;
+            crate::group::kill_group(&mut self.child);
+            let _ = self.child.wait();
+        }
+    }
+
+    /// Why the testee ended or closed its input or output (`what`): its exit status when its
+    /// main process ends within two seconds. Kills its group either way.
+    fn crash(&mut self, what: &str) -> String {
+        let ended = self.exits_within(Duration::from_secs(2));
+        self.kill();
+        match self.child.try_wait() {
+            Ok(Some(s)) if ended => format!("testee crashed ({s})"),
+            _ => format!("testee crashed (closed its {what})"),
+        }
+    }
+
+    /// Waits up to `within` for the testee's main process to end; whether it did.
+    fn exits_within(&mut self, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        loop {
+            if crate::group::has_exited(&mut self.child) {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(EXIT_POLL_MS));
         }
     }
 }
 
 impl Drop for Process {
-    /// Closes the testee's stdin, which asks it to exit; kills it if it has not within a second.
+    /// Closes the testee's stdin, which asks it to exit; kills its whole process group once it
+    /// has, or after a second if it has not, so that nothing it started is left running.
     fn drop(&mut self) {
-        drop(self.stdin.take());
-        for _ in 0..100 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        drop(self.requests.take());
+        if !self.killed {
+            self.exits_within(Duration::from_secs(1));
+            self.kill();
         }
-        crate::group::kill_group(&mut self.child);
-        let _ = self.child.wait();
     }
 }
 
@@ -152,27 +208,40 @@ pub struct Testee {
     command: String,
     pub(super) profile: Profile,
     timeout: Duration,
-    start_timeout: Duration,
+    handshake_timeout: Duration,
     process: Option<Process>,
     hello: Option<Hello>,
     next_id: u64,
     /// How many times the process was (re)started.
     pub starts: usize,
+    /// Requests in a row that the testee crashed or hung on (a restart that fails counts too);
+    /// any answer resets it.
+    in_a_row: usize,
+    /// Why the last request that counts in `in_a_row` got no answer.
+    last_failure: Option<String>,
 }
 
 impl Testee {
-    /// Starts `command` (run by `sh -c`) and does the handshake; its cases will be asked as
-    /// engines of `profile` answer them.
-    pub fn start(command: &str, timeout: Duration, profile: Profile) -> Result<Testee, String> {
+    /// Starts `command` (run by `sh -c`) and does the handshake, which has `handshake_timeout`
+    /// to answer; each later request has `timeout`. Its cases will be asked as engines of
+    /// `profile` answer them.
+    pub fn start(
+        command: &str,
+        timeout: Duration,
+        handshake_timeout: Duration,
+        profile: Profile,
+    ) -> Result<Testee, String> {
         let mut t = Testee {
             command: command.to_string(),
             profile,
             timeout,
-            start_timeout: timeout.max(Duration::from_secs(30)),
+            handshake_timeout,
             process: None,
             hello: None,
             next_id: 1,
             starts: 0,
+            in_a_row: 0,
+            last_failure: None,
         };
         t.ensure_started()?;
         Ok(t)
@@ -188,6 +257,12 @@ impl Testee {
         self.hello.as_ref().expect("started")
     }
 
+    /// Requests in a row the testee crashed or hung on (restarts that failed included), and the
+    /// last reason; zero after any answer.
+    pub fn failures_in_a_row(&self) -> (usize, Option<&str>) {
+        (self.in_a_row, self.last_failure.as_deref())
+    }
+
     fn spawn(&self) -> Result<Process, String> {
         let mut child = crate::group::own_group(&mut Command::new("sh"))
             .arg("-c")
@@ -197,44 +272,77 @@ impl Testee {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start testee {:?}: {e}", self.command))?;
-        let stdin = child.stdin.take().expect("piped");
+        let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut err = child.stderr.take().expect("piped");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let end = line.is_err();
-                if tx.send(line).is_err() || end {
+        let (requests, queue) = channel::<Vec<u8>>();
+        let (failed, write_failed) = channel();
+        let threads = |name: &str| {
+            std::thread::Builder::new()
+                .name(format!("testee {name}"))
+                .stack_size(HELPER_STACK)
+        };
+        let started = threads("stdin").spawn(move || {
+            for line in queue {
+                if stdin.write_all(&line).and_then(|_| stdin.flush()).is_err() {
+                    let _ = failed.send(());
                     break;
                 }
             }
         });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = stderr.clone();
-        let (done, stderr_done) = channel();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = err.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut s) = sink.lock() {
-                    s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                    if s.len() > 8192 {
-                        let cut = s.len() - 4096;
-                        let cut = (cut..s.len()).find(|&i| s.is_char_boundary(i)).unwrap_or(0);
-                        s.drain(..cut);
+        // One line waits in the channel at most: a testee that writes unasked cannot fill the
+        // runner's memory.
+        let (tx, lines) = sync_channel(1);
+        let started = started.and_then(|_| {
+            threads("stdout").spawn(move || {
+                let mut reader =
+                    LineReader::new(BufReader::with_capacity(1 << 16, stdout), MAX_ANSWER_LINE);
+                loop {
+                    let line = reader.next_line();
+                    let end = line == Line::End;
+                    if tx.send(line).is_err() || end {
+                        break;
                     }
                 }
-            }
-            let _ = done.send(());
+            })
         });
+        let stderr = Arc::new(Mutex::new(StderrExcerpt::default()));
+        let sink = stderr.clone();
+        let (done, stderr_done) = channel();
+        let started = started.and_then(|_| {
+            threads("stderr").spawn(move || {
+                let mut buf = [0u8; 8192];
+                loop {
+                    match err.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            if let Ok(mut e) = sink.lock() {
+                                e.feed(&buf[..n]);
+                            }
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+                let _ = done.send(());
+            })
+        });
+        if let Err(e) = started {
+            crate::group::kill_group(&mut child);
+            let _ = child.wait();
+            return Err(format!(
+                "cannot start a thread for testee {:?}: {e}",
+                self.command
+            ));
+        }
         Ok(Process {
             child,
-            stdin: Some(stdin),
+            requests: Some(requests),
+            write_failed,
             lines,
             stderr,
             stderr_done,
+            killed: false,
         })
     }
 
@@ -242,77 +350,140 @@ impl Testee {
         if self.process.is_some() {
             return Ok(());
         }
-        self.process = Some(self.spawn()?);
-        self.starts += 1;
-        let answer = self.exchange(&json!({"op": "hello", "protocol": PROTOCOL}), true);
-        let answer = answer.map_err(|e| format!("handshake: {e}"))?;
-        let hello = Hello::parse(&answer);
-        match hello {
+        let started = self.spawn().and_then(|p| {
+            self.process = Some(p);
+            self.starts += 1;
+            let answer = self.exchange(&json!({"op": "hello", "protocol": PROTOCOL}), true);
+            let answer = answer.map_err(|e| format!("handshake: {e}"))?;
+            Hello::parse(&answer).map_err(|e| truncate(&e, MAX_TESTEE_TEXT))
+        });
+        match started {
             Ok(h) => {
                 self.hello.get_or_insert(h);
                 Ok(())
             }
             Err(e) => {
                 self.process = None;
+                // A testee that cannot be (re)started is as good as one that crashes.
+                self.in_a_row += 1;
+                self.last_failure = Some(e.clone());
                 Err(e)
             }
         }
     }
 
-    /// Sends one request and reads its answer; on any failure the process is gone afterwards.
+    /// Waits for the answer line to the request just sent.
+    fn wait_line(&mut self, timeout: Duration) -> Result<String, (Failure, String)> {
+        let p = self.process.as_mut().expect("started");
+        let deadline = Instant::now() + timeout;
+        let mut exited: Option<Instant> = None;
+        loop {
+            let now = Instant::now();
+            let wait = match exited {
+                Some(grace_ends) => grace_ends.saturating_duration_since(now),
+                None => deadline
+                    .saturating_duration_since(now)
+                    .min(Duration::from_millis(EXIT_POLL_MS)),
+            };
+            match p.lines.recv_timeout(wait) {
+                Ok(Line::Text(text)) => return Ok(text),
+                Ok(Line::TooLong(start)) => {
+                    return Err((
+                        Failure::Protocol,
+                        format!(
+                            "testee broke the protocol: its answer is longer than {} MiB (the limit), it begins: {}",
+                            MAX_ANSWER_LINE >> 20,
+                            line_start(&start, Some(MAX_ANSWER_LINE))
+                        ),
+                    ));
+                }
+                Ok(Line::NotUtf8(start, at)) => {
+                    return Err((
+                        Failure::Protocol,
+                        format!(
+                            "testee broke the protocol: its answer is not UTF-8 (byte {at}), it begins: {}",
+                            line_start(&start, None)
+                        ),
+                    ));
+                }
+                Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
+                    // Its output is closed: give the process a moment to finish dying, to
+                    // report its status.
+                    return Err((Failure::Crashed, p.crash("output")));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if p.write_failed.try_recv().is_ok() {
+                        // It closed its stdin: it cannot take the request.
+                        return Err((Failure::Crashed, p.crash("input")));
+                    }
+                    if exited.is_some() {
+                        // Its main process has ended and no answer came: whatever it left
+                        // running still holds its output, but it has crashed all the same.
+                        return Err((Failure::Crashed, p.crash("output")));
+                    }
+                    if Instant::now() >= deadline {
+                        return Err((
+                            Failure::Hung,
+                            format!(
+                                "testee hung: no answer within {:.1} s",
+                                timeout.as_secs_f64()
+                            ),
+                        ));
+                    }
+                    if crate::group::has_exited(&mut p.child) {
+                        // An answer it wrote before exiting may still be on its way.
+                        exited = Some(Instant::now() + Duration::from_millis(EXIT_GRACE_MS));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends one request and reads its answer; on any failure the process is gone afterwards,
+    /// its whole process group killed.
     fn exchange(&mut self, request: &Value, handshake: bool) -> Result<Value, String> {
         let timeout = if handshake {
-            self.start_timeout
+            self.handshake_timeout
         } else {
             self.timeout
         };
         let p = self.process.as_mut().expect("started");
+        if let Ok(mut e) = p.stderr.lock() {
+            e.mark();
+        }
         let mut line = serde_json::to_string(request).expect("requests serialize");
         line.push('\n');
-        let sent = match p.stdin.as_mut() {
-            Some(stdin) => stdin.write_all(line.as_bytes()).and_then(|_| stdin.flush()),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        let sent = match &p.requests {
+            Some(requests) => requests.send(line.into_bytes()).map_err(|_| ()),
+            None => Err(()),
         };
         let result = match sent {
-            Err(_) => Err(None),
-            Ok(()) => match p.lines.recv_timeout(timeout) {
-                Ok(Ok(text)) => gdmarshal::json::parse_deep::<Value>(&text).map_err(|e| {
-                    let shown: String = text.chars().take(200).collect();
-                    Some(format!(
-                        "testee broke the protocol: its answer is not JSON ({e}): {shown}"
-                    ))
-                }),
-                Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(None),
-                Err(RecvTimeoutError::Timeout) => Err(Some(format!(
-                    "testee hung: no answer within {:.1} s",
-                    timeout.as_secs_f64()
-                ))),
-            },
+            Err(_) => Err((Failure::Crashed, p.crash("input"))),
+            Ok(()) => self.wait_line(timeout).and_then(|text| parse_answer(&text)),
         };
         match result {
-            Ok(v) => Ok(v),
-            Err(why) => {
+            Ok(v) => {
+                if !handshake {
+                    self.in_a_row = 0;
+                }
+                Ok(v)
+            }
+            Err((kind, why)) => {
                 let mut p = self.process.take().expect("started");
-                let why = why.unwrap_or_else(|| {
-                    // Give the process a moment to finish dying, to report its status.
-                    let mut status = None;
-                    for _ in 0..200 {
-                        if let Ok(Some(s)) = p.child.try_wait() {
-                            status = Some(s);
-                            break;
-                        }
-                        std::thread::sleep(Duration::from_millis(10));
-                    }
-                    match status {
-                        Some(s) => format!("testee crashed ({s})"),
-                        None => "testee crashed (closed its output)".to_string(),
-                    }
-                });
-                crate::group::kill_group(&mut p.child);
+                p.kill();
                 // What it printed before dying is the best clue: wait for the last of it.
                 let _ = p.stderr_done.recv_timeout(Duration::from_secs(2));
-                let tail = p.stderr_tail();
-                Err(format!("{why}{tail}"))
+                let why = format!("{why}{}", p.stderr_excerpt());
+                if !handshake {
+                    match kind {
+                        Failure::Crashed | Failure::Hung => {
+                            self.in_a_row += 1;
+                            self.last_failure = Some(why.clone());
+                        }
+                        Failure::Protocol => self.in_a_row = 0,
+                    }
+                }
+                Err(why)
             }
         }
     }
@@ -327,14 +498,36 @@ impl Testee {
         if answer.get("id").and_then(Value::as_u64) != Some(id) {
             // Out of step: the next answers cannot be trusted either.
             self.process = None;
+            let got = answer
+                .get("id")
+                .map(|v| truncate(&v.to_string(), SHOWN_LINE_START))
+                .unwrap_or("(none)".into());
             return Err(format!(
-                "testee broke the protocol: answered id {} to request {id}",
-                answer
-                    .get("id")
-                    .map(|v| v.to_string())
-                    .unwrap_or("(none)".into())
+                "testee broke the protocol: answered id {got} to request {id}"
             ));
         }
         Ok(answer)
     }
+}
+
+/// An answer line as JSON, within the nesting limit.
+fn parse_answer(text: &str) -> Result<Value, (Failure, String)> {
+    if let Some(at) = too_deep(text.as_bytes(), MAX_ANSWER_DEPTH) {
+        return Err((
+            Failure::Protocol,
+            format!(
+                "testee broke the protocol: its answer nests deeper than {MAX_ANSWER_DEPTH} levels (the limit) at byte {at}, it begins: {}",
+                line_start(text.as_bytes(), None)
+            ),
+        ));
+    }
+    gdmarshal::json::parse_deep::<Value>(text).map_err(|e| {
+        (
+            Failure::Protocol,
+            format!(
+                "testee broke the protocol: its answer is not JSON ({e}): {}",
+                line_start(text.as_bytes(), None)
+            ),
+        )
+    })
 }
