@@ -135,3 +135,23 @@ for size in $HEX_SIZES; do
     row "decode --hex → JSON" bytes "$hex" "$out" "$p" "$pb" "$base"
     rm -f "$json" "$hex" "$out"
 done
+
+# The conformance runner against hostile testees (tests/testees/hostile.py): every answer is a
+# 1 GiB line, or JSON nested 200,000 levels deep. Each case must fail on its own while the runner's
+# memory stays bounded by its caps (docs/conformance.md, "Limits"), whatever the testee sends.
+echo
+echo "| conform against | cases failed | peak MiB | exit |"
+echo "|---|---:|---:|---:|"
+for mode in long-line deep; do
+    echo "[conform, $mode]" >&2
+
+    if /usr/bin/time -f %M -o "$work/time" "$bin" conform --godot 4.6 \
+        --testee "python3 tests/testees/hostile.py $mode" --run 'decode/valid/int/*' \
+        --max-failures-in-a-row 0 --timeout 30 </dev/null >"$work/conform.out" 2>&1; then
+        status=0
+    else
+        status=$?
+    fi
+    cases=$(grep -c '^FAIL' "$work/conform.out" || true)
+    echo "| \`hostile.py $mode\` | $cases | $(( ($(tail -n 1 "$work/time") + 1023) / 1024 )) | $status |"
+done
