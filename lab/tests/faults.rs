@@ -168,21 +168,7 @@ fn an_engine_that_cannot_restart_leaves_the_rest_unanswered() {
     // reads at its start then changes so that every later engine refuses to start.
     let mut e = engine(dir.path(), &format!("{RULE} segv\n"));
     std::fs::write(dir.path().join("faults.txt"), "start refuse-start\n").unwrap();
-    let n = 6;
-    let mut inputs: Vec<Vec<u8>> = (0..n).map(int_bytes).collect();
-    inputs[0] = SPECIAL.to_vec();
-    let requests: Vec<DecodeRequest> = inputs
-        .iter()
-        .map(|bytes| DecodeRequest {
-            bytes,
-            allow_objects: false,
-        })
-        .collect();
-    let v: Vec<Verdict> = e
-        .decode_batch(&requests)
-        .into_iter()
-        .map(|r| r.verdict)
-        .collect();
+    let v = decode_around(&mut e, &SPECIAL, 0, 6);
     assert!(
         v.iter().all(Verdict::is_unanswered),
         "nobody could answer any of them: {v:?}"
