@@ -89,7 +89,15 @@ fn live_campaign_on_every_engine() {
         let mut engine =
             engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
         let version = engine.info().version.clone();
-        let run = campaign::run_engine(&mut engine, &version, &cfg, 0, &|_| {}).unwrap();
+        let run = campaign::run_engine(
+            &mut engine,
+            &version,
+            &cfg,
+            0,
+            &|_| {},
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
         let total: u64 = run.counts.values().sum();
         assert_eq!(total, 300);
         assert!(

@@ -12,6 +12,10 @@ use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::Profile;
 
+/// The case generator's generation: bumped whenever a change gives some seed other cases, so that
+/// the run log ([`super::log`]) can tell which seeds' cases were the same.
+pub const GENERATION: u32 = 1;
+
 /// SplitMix64: small, fast, and the same everywhere.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

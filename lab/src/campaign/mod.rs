@@ -4,15 +4,19 @@
 //!
 //! [`cases::make_case`] builds case `index` of a seed; [`classify::classify_batch`] runs a batch
 //! on an engine and classifies every case ([`Class`]); [`minimize`] shrinks a finding while its
-//! class stays the same; [`run_engine`] drives one engine through a whole campaign.
+//! class stays the same; [`run_engine`] drives one engine through a whole campaign, or through
+//! part of it when told to stop; [`log`] keeps one line per campaign in `findings/campaigns.jsonl`.
 
 pub mod cases;
 pub mod classify;
+pub mod log;
 pub mod minimize;
 pub mod report;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -132,6 +136,18 @@ impl FindingFile {
     }
 }
 
+/// How an engine's campaign ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunEnd {
+    /// Every case asked for was run.
+    #[default]
+    Completed,
+    /// The run was told to stop ([`run_engine`]'s `cancel`) and stopped at a batch boundary:
+    /// cases `from..from + done` were run, the rest were not.
+    Interrupted,
+}
+
 /// What one engine's campaign found.
 #[derive(Clone, Debug, Default)]
 pub struct EngineRun {
@@ -139,6 +155,14 @@ pub struct EngineRun {
     pub engine: String,
     /// The version it reported.
     pub version: String,
+    /// The first case index run.
+    pub from: u64,
+    /// Cases run (`from..from + done`); the counts add up to it.
+    pub done: u64,
+    /// Whether every case asked for was run.
+    pub end: RunEnd,
+    /// Seconds the engine's run took, minimizing included.
+    pub secs: f64,
     /// Cases per class.
     pub counts: BTreeMap<Class, u64>,
     /// Reproducers written (paths), and findings kept in memory when no folder is given.
@@ -152,7 +176,44 @@ pub struct EngineRun {
 impl EngineRun {
     /// Cases nobody could answer.
     pub fn unanswered(&self) -> u64 {
-        self.counts.get(&Class::Unanswered).copied().unwrap_or(0)
+        self.count(Class::Unanswered)
+    }
+
+    /// Cases of one class.
+    pub fn count(&self, class: Class) -> u64 {
+        self.counts.get(&class).copied().unwrap_or(0)
+    }
+
+    /// The first case index not run: where a resumed run starts.
+    pub fn next(&self) -> u64 {
+        self.from + self.done
+    }
+
+    /// Cases per second over the run (0 when it took no measurable time).
+    pub fn rate(&self) -> f64 {
+        if self.secs > 0.0 {
+            self.done as f64 / self.secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// How far an engine's campaign has got, told after every batch.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Cases run so far.
+    pub done: u64,
+    /// Cases asked for.
+    pub total: u64,
+    /// Cases per class so far.
+    pub counts: &'a BTreeMap<Class, u64>,
+}
+
+impl Progress<'_> {
+    /// Cases of one class so far.
+    pub fn count(&self, class: Class) -> u64 {
+        self.counts.get(&class).copied().unwrap_or(0)
     }
 }
 
@@ -415,21 +476,26 @@ pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
     format!("{} {top} {shape}", j.class)
 }
 
-/// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told how many
-/// more cases are done.
+/// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told after every
+/// batch how far the run has got. When `cancel` is set the run stops before its next batch (a
+/// batch under way is finished, its findings minimized and saved) and ends
+/// [`RunEnd::Interrupted`], with the counts of the cases it ran.
 pub fn run_engine(
     engine: &mut dyn Answerer,
     version: &str,
     cfg: &Config,
     from: u64,
-    progress: &dyn Fn(u64),
+    progress: &dyn Fn(&Progress),
+    cancel: &AtomicBool,
 ) -> Result<EngineRun, String> {
+    let started = Instant::now();
     let profile = engine.profile();
     let name = engine.name().to_string();
     let sources = cases::mutation_sources(profile);
     let mut run = EngineRun {
         engine: name.clone(),
         version: version.to_string(),
+        from,
         ..Default::default()
     };
     let mut saved_per_class: BTreeMap<Class, usize> = BTreeMap::new();
@@ -437,6 +503,10 @@ pub fn run_engine(
     let end = from + cfg.cases;
     let mut start = from;
     while start < end {
+        if cancel.load(Ordering::SeqCst) {
+            run.end = RunEnd::Interrupted;
+            break;
+        }
         let stop = (start + BATCH as u64).min(end);
         let batch: Vec<Case> = (start..stop)
             .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
@@ -471,8 +541,14 @@ pub fn run_engine(
         }
         run.incidents.extend(engine.take_incidents());
         run.refused = engine.refused();
-        progress(stop - start);
+        run.done += stop - start;
+        progress(&Progress {
+            done: run.done,
+            total: cfg.cases,
+            counts: &run.counts,
+        });
         start = stop;
     }
+    run.secs = started.elapsed().as_secs_f64();
     Ok(run)
 }
