@@ -101,10 +101,14 @@ pub struct DiffArgs {
     /// interrupted one). With `--seeds`, for the first seed only.
     #[arg(long, default_value_t = 0)]
     from: u64,
-    /// Exit 1 if any case falls in this class (comma-separated or repeated; e.g.
-    /// `codec-differs`). Unanswered cases always fail the run.
+    /// Exit 1 if a case of this class (comma-separated or repeated; e.g. `codec-differs`) is of
+    /// a kind no open reproducer in `--open-findings` covers: each such case is minimized and
+    /// its signature looked up there. Unanswered cases always fail the run.
     #[arg(long, value_name = "CLASS", value_delimiter = ',', value_parser = parse_class)]
     fail_on: Vec<Class>,
+    /// The open reproducers that `--fail-on` takes as known (their engine and signature).
+    #[arg(long, value_name = "DIR", default_value = "findings")]
+    open_findings: PathBuf,
     /// Where reproducers are written.
     #[arg(long, default_value = "findings")]
     findings: PathBuf,
@@ -112,11 +116,11 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = 5)]
     max_saved: usize,
     /// Replay a saved reproducer against its engine and print both answers.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "seed", "seeds", "from", "fail_on"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["cases", "seed", "seeds", "from", "fail_on", "open_findings"])]
     replay: Option<PathBuf>,
     /// Run one corpus case (by name, e.g. `decode/depth/arrays_50000`) on the engines and print
     /// each engine's answer and class.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["cases", "seed", "seeds", "from", "fail_on", "replay"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["cases", "seed", "seeds", "from", "fail_on", "open_findings", "replay"])]
     corpus_case: Option<String>,
 }
 
@@ -281,6 +285,26 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
     if let Err(e) = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst)) {
         return fail(format!("cannot catch Ctrl-C: {e}"));
     }
+    let gate = (!a.fail_on.is_empty()).then(|| campaign::Gate {
+        classes: a.fail_on.clone(),
+        open: campaign::OpenKinds::of(
+            campaign::load_findings(&a.open_findings)
+                .iter()
+                .map(|(_, f)| f),
+        ),
+    });
+    if let Some(g) = &gate {
+        outln!(
+            "--fail-on {}: {} kinds of finding open in {}",
+            a.fail_on
+                .iter()
+                .map(|c| c.name())
+                .collect::<Vec<_>>()
+                .join(","),
+            g.open.len(),
+            a.open_findings.display()
+        );
+    }
     let range = seed_range(a);
     let log_path = a.findings.join(log::LOG_FILE);
     let mut all: Vec<SeedRun> = Vec::new();
@@ -297,6 +321,7 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
             cases: a.cases,
             findings_dir: Some(a.findings.clone()),
             max_saved_per_class: a.max_saved,
+            gate: gate.clone(),
         };
         let run = match run_seed(&mut engines, &cfg, from) {
             Ok(r) => r,
@@ -343,14 +368,18 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
         .fail_on
         .iter()
         .filter_map(|c| {
-            let n: u64 = runs.iter().map(|r| r.count(*c)).sum();
+            let n: u64 = runs
+                .iter()
+                .map(|r| r.uncovered.get(c).copied().unwrap_or(0))
+                .sum();
             (n > 0).then(|| format!("{n} cases {c}"))
         })
         .collect();
     if !failing.is_empty() {
         return fail(format!(
-            "{} (--fail-on); each kind is saved under {}",
+            "{} of a kind no open reproducer in {} covers (--fail-on): new; their reproducers are under {}",
             failing.join(", "),
+            a.open_findings.display(),
             a.findings.display()
         ));
     }
@@ -587,6 +616,18 @@ fn print_summary(s: &SeedRun, from: u64, cases: u64) {
         out!("{:>14.0}", r.rate());
     }
     outln!();
+    let gated: std::collections::BTreeSet<Class> = s
+        .runs
+        .iter()
+        .flat_map(|r| r.uncovered.keys().copied())
+        .collect();
+    for c in gated {
+        out!("{:<27}", format!("{c}, new kind"));
+        for r in &s.runs {
+            out!("{:>14}", r.uncovered.get(&c).copied().unwrap_or(0));
+        }
+        outln!();
+    }
     let total: usize = s.runs.iter().map(|r| r.findings.len()).sum();
     outln!("{total} reproducers written:");
     for r in &s.runs {

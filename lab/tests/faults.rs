@@ -268,6 +268,7 @@ fn a_campaign_without_godot_agrees_and_keeps_a_reproduced_crash_as_a_finding() {
         findings_dir: Some(findings.path().to_path_buf()),
         max_saved_per_class: 2,
         known: Vec::new(),
+        gate: None,
     };
     let version = e.info().version.clone();
     let run =
@@ -410,6 +411,7 @@ fn a_cancelled_campaign_stops_at_a_batch_boundary_and_resumes_where_it_stopped()
         findings_dir: None,
         max_saved_per_class: 0,
         known: Vec::new(),
+        gate: None,
     };
     let cancel = AtomicBool::new(false);
     // Told to stop once 2 batches are done (as a Ctrl-C between batches is): the run ends there.

@@ -48,6 +48,54 @@ pub struct Config {
     pub max_saved_per_class: usize,
     /// The expected differences (corpus/known-differences.txt).
     pub known: Vec<Entry>,
+    /// Classes whose every case is checked against the open reproducers (see [`Gate`]); none
+    /// when `None`.
+    pub gate: Option<Gate>,
+}
+
+/// The kinds of finding already known and open: the engine and [`signature`] of each saved
+/// reproducer (e.g. `findings/`). A finding of such a kind is *covered*: it is no news.
+#[derive(Clone, Debug, Default)]
+pub struct OpenKinds(HashSet<(String, String)>);
+
+impl OpenKinds {
+    /// The kinds of these reproducers (a file whose case cannot be rebuilt is left out).
+    pub fn of<'a>(findings: impl IntoIterator<Item = &'a FindingFile>) -> OpenKinds {
+        OpenKinds(
+            findings
+                .into_iter()
+                .filter_map(|f| Some((f.engine.clone(), f.signature().ok()?)))
+                .collect(),
+        )
+    }
+
+    /// Whether a reproducer of this engine and signature is open.
+    pub fn covers(&self, engine: &str, signature: &str) -> bool {
+        self.0
+            .contains(&(engine.to_string(), signature.to_string()))
+    }
+
+    /// How many kinds are open.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Classes whose cases a run checks against the open reproducers: each case of a gated class is
+/// minimized (once per [`signature`]) and counted in [`EngineRun::uncovered`] unless its
+/// minimized form has the kind of an open reproducer of the same engine. `gdmarshal diff
+/// --fail-on CLASS` fails on uncovered cases only.
+#[derive(Clone, Debug, Default)]
+pub struct Gate {
+    /// The classes checked.
+    pub classes: Vec<Class>,
+    /// The kinds known and open.
+    pub open: OpenKinds,
 }
 
 /// A saved reproducer.
@@ -115,6 +163,18 @@ impl FindingFile {
         }
     }
 
+    /// Its kind: the [`signature`] of its (minimized) case and answer, as a run computes it for
+    /// the findings it keeps.
+    pub fn signature(&self) -> Result<String, String> {
+        let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
+        let judged = Judged {
+            class: self.class,
+            record: self.engine_answer.clone(),
+            detail: self.detail.clone(),
+        };
+        Ok(signature(&self.case()?, &judged, profile))
+    }
+
     /// Where the finding came from, in words: `campaign seed S case I` or `fuzz input HEX`.
     pub fn source(&self) -> String {
         match (self.seed, self.index, &self.fuzz_input) {
@@ -165,6 +225,9 @@ pub struct EngineRun {
     pub secs: f64,
     /// Cases per class.
     pub counts: BTreeMap<Class, u64>,
+    /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
+    /// class.
+    pub uncovered: BTreeMap<Class, u64>,
     /// Reproducers written (paths), and findings kept in memory when no folder is given.
     pub findings: Vec<(Option<PathBuf>, FindingFile)>,
     /// Every crash and hang of the engine during the run, with what the retries showed.
@@ -499,7 +562,8 @@ pub fn run_engine(
         ..Default::default()
     };
     let mut saved_per_class: BTreeMap<Class, usize> = BTreeMap::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    // The kinds (signatures) met so far, each with whether an open reproducer covers it.
+    let mut kinds: BTreeMap<String, bool> = BTreeMap::new();
     let end = from + cfg.cases;
     let mut start = from;
     while start < end {
@@ -517,27 +581,39 @@ pub fn run_engine(
             if !j.class.is_finding() {
                 continue;
             }
+            let gate = cfg.gate.as_ref().filter(|g| g.classes.contains(&j.class));
+            let kind = signature(&batch[k], j, profile);
+            if let Some(&covered) = kinds.get(&kind) {
+                if gate.is_some() && !covered {
+                    *run.uncovered.entry(j.class).or_default() += 1;
+                }
+                continue;
+            }
             let n = saved_per_class.entry(j.class).or_default();
-            if *n >= cfg.max_saved_per_class {
+            let save = *n < cfg.max_saved_per_class;
+            if !save && gate.is_none() {
                 continue;
             }
-            if !seen.insert(signature(&batch[k], j, profile)) {
-                continue;
+            if save {
+                *n += 1;
             }
-            *n += 1;
             let origin = Origin::Campaign {
                 seed: cfg.seed,
                 index: start + k as u64,
             };
-            let (path, file) = keep_finding(
-                engine,
-                &cfg.known,
-                &origin,
-                &batch[k],
-                j,
-                cfg.findings_dir.as_deref(),
-            )?;
-            run.findings.push((path, file));
+            let dir = cfg.findings_dir.as_deref().filter(|_| save);
+            let (path, file) = keep_finding(engine, &cfg.known, &origin, &batch[k], j, dir)?;
+            let covered = gate.is_some_and(|g| {
+                file.signature()
+                    .is_ok_and(|sig| g.open.covers(&file.engine, &sig))
+            });
+            kinds.insert(kind, covered);
+            if gate.is_some() && !covered {
+                *run.uncovered.entry(j.class).or_default() += 1;
+            }
+            if save {
+                run.findings.push((path, file));
+            }
         }
         run.incidents.extend(engine.take_incidents());
         run.refused = engine.refused();
