@@ -333,10 +333,10 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
     md.push_str(&row("cases", &|e| group_digits(e.cases)));
     for c in Class::ALL {
         md.push_str(&row(c.name(), &|e| {
-            e.counts.get(&c).copied().unwrap_or(0).to_string()
+            group_digits(e.counts.get(&c).copied().unwrap_or(0))
         }));
     }
-    md.push_str(&row("cases/s", &|e| format!("{:.0}", e.rate())));
+    md.push_str(&row("cases/s", &|e| group_digits(e.rate().round() as u64)));
     md
 }
 
@@ -401,5 +401,6 @@ mod tests {
         assert_eq!(t.seeds[&2], [1, 2].into());
         let md = summary_markdown(&[entry(1, 100, false)]);
         assert!(md.contains("| agree | 100 |"), "{md}");
+        assert!(md.contains("| cases/s | 100 |"), "{md}");
     }
 }

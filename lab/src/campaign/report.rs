@@ -825,17 +825,19 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
             .sum();
         writeln!(
             md,
-            "| {} | {} | {} | {} | {:.0} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             short(version),
             e.campaigns,
             log::group_digits(e.cases),
             log::duration_text(e.secs),
-            e.rate(),
-            e.counts
-                .get(&super::Class::CodecDiffers)
-                .copied()
-                .unwrap_or(0),
-            defects
+            log::group_digits(e.rate().round() as u64),
+            log::group_digits(
+                e.counts
+                    .get(&super::Class::CodecDiffers)
+                    .copied()
+                    .unwrap_or(0)
+            ),
+            log::group_digits(defects)
         )
         .ok();
     }
