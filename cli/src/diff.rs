@@ -520,6 +520,12 @@ fn interrupted(
         })
         .collect();
     let mut lines = Vec::new();
+    // A seed not started at all goes with the seeds after it.
+    let (next, first_left) = if runs.is_empty() && from == 0 {
+        (Vec::new(), Some(seed))
+    } else {
+        (next, seed.checked_add(1))
+    };
     let same = next.windows(2).all(|w| w[0].1 == w[1].1);
     let resume = |engine_flags: &str, at: u64| {
         format!(
@@ -537,11 +543,8 @@ fn interrupted(
             }
         }
     }
-    if seed < last {
-        let rest = SeedRange {
-            first: seed + 1,
-            last,
-        };
+    if let Some(first) = first_left.filter(|f| *f <= last) {
+        let rest = SeedRange { first, last };
         lines.push(format!(
             "gdmarshal diff{all_engines} {} --cases {}{extra}",
             rest.flag(),
