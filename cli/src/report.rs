@@ -1,12 +1,13 @@
-//! `gdmarshal report`: regenerates docs/report.md from the corpus, the saved campaign findings and
-//! the live engines' answers to the documentation's claims.
+//! `gdmarshal report`: regenerates docs/report.md from the corpus, the saved campaign findings, the
+//! run log of the campaigns and the live engines' answers to the documentation's claims; with
+//! `--summary-from-log`, rewrites docs/campaign-summary.md from the run log first.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::corpus::start_engines;
 use super::fail;
-use gdmarshal_lab::campaign::{load_findings, report};
+use gdmarshal_lab::campaign::{load_findings, log, report};
 use gdmarshal_lab::corpus;
 
 /// `gdmarshal report`.
@@ -21,6 +22,10 @@ pub struct ReportArgs {
     /// A text file with the campaign's summary (its command, time and counts), quoted in the report.
     #[arg(long, default_value = "docs/campaign-summary.md")]
     campaign_summary: PathBuf,
+    /// Rewrite `--campaign-summary` from the run log (`FINDINGS/campaigns.jsonl`: every logged
+    /// campaign, classes per engine summed) before rendering.
+    #[arg(long)]
+    summary_from_log: bool,
     /// Folder of fixed findings (reproducers of codec differences since fixed), laid out as
     /// `--findings` is.
     #[arg(long, default_value = "tests/differential")]
@@ -54,6 +59,28 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         .into_iter()
         .map(|(p, f)| (p.display().to_string(), f))
         .collect();
+    let log_path = a.findings.join(log::LOG_FILE);
+    let log = match log::read(&log_path) {
+        Ok(l) => l,
+        Err(e) => return fail(e),
+    };
+    if a.summary_from_log {
+        if log.is_empty() {
+            return fail(format!(
+                "{}: no campaign is logged, so there is no summary to write",
+                log_path.display()
+            ));
+        }
+        if let Err(e) = std::fs::write(&a.campaign_summary, log::summary_markdown(&log)) {
+            return fail(format!("{}: {e}", a.campaign_summary.display()));
+        }
+        outln!(
+            "{}: rewritten from {} ({} campaigns)",
+            a.campaign_summary.display(),
+            log_path.display(),
+            log.len()
+        );
+    }
     // The summary is optional: a report without a campaign has no such section.
     let campaign = match std::fs::read_to_string(&a.campaign_summary) {
         Ok(t) => Some(t),
@@ -65,6 +92,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         claims,
         findings,
         campaign,
+        log,
         fixed_findings: load_findings(&a.fixed_findings)
             .into_iter()
             .map(|(p, f)| (p.display().to_string(), f))

@@ -100,6 +100,26 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_bad_seed_range_is_a_usage_error() {
+    // Refused while the command line is read, before any engine starts.
+    for (range, says) in [
+        ("5..1", "is empty"),
+        ("a..b", "is not a seed"),
+        ("1..", "is not a seed"),
+        ("7", "is not a range of seeds"),
+    ] {
+        let (code, _, err) = gdmarshal(&["diff", "--seeds", range], "");
+        assert_eq!(code, 2, "{range}: {err}");
+        assert!(err.contains(says), "{range}: {err}");
+    }
+    let (code, _, err) = gdmarshal(&["diff", "--seed", "3", "--seeds", "1..2"], "");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = gdmarshal(&["diff", "--fail-on", "codec-differ"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("codec-differs"), "{err}");
+}
+
+#[test]
 fn encode_writes_the_bytes() {
     let (code, out, _) = gdmarshal(
         &["encode", "--godot", "4.6", "--hex"],

@@ -473,3 +473,60 @@ fn a_corpus_case_that_matches_nothing_is_a_failure() {
         text(&out)
     );
 }
+
+/// Ctrl-C (SIGINT to gdmarshal itself, not to its engines) during a campaign over two seeds: the
+/// run stops at a batch boundary with status 130, prints the summary of what it ran and the
+/// commands that resume it, and logs the partial campaign, whose counts add up.
+#[test]
+fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resume() {
+    if !have("4.6") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let findings = dir.path().display().to_string();
+    let child = spawn(&[
+        "diff",
+        "--engine",
+        "4.6",
+        "--cases",
+        "5000000",
+        "--seeds",
+        "8..9",
+        "--findings",
+        &findings,
+    ]);
+    let pid = child.id();
+    // Once its engine has been answering for a while.
+    let start = Instant::now();
+    while children(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(10));
+    }
+    thread::sleep(Duration::from_millis(1500));
+    signal(pid, "INT");
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let entries = gdmarshal_lab::campaign::log::read(&dir.path().join("campaigns.jsonl")).unwrap();
+    assert_eq!(entries.len(), 1, "{}", text(&out));
+    let e = &entries[0];
+    assert!(e.interrupted);
+    assert_eq!((e.seed, e.from, e.cases), (8, 0, 5_000_000));
+    let done = e.engines[0].done;
+    assert!(done > 0 && done < 5_000_000, "{}", text(&out));
+    assert_eq!(
+        done % gdmarshal_lab::campaign::BATCH as u64,
+        0,
+        "a batch boundary"
+    );
+    assert_eq!(e.engines[0].counts.values().sum::<u64>(), done);
+    assert_eq!(classes(&out).values().sum::<u64>(), done, "{}", text(&out));
+    for resume in [
+        format!(
+            "gdmarshal diff --engine 4.6 --seed 8 --from {done} --cases {} --findings {findings}",
+            5_000_000 - done
+        ),
+        format!("gdmarshal diff --engine 4.6 --seed 9 --cases 5000000 --findings {findings}"),
+    ] {
+        assert!(stdout.contains(&resume), "{resume}: {}", text(&out));
+    }
+}

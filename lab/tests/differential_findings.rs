@@ -3,8 +3,9 @@
 //!
 //! - `tests/differential/<class>/`: codec differences found against a live engine (by the
 //!   differential fuzz target or a campaign) and fixed. The codec must now agree.
-//! - `findings/codec-differs/`: open codec differences. The codec must still differ; a file that
-//!   now agrees is fixed and belongs in `tests/differential/` (so the list never hides a fix).
+//! - `findings/codec-differs/`: open codec differences. The codec must still differ, and in the
+//!   same words (the kind `gdmarshal diff --fail-on` takes as open); a file that now agrees is
+//!   fixed and belongs in `tests/differential/` (so the list never hides a fix).
 //!
 //! `GDMARSHAL_JUDGE_FINDINGS=DIR` judges another folder of the same layout as fixed findings (to
 //! see which saved findings a codec change settles).
@@ -66,9 +67,18 @@ fn open_codec_differences_still_differ() {
     for (path, f) in open {
         let profile: Profile = f.profile.parse().unwrap();
         let outcome = judge(&f.engine_answer, profile);
-        assert!(
-            matches!(outcome, Outcome::Fail(_)),
-            "{} now agrees with the engine: move it to tests/differential/codec-differs/",
+        let Outcome::Fail(m) = outcome else {
+            panic!(
+                "{} now agrees with the engine: move it to tests/differential/codec-differs/",
+                path.display()
+            )
+        };
+        // The same way as when it was saved: its kind (`campaign::signature`, from this text) is
+        // what `gdmarshal diff --fail-on codec-differs` takes as known and open.
+        assert_eq!(
+            m.to_string(),
+            f.detail,
+            "{} differs otherwise now: replay it (`gdmarshal diff --replay`) and save it again",
             path.display()
         );
     }

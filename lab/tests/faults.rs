@@ -4,6 +4,7 @@
 //! is unanswered, counted, and never written into a corpus or passed off as a finding.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use gdmarshal::Variant;
@@ -253,9 +254,11 @@ fn a_campaign_without_godot_agrees_and_keeps_a_reproduced_crash_as_a_finding() {
         findings_dir: Some(findings.path().to_path_buf()),
         max_saved_per_class: 2,
         known: Vec::new(),
+        gate: None,
     };
     let version = e.info().version.clone();
-    let run = campaign::run_engine(&mut e, &version, &cfg, 0, &|_| {}).unwrap();
+    let run =
+        campaign::run_engine(&mut e, &version, &cfg, 0, &|_| {}, &AtomicBool::new(false)).unwrap();
     assert_eq!(run.counts.values().sum::<u64>(), 200);
     assert_eq!(run.unanswered(), 0);
     let crashes = run.counts.get(&Class::EngineCrash).copied().unwrap_or(0);
@@ -308,6 +311,7 @@ fn render_the_report() {
         claims: vec![(version.clone(), e.info().profile, claims.clone())],
         findings: Vec::new(),
         campaign: None,
+        log: Vec::new(),
         fixed_findings: fixed.clone(),
     };
     let (a, confirmed) = render(&inputs());
@@ -377,4 +381,122 @@ fn an_engine_flooding_stderr_is_answered_with_a_capped_error_text() {
         r[0].error_text.len()
     );
     assert_eq!(r[1].verdict, Verdict::Accepted);
+}
+
+#[test]
+fn a_cancelled_campaign_stops_at_a_batch_boundary_and_resumes_where_it_stopped() {
+    use gdmarshal_lab::campaign::log::{self, LogEntry, Totals};
+    use gdmarshal_lab::campaign::{self, BATCH, Config, RunEnd};
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = engine(dir.path(), "");
+    let version = e.info().version.clone();
+    let cfg = |cases| Config {
+        seed: 11,
+        cases,
+        findings_dir: None,
+        max_saved_per_class: 0,
+        known: Vec::new(),
+        gate: None,
+    };
+    let cancel = AtomicBool::new(false);
+    // Told to stop once 2 batches are done (as a Ctrl-C between batches is): the run ends there.
+    let stop_after = 2 * BATCH as u64;
+    let part = campaign::run_engine(
+        &mut e,
+        &version,
+        &cfg(5 * BATCH as u64),
+        0,
+        &|p| {
+            assert_eq!(p.counts.values().sum::<u64>(), p.done);
+            if p.done >= stop_after {
+                cancel.store(true, Ordering::SeqCst);
+            }
+        },
+        &cancel,
+    )
+    .unwrap();
+    assert_eq!(part.end, RunEnd::Interrupted);
+    assert_eq!(part.done, stop_after);
+    assert_eq!(part.next(), stop_after);
+    assert_eq!(part.counts.values().sum::<u64>(), part.done);
+    // The rest, resumed from where it stopped, makes up the whole campaign.
+    let not_cancelled = AtomicBool::new(false);
+    let rest = campaign::run_engine(
+        &mut e,
+        &version,
+        &cfg(3 * BATCH as u64),
+        part.next(),
+        &|_| {},
+        &not_cancelled,
+    )
+    .unwrap();
+    assert_eq!(rest.end, RunEnd::Completed);
+    assert_eq!((rest.from, rest.done), (stop_after, 3 * BATCH as u64));
+    let whole = campaign::run_engine(
+        &mut e,
+        &version,
+        &cfg(5 * BATCH as u64),
+        0,
+        &|_| {},
+        &not_cancelled,
+    )
+    .unwrap();
+    let mut joined = part.counts.clone();
+    for (c, n) in &rest.counts {
+        *joined.entry(*c).or_default() += n;
+    }
+    assert_eq!(joined, whole.counts);
+    // A run told to stop before it starts runs nothing.
+    let none = campaign::run_engine(&mut e, &version, &cfg(10), 0, &|_| {}, &cancel).unwrap();
+    assert_eq!((none.end, none.done), (RunEnd::Interrupted, 0));
+
+    // Each part is one line of the run log, and the log reads back as written.
+    let findings = tempfile::tempdir().unwrap();
+    let path = findings.path().join(log::LOG_FILE);
+    let entries = [
+        LogEntry::of(
+            log::utc_now(),
+            11,
+            0,
+            5 * BATCH as u64,
+            part.secs,
+            std::slice::from_ref(&part),
+        ),
+        LogEntry::of(
+            log::utc_now(),
+            11,
+            part.next(),
+            3 * BATCH as u64,
+            rest.secs,
+            std::slice::from_ref(&rest),
+        ),
+    ];
+    for entry in &entries {
+        log::append(&path, entry).unwrap();
+    }
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 2);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in [
+            "date",
+            "gdmarshal",
+            "seed",
+            "from",
+            "cases",
+            "wall_secs",
+            "interrupted",
+            "engines",
+        ] {
+            assert!(v.get(key).is_some(), "{key} in {line}");
+        }
+        assert!(v["engines"][0]["counts"]["agree"].as_u64().unwrap() > 0);
+    }
+    let back = log::read(&path).unwrap();
+    assert_eq!(back, entries);
+    assert!(back[0].interrupted && !back[1].interrupted);
+    let totals = Totals::of(&back);
+    assert_eq!(totals.cases(), 5 * BATCH as u64);
+    assert_eq!(totals.engines[&version].counts, whole.counts);
 }

@@ -1,16 +1,72 @@
 //! Deterministic campaign cases: case `index` of seed `seed` is the same on every run.
 //!
 //! Each case draws its own random stream from `(seed, index)` (SplitMix64), so any case can be
-//! rebuilt alone. A case is one of: a random structured value for the engine to encode; its
-//! encoding for the engine to decode; or a byte-level mutation of a corpus input or of such an
-//! encoding (bit flips, byte sets, 32-bit field sets, header flag bits, truncation, splices).
+//! rebuilt alone. A case is one of ([`Kind`], with its share of the cases):
+//!
+//! - a random structured value for the engine to encode (30%), or its encoding to decode (10%);
+//! - steered toward what earlier campaigns covered least (30% in all, generation 2):
+//!   - a typed container whose element, key or value type is a native class or a script path
+//!     (10%; 4.x only: the random values' typed containers are typed by built-in types only),
+//!     to encode or to decode, with objects allowed half the time;
+//!   - a count or length field of a valid input set to a value with the high bit set (10%):
+//!     the decoders read counts as signed, masked or wrapping, differently by type;
+//!   - the type id or flag bits of a header, or a container's element type, set to the types and
+//!     flags where differences were found (10%): the 64-bit flag on real_t types, typed-container
+//!     kinds, NodePath, Object, packed float arrays, dictionaries;
+//! - a byte-level mutation of a corpus input or of such an encoding (30%: bit flips, byte sets,
+//!   32-bit field sets, header flag bits, truncation, splices).
+//!
+//! Field positions (headers, counts, element types) come from the codec's own reading of the
+//! input (`gdmarshal::decode::decode_traced`), so the steered mutations hit fields, not bytes.
+//! The weights are fixed here, not read from earlier runs: the same seed gives the same cases.
 
 use arbitrary::Unstructured;
 
 use crate::corpus::Case;
+use gdmarshal::decode::{DecodeOptions, decode_traced};
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::Profile;
+use gdmarshal::trace::Trace;
+use gdmarshal::types::VariantType;
+use gdmarshal::value::{Array, ContainerType, Dictionary, Object, Variant};
+
+/// The case generator's generation: bumped whenever a change gives some seed other cases, so that
+/// the run log ([`super::log`]) can tell which seeds' cases were the same. Generation 2 (the
+/// steered kinds) changed the cases of every seed from generation 1.
+pub const GENERATION: u32 = 2;
+
+/// What kind of case a roll of `0..100` makes, and the name each kind's cases carry
+/// (`campaign/SEED/INDEX/NAME`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A random value to encode.
+    Encode,
+    /// A random value's encoding to decode.
+    DecodeValid,
+    /// A typed container typed by a class or a script, to encode or decode.
+    TypedClassOrScript,
+    /// A count or length with the high bit set.
+    HighBitCount,
+    /// A header's type id or flags, or an element type, set.
+    TypeOrFlag,
+    /// Byte-level mutations.
+    Mutated,
+}
+
+impl Kind {
+    /// The kind of a roll in `0..100`.
+    pub fn of_roll(roll: usize) -> Kind {
+        match roll {
+            0..30 => Kind::Encode,
+            30..40 => Kind::DecodeValid,
+            40..50 => Kind::TypedClassOrScript,
+            50..60 => Kind::HighBitCount,
+            60..70 => Kind::TypeOrFlag,
+            _ => Kind::Mutated,
+        }
+    }
+}
 
 /// SplitMix64: small, fast, and the same everywhere.
 #[derive(Clone, Debug)]
@@ -154,40 +210,340 @@ pub fn make_case(seed: u64, index: u64, profile: Profile, sources: &[Vec<u8>]) -
     let mut rng = Rng::for_case(seed, index);
     let roll = rng.below(100);
     let name = |kind: &str| format!("campaign/{seed}/{index}/{kind}");
-    if roll < 40 {
-        if let Some((value, _)) = value_and_bytes(&mut rng, profile) {
-            return Case::Encode {
-                name: name("encode"),
-                value,
-                full_objects: false,
-            };
-        }
-    } else if roll < 55
-        && let Some((_, input)) = value_and_bytes(&mut rng, profile)
-    {
-        return Case::Decode {
-            name: name("decode/valid"),
-            allow_objects: rng.below(4) == 0,
-            input,
-        };
-    }
-    let pick = |rng: &mut Rng| -> Vec<u8> {
-        if !sources.is_empty() && rng.below(10) < 7 {
-            sources[rng.below(sources.len())].clone()
-        } else {
-            value_and_bytes(rng, profile)
-                .map(|(_, b)| b)
-                .unwrap_or_default()
-        }
+    let decode = |name: String, input: Vec<u8>, rng: &mut Rng| Case::Decode {
+        name,
+        allow_objects: rng.below(4) == 0,
+        input,
     };
-    let mut input = pick(&mut rng);
-    let other = pick(&mut rng);
+    match Kind::of_roll(roll) {
+        Kind::Encode => {
+            if let Some((value, _)) = value_and_bytes(&mut rng, profile) {
+                return Case::Encode {
+                    name: name("encode"),
+                    value,
+                    full_objects: false,
+                };
+            }
+        }
+        Kind::DecodeValid => {
+            if let Some((_, input)) = value_and_bytes(&mut rng, profile) {
+                return decode(name("decode/valid"), input, &mut rng);
+            }
+        }
+        Kind::TypedClassOrScript => {
+            if let Some(value) = typed_by_class_or_script(&mut rng, profile) {
+                if rng.below(2) == 0 {
+                    return Case::Encode {
+                        name: name("encode/typed-class"),
+                        value,
+                        full_objects: false,
+                    };
+                }
+                if let Ok(input) = encode(&value, profile, EncodeOptions::default()) {
+                    return Case::Decode {
+                        name: name("decode/typed-class"),
+                        allow_objects: rng.below(2) == 0,
+                        input,
+                    };
+                }
+            }
+        }
+        Kind::HighBitCount => {
+            if let Some(input) = pick_with(&mut rng, profile, sources, high_bit_count) {
+                return decode(name("decode/high-bit-count"), input, &mut rng);
+            }
+        }
+        Kind::TypeOrFlag => {
+            if let Some(input) = pick_with(&mut rng, profile, sources, type_or_flag) {
+                return decode(name("decode/type-or-flag"), input, &mut rng);
+            }
+        }
+        Kind::Mutated => {}
+    }
+    let mut input = pick(&mut rng, profile, sources);
+    let other = pick(&mut rng, profile, sources);
     for _ in 0..1 + rng.below(3) {
         mutate(&mut rng, &mut input, &other);
     }
-    Case::Decode {
-        name: name("decode/mutated"),
-        allow_objects: rng.below(4) == 0,
-        input,
+    decode(name("decode/mutated"), input, &mut rng)
+}
+
+/// An input to mutate: mostly a corpus input, otherwise a random value's encoding.
+fn pick(rng: &mut Rng, profile: Profile, sources: &[Vec<u8>]) -> Vec<u8> {
+    if !sources.is_empty() && rng.below(10) < 7 {
+        sources[rng.below(sources.len())].clone()
+    } else {
+        value_and_bytes(rng, profile)
+            .map(|(_, b)| b)
+            .unwrap_or_default()
     }
+}
+
+/// An input that `change` could change (it has the fields `change` looks for), changed; up to
+/// four inputs are tried.
+fn pick_with(
+    rng: &mut Rng,
+    profile: Profile,
+    sources: &[Vec<u8>],
+    change: fn(&mut Rng, &mut [u8], Profile) -> bool,
+) -> Option<Vec<u8>> {
+    (0..4).find_map(|_| {
+        let mut input = pick(rng, profile, sources);
+        change(rng, &mut input, profile).then_some(input)
+    })
+}
+
+/// Native classes to type containers by: ones every 4.x engine has, one it makes when decoding
+/// object ids, one no engine has, and the empty name.
+const CLASSES: [&str; 8] = [
+    "Object",
+    "RefCounted",
+    "Resource",
+    "Node",
+    "Node2D",
+    "EncodedObjectAsID",
+    "NoSuchClass",
+    "",
+];
+
+/// Script paths to type containers by: scripts of the oracle's project, a res:// path it lacks,
+/// `res://` alone, and paths that are not resource paths.
+const SCRIPTS: [&str; 7] = [
+    "res://fixtures/item.gd",
+    "res://oracle/main.gd",
+    "res://none.gd",
+    "res://",
+    "user://item.gd",
+    "fixtures/item.gd",
+    "",
+];
+
+fn class_or_script(rng: &mut Rng) -> ContainerType {
+    if rng.below(2) == 0 {
+        ContainerType::ClassName(CLASSES[rng.below(CLASSES.len())].to_string())
+    } else {
+        ContainerType::Script(SCRIPTS[rng.below(SCRIPTS.len())].to_string())
+    }
+}
+
+/// An element of an object-typed container: mostly null, sometimes an object id.
+fn object_element(rng: &mut Rng) -> Variant {
+    if rng.below(3) == 0 {
+        Variant::object(Object::Id(1 + rng.next_u64() % (u64::MAX - 1)))
+    } else {
+        Variant::Nil
+    }
+}
+
+/// A typed Array or Dictionary (4.4+) whose type is a native class or a script, now and then
+/// inside an untyped Array beside a random value; `None` where the profile has no typed
+/// containers.
+fn typed_by_class_or_script(rng: &mut Rng, profile: Profile) -> Option<Variant> {
+    if !profile.typed_arrays() {
+        return None;
+    }
+    let items = |rng: &mut Rng| -> Vec<Variant> {
+        (0..rng.below(3)).map(|_| object_element(rng)).collect()
+    };
+    let value = if profile.typed_dictionaries() && rng.below(3) == 0 {
+        // One side typed by a class or script, the other untyped or by one too.
+        let (k, v) = match rng.below(3) {
+            0 => (class_or_script(rng), ContainerType::None),
+            1 => (ContainerType::None, class_or_script(rng)),
+            _ => (class_or_script(rng), class_or_script(rng)),
+        };
+        let entries: Vec<(Variant, Variant)> = (0..rng.below(2))
+            .map(|i| {
+                let key = match k {
+                    ContainerType::None => Variant::Int(i as i64),
+                    _ => object_element(rng),
+                };
+                let value = match v {
+                    ContainerType::None => Variant::Int(rng.below(100) as i64),
+                    _ => object_element(rng),
+                };
+                (key, value)
+            })
+            .collect();
+        Variant::Dictionary(Dictionary::typed(k, v, entries))
+    } else {
+        let t = class_or_script(rng);
+        Variant::Array(Array::typed(t, items(rng)))
+    };
+    Some(if rng.below(3) == 0 {
+        let mut outer = vec![value];
+        if let Some((other, _)) = value_and_bytes(rng, profile) {
+            outer.insert(rng.below(2), other);
+        }
+        Variant::Array(Array::typed(ContainerType::None, outer))
+    } else {
+        value
+    })
+}
+
+/// Where the codec found a field while reading an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    /// A value's type header (type id in the low byte, flags above).
+    Header,
+    /// A count or length word.
+    Count,
+    /// A typed container's element, key or value type word.
+    ElementType,
+}
+
+/// The 4-byte fields of an input, as the codec reads it (as far as it can).
+#[derive(Default)]
+struct Fields(Vec<(usize, Field)>);
+
+impl Trace for Fields {
+    const ACTIVE: bool = true;
+
+    fn open(&mut self, _: usize, _: std::fmt::Arguments<'_>) {}
+
+    fn field(&mut self, start: usize, end: usize, name: &str, _: std::fmt::Arguments<'_>) {
+        if end != start + 4 {
+            return;
+        }
+        let kind = match name {
+            "header" => Field::Header,
+            "element type" => Field::ElementType,
+            n if n.contains("count") || n == "length" => Field::Count,
+            _ => return,
+        };
+        self.0.push((start, kind));
+    }
+
+    fn close(&mut self, _: usize) {}
+}
+
+fn fields_of(input: &[u8], profile: Profile, kind: Field) -> Vec<usize> {
+    let mut f = Fields::default();
+    let opts = DecodeOptions {
+        allow_objects: true,
+    };
+    let _ = decode_traced(input, profile, opts, &mut f);
+    f.0.into_iter()
+        .filter(|(_, k)| *k == kind)
+        .map(|(at, _)| at)
+        .collect()
+}
+
+/// How many type ids the profile has (ids `0..n`).
+fn type_count(profile: Profile) -> u32 {
+    (0..).find(|&i| profile.type_of(i).is_none()).unwrap_or(0)
+}
+
+fn word(input: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(input[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn set_word(input: &mut [u8], at: usize, w: u32) {
+    input[at..at + 4].copy_from_slice(&w.to_le_bytes());
+}
+
+/// Sets one count or length field of `input` to a value with the high bit set; false if the
+/// codec finds no such field in it.
+fn high_bit_count(rng: &mut Rng, input: &mut [u8], profile: Profile) -> bool {
+    let counts = fields_of(input, profile, Field::Count);
+    if counts.is_empty() {
+        return false;
+    }
+    let at = counts[rng.below(counts.len())];
+    let old = word(input, at);
+    let new = match rng.below(6) {
+        0 => old | 0x8000_0000,
+        1 => 0x8000_0000,
+        2 => 0xFFFF_FFFF,
+        3 => 0x8000_0000 | (1 + rng.below(4) as u32),
+        4 => old | 0xC000_0000,
+        _ => 0xFFFF_FFFF - rng.below(4) as u32,
+    };
+    set_word(input, at, new);
+    true
+}
+
+/// The types whose decoding differed between the codec and an engine, or between engines, in
+/// earlier campaigns and fuzzing (docs/fuzzing.md, findings/, corpus/known-differences.txt):
+/// real_t types (the 64-bit flag), typed containers, NodePath, Object, float arrays (NaNs),
+/// strings (UTF-8), dictionaries (3.2's keys).
+const DIFFERING_TYPES: [VariantType; 17] = [
+    VariantType::Vector2,
+    VariantType::Rect2,
+    VariantType::Vector3,
+    VariantType::Plane,
+    VariantType::Quaternion,
+    VariantType::Transform2D,
+    VariantType::Basis,
+    VariantType::Aabb,
+    VariantType::Array,
+    VariantType::Dictionary,
+    VariantType::NodePath,
+    VariantType::Object,
+    VariantType::PackedFloat32Array,
+    VariantType::PackedVector2Array,
+    VariantType::String,
+    VariantType::Float,
+    VariantType::Int,
+];
+
+/// Header flag bits where differences were found: the 64-bit flag (bit 16; also a typed Array's
+/// built-in kind and a typed Dictionary's key kind), the class-name and script kinds (bits
+/// 16-17), a typed Dictionary's value kinds (bits 18-19), and a NodePath's new-format bit.
+const FLAGS: [u32; 8] = [
+    1 << 16,
+    2 << 16,
+    3 << 16,
+    1 << 18,
+    2 << 18,
+    3 << 18,
+    1 << 17,
+    1 << 31,
+];
+
+/// Sets the type id or flags of one header of `input`, or one element type word, to a type or a
+/// flag where differences were found; false if the codec finds no such field in it.
+fn type_or_flag(rng: &mut Rng, input: &mut [u8], profile: Profile) -> bool {
+    let headers = fields_of(input, profile, Field::Header);
+    let elements = fields_of(input, profile, Field::ElementType);
+    if headers.is_empty() {
+        return false;
+    }
+    let id_of = |t: VariantType| profile.id_of(t);
+    match rng.below(4) {
+        0 if !elements.is_empty() => {
+            // An element type: a differing type, Object or Nil, or an id past the table.
+            let at = elements[rng.below(elements.len())];
+            let t = match rng.below(4) {
+                0 => id_of(VariantType::Object),
+                1 => Some(0),
+                2 => Some(type_count(profile) + rng.below(3) as u32),
+                _ => id_of(DIFFERING_TYPES[rng.below(DIFFERING_TYPES.len())]),
+            };
+            if let Some(t) = t {
+                set_word(input, at, t);
+            }
+        }
+        1 => {
+            // A header's type id, flags kept.
+            let at = headers[rng.below(headers.len())];
+            if let Some(t) = id_of(DIFFERING_TYPES[rng.below(DIFFERING_TYPES.len())]) {
+                let w = word(input, at);
+                set_word(input, at, (w & !0xFF) | t);
+            }
+        }
+        _ => {
+            // A header's flags: set, cleared or toggled.
+            let at = headers[rng.below(headers.len())];
+            let flag = FLAGS[rng.below(FLAGS.len())];
+            let w = word(input, at);
+            let w = match rng.below(3) {
+                0 => w | flag,
+                1 => w & !(flag | (flag << 1)),
+                _ => w ^ flag,
+            };
+            set_word(input, at, w);
+        }
+    }
+    true
 }

@@ -3,19 +3,23 @@
 //! The predicate takes a whole batch of candidates at once, so that each round costs one
 //! exchange with the engine.
 
-use gdmarshal::value::Variant;
+use gdmarshal::value::{ContainerType, Variant};
 
 /// Most rounds (batches) one minimization may use.
 pub const MAX_ROUNDS: usize = 60;
 
-/// Shrinks `input` by deleting, then zeroing, ever smaller chunks while `keep` holds for the
-/// result. `keep` answers one bool per candidate, in order.
+/// Shrinks `input` while `keep` holds for the result: by taking what starts at an aligned offset
+/// (a nested value alone, the latest offset first), then by deleting, then zeroing, ever smaller
+/// chunks. `keep` answers one bool per candidate, in order.
 pub fn minimize_bytes(input: &[u8], keep: &mut dyn FnMut(&[Vec<u8>]) -> Vec<bool>) -> Vec<u8> {
     let mut best = input.to_vec();
     let mut rounds = 0;
     let mut chunk = best.len().div_ceil(2).max(1);
     while rounds < MAX_ROUNDS && !best.is_empty() {
-        let mut candidates = Vec::new();
+        let mut candidates: Vec<Vec<u8>> = (1..best.len().div_ceil(4))
+            .rev()
+            .map(|k| best[4 * k..].to_vec())
+            .collect();
         for i in (0..best.len()).step_by(chunk) {
             let end = (i + chunk).min(best.len());
             let mut del = best.clone();
@@ -44,12 +48,18 @@ pub fn minimize_bytes(input: &[u8], keep: &mut dyn FnMut(&[Vec<u8>]) -> Vec<bool
     best
 }
 
-/// Smaller values than `v`: its children, and `v` with one element fewer.
+/// Smaller values than `v`: its children, `v` with one element fewer, and a typed container
+/// with one type dropped.
 pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
     let mut out = Vec::new();
     match v {
         Variant::Array(a) => {
             out.extend(a.items().iter().cloned());
+            if *a.element_type() != ContainerType::None {
+                let mut b = a.clone();
+                b.set_element_type(ContainerType::None);
+                out.push(Variant::Array(b));
+            }
             for i in 0..a.items().len() {
                 let mut b = a.clone();
                 b.items_mut().remove(i);
@@ -67,6 +77,17 @@ pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
             for (k, val) in d.entries() {
                 out.push(k.clone());
                 out.push(val.clone());
+            }
+            let (kt, vt) = (d.key_type().clone(), d.value_type().clone());
+            for (k, v) in [
+                (ContainerType::None, vt.clone()),
+                (kt.clone(), ContainerType::None),
+            ] {
+                if (&k, &v) != (&kt, &vt) {
+                    let mut b = d.clone();
+                    b.set_types(k, v);
+                    out.push(Variant::Dictionary(b));
+                }
             }
             for i in 0..d.entries().len() {
                 let mut b = d.clone();
@@ -152,5 +173,38 @@ mod tests {
         let pred = |v: &Variant| format!("{v:?}").contains("needle");
         let out = minimize_value(&v, &mut |cs| cs.iter().map(pred).collect());
         assert_eq!(out, Variant::String("needle".into()));
+    }
+
+    #[test]
+    fn a_nested_value_is_taken_alone() {
+        // Holds while the input holds the word 0x0001001c (a typed Array header) followed by 24:
+        // the Array around it goes, whatever its size.
+        let inner = [0x1c, 0, 1, 0, 0x18, 0, 0, 0, 0, 0, 0, 0];
+        let mut input = vec![0x1c, 0, 0, 0, 1, 0, 0, 0];
+        input.extend(inner);
+        let pred = |b: &[u8]| b.len() >= 12 && b[..8] == inner[..8];
+        let out = minimize_bytes(&input, &mut |cs| cs.iter().map(|c| pred(c)).collect());
+        assert_eq!(out[..8], inner[..8]);
+        assert!(out.len() <= 12, "{out:?}");
+    }
+
+    #[test]
+    fn container_types_that_do_not_matter_are_dropped() {
+        use gdmarshal::value::Dictionary;
+        let d = Variant::Dictionary(Dictionary::typed(
+            ContainerType::ClassName(String::new()),
+            ContainerType::Script("res://a.gd".into()),
+            Vec::new(),
+        ));
+        // Holds while the key type is the empty class name.
+        let pred = |v: &Variant| match v {
+            Variant::Dictionary(d) => *d.key_type() == ContainerType::ClassName(String::new()),
+            _ => false,
+        };
+        let out = minimize_value(&d, &mut |cs| cs.iter().map(pred).collect());
+        let Variant::Dictionary(out) = out else {
+            panic!("{out:?}")
+        };
+        assert_eq!(*out.value_type(), ContainerType::None);
     }
 }

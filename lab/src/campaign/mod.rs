@@ -4,15 +4,19 @@
 //!
 //! [`cases::make_case`] builds case `index` of a seed; [`classify::classify_batch`] runs a batch
 //! on an engine and classifies every case ([`Class`]); [`minimize`] shrinks a finding while its
-//! class stays the same; [`run_engine`] drives one engine through a whole campaign.
+//! class stays the same; [`run_engine`] drives one engine through a whole campaign, or through
+//! part of it when told to stop; [`log`] keeps one line per campaign in `findings/campaigns.jsonl`.
 
 pub mod cases;
 pub mod classify;
+pub mod log;
 pub mod minimize;
 pub mod report;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -44,6 +48,54 @@ pub struct Config {
     pub max_saved_per_class: usize,
     /// The expected differences (corpus/known-differences.txt).
     pub known: Vec<Entry>,
+    /// Classes whose every case is checked against the open reproducers (see [`Gate`]); none
+    /// when `None`.
+    pub gate: Option<Gate>,
+}
+
+/// The kinds of finding already known and open: the engine and [`signature`] of each saved
+/// reproducer (e.g. `findings/`). A finding of such a kind is *covered*: it is no news.
+#[derive(Clone, Debug, Default)]
+pub struct OpenKinds(HashSet<(String, String)>);
+
+impl OpenKinds {
+    /// The kinds of these reproducers (a file whose case cannot be rebuilt is left out).
+    pub fn of<'a>(findings: impl IntoIterator<Item = &'a FindingFile>) -> OpenKinds {
+        OpenKinds(
+            findings
+                .into_iter()
+                .filter_map(|f| Some((f.engine.clone(), f.signature().ok()?)))
+                .collect(),
+        )
+    }
+
+    /// Whether a reproducer of this engine and signature is open.
+    pub fn covers(&self, engine: &str, signature: &str) -> bool {
+        self.0
+            .contains(&(engine.to_string(), signature.to_string()))
+    }
+
+    /// How many kinds are open.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Classes whose cases a run checks against the open reproducers: each case of a gated class is
+/// minimized (once per [`signature`]) and counted in [`EngineRun::uncovered`] unless its
+/// minimized form has the kind of an open reproducer of the same engine. `gdmarshal diff
+/// --fail-on CLASS` fails on uncovered cases only.
+#[derive(Clone, Debug, Default)]
+pub struct Gate {
+    /// The classes checked.
+    pub classes: Vec<Class>,
+    /// The kinds known and open.
+    pub open: OpenKinds,
 }
 
 /// A saved reproducer.
@@ -111,6 +163,18 @@ impl FindingFile {
         }
     }
 
+    /// Its kind: the [`signature`] of its (minimized) case and answer, as a run computes it for
+    /// the findings it keeps.
+    pub fn signature(&self) -> Result<String, String> {
+        let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
+        let judged = Judged {
+            class: self.class,
+            record: self.engine_answer.clone(),
+            detail: self.detail.clone(),
+        };
+        Ok(signature(&self.case()?, &judged, profile))
+    }
+
     /// Where the finding came from, in words: `campaign seed S case I` or `fuzz input HEX`.
     pub fn source(&self) -> String {
         match (self.seed, self.index, &self.fuzz_input) {
@@ -132,6 +196,18 @@ impl FindingFile {
     }
 }
 
+/// How an engine's campaign ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunEnd {
+    /// Every case asked for was run.
+    #[default]
+    Completed,
+    /// The run was told to stop ([`run_engine`]'s `cancel`) and stopped at a batch boundary:
+    /// cases `from..from + done` were run, the rest were not.
+    Interrupted,
+}
+
 /// What one engine's campaign found.
 #[derive(Clone, Debug, Default)]
 pub struct EngineRun {
@@ -139,8 +215,19 @@ pub struct EngineRun {
     pub engine: String,
     /// The version it reported.
     pub version: String,
+    /// The first case index run.
+    pub from: u64,
+    /// Cases run (`from..from + done`); the counts add up to it.
+    pub done: u64,
+    /// Whether every case asked for was run.
+    pub end: RunEnd,
+    /// Seconds the engine's run took, minimizing included.
+    pub secs: f64,
     /// Cases per class.
     pub counts: BTreeMap<Class, u64>,
+    /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
+    /// class.
+    pub uncovered: BTreeMap<Class, u64>,
     /// Reproducers written (paths), and findings kept in memory when no folder is given.
     pub findings: Vec<(Option<PathBuf>, FindingFile)>,
     /// Every crash and hang of the engine during the run, with what the retries showed.
@@ -152,7 +239,44 @@ pub struct EngineRun {
 impl EngineRun {
     /// Cases nobody could answer.
     pub fn unanswered(&self) -> u64 {
-        self.counts.get(&Class::Unanswered).copied().unwrap_or(0)
+        self.count(Class::Unanswered)
+    }
+
+    /// Cases of one class.
+    pub fn count(&self, class: Class) -> u64 {
+        self.counts.get(&class).copied().unwrap_or(0)
+    }
+
+    /// The first case index not run: where a resumed run starts.
+    pub fn next(&self) -> u64 {
+        self.from + self.done
+    }
+
+    /// Cases per second over the run (0 when it took no measurable time).
+    pub fn rate(&self) -> f64 {
+        if self.secs > 0.0 {
+            self.done as f64 / self.secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// How far an engine's campaign has got, told after every batch.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Cases run so far.
+    pub done: u64,
+    /// Cases asked for.
+    pub total: u64,
+    /// Cases per class so far.
+    pub counts: &'a BTreeMap<Class, u64>,
+}
+
+impl Progress<'_> {
+    /// Cases of one class so far.
+    pub fn count(&self, class: Class) -> u64 {
+        self.counts.get(&class).copied().unwrap_or(0)
     }
 }
 
@@ -415,28 +539,38 @@ pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
     format!("{} {top} {shape}", j.class)
 }
 
-/// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told how many
-/// more cases are done.
+/// Runs cases `from..from + cfg.cases` of the seed on one engine; `progress` is told after every
+/// batch how far the run has got. When `cancel` is set the run stops before its next batch (a
+/// batch under way is finished, its findings minimized and saved) and ends
+/// [`RunEnd::Interrupted`], with the counts of the cases it ran.
 pub fn run_engine(
     engine: &mut dyn Answerer,
     version: &str,
     cfg: &Config,
     from: u64,
-    progress: &dyn Fn(u64),
+    progress: &dyn Fn(&Progress),
+    cancel: &AtomicBool,
 ) -> Result<EngineRun, String> {
+    let started = Instant::now();
     let profile = engine.profile();
     let name = engine.name().to_string();
     let sources = cases::mutation_sources(profile);
     let mut run = EngineRun {
         engine: name.clone(),
         version: version.to_string(),
+        from,
         ..Default::default()
     };
     let mut saved_per_class: BTreeMap<Class, usize> = BTreeMap::new();
-    let mut seen: HashSet<String> = HashSet::new();
+    // The kinds (signatures) met so far, each with whether an open reproducer covers it.
+    let mut kinds: BTreeMap<String, bool> = BTreeMap::new();
     let end = from + cfg.cases;
     let mut start = from;
     while start < end {
+        if cancel.load(Ordering::SeqCst) {
+            run.end = RunEnd::Interrupted;
+            break;
+        }
         let stop = (start + BATCH as u64).min(end);
         let batch: Vec<Case> = (start..stop)
             .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
@@ -447,32 +581,50 @@ pub fn run_engine(
             if !j.class.is_finding() {
                 continue;
             }
+            let gate = cfg.gate.as_ref().filter(|g| g.classes.contains(&j.class));
+            let kind = signature(&batch[k], j, profile);
+            if let Some(&covered) = kinds.get(&kind) {
+                if gate.is_some() && !covered {
+                    *run.uncovered.entry(j.class).or_default() += 1;
+                }
+                continue;
+            }
             let n = saved_per_class.entry(j.class).or_default();
-            if *n >= cfg.max_saved_per_class {
+            let save = *n < cfg.max_saved_per_class;
+            if !save && gate.is_none() {
                 continue;
             }
-            if !seen.insert(signature(&batch[k], j, profile)) {
-                continue;
+            if save {
+                *n += 1;
             }
-            *n += 1;
             let origin = Origin::Campaign {
                 seed: cfg.seed,
                 index: start + k as u64,
             };
-            let (path, file) = keep_finding(
-                engine,
-                &cfg.known,
-                &origin,
-                &batch[k],
-                j,
-                cfg.findings_dir.as_deref(),
-            )?;
-            run.findings.push((path, file));
+            let dir = cfg.findings_dir.as_deref().filter(|_| save);
+            let (path, file) = keep_finding(engine, &cfg.known, &origin, &batch[k], j, dir)?;
+            let covered = gate.is_some_and(|g| {
+                file.signature()
+                    .is_ok_and(|sig| g.open.covers(&file.engine, &sig))
+            });
+            kinds.insert(kind, covered);
+            if gate.is_some() && !covered {
+                *run.uncovered.entry(j.class).or_default() += 1;
+            }
+            if save {
+                run.findings.push((path, file));
+            }
         }
         run.incidents.extend(engine.take_incidents());
         run.refused = engine.refused();
-        progress(stop - start);
+        run.done += stop - start;
+        progress(&Progress {
+            done: run.done,
+            total: cfg.cases,
+            counts: &run.counts,
+        });
         start = stop;
     }
+    run.secs = started.elapsed().as_secs_f64();
     Ok(run)
 }

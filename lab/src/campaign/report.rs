@@ -18,6 +18,7 @@ use gdmarshal::types::{TYPES, VariantType};
 use gdmarshal::value::{Object, Variant};
 
 use super::FindingFile;
+use super::log::{self, LogEntry, Totals};
 
 /// A vector for the engines: bytes to decode or a value to encode.
 #[derive(Clone, Debug)]
@@ -385,6 +386,8 @@ pub struct Inputs<'a> {
     pub findings: Vec<(String, FindingFile)>,
     /// A line on the campaign that produced the findings (command, time, counts), if known.
     pub campaign: Option<String>,
+    /// The run log (`findings/campaigns.jsonl`): every campaign run, one entry each.
+    pub log: Vec<LogEntry>,
     /// Reproducers of codec differences found against a live engine and since fixed, kept as
     /// regression inputs (path, file; `tests/differential/<class>/`).
     pub fixed_findings: Vec<(String, FindingFile)>,
@@ -404,6 +407,7 @@ pub fn render(inp: &Inputs) -> (String, usize) {
     layouts_3_to_4(&mut md, inp);
     let confirmed = documentation(&mut md, inp);
     engine_defects(&mut md, inp, n_version);
+    campaigns_tried(&mut md, inp);
     fixed_findings(&mut md, inp);
     (md, confirmed)
 }
@@ -784,6 +788,59 @@ fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
         "\n{n_defects} defects listed; {n_version} version differences in §2.\n"
     )
     .ok();
+}
+
+/// §4, last part: how much the logged campaigns have tried in all (cases per engine, seeds,
+/// time), from the run log.
+fn campaigns_tried(md: &mut String, inp: &Inputs) {
+    md.push_str("\n### What the campaigns have tried\n\n");
+    let t = Totals::of(&inp.log);
+    if t.campaigns == 0 {
+        md.push_str("No campaign is logged in `findings/campaigns.jsonl` yet.\n");
+        return;
+    }
+    let seeds: Vec<String> = t
+        .seeds
+        .iter()
+        .map(|(g, s)| format!("{} (case generation {g})", log::seed_ranges(s)))
+        .collect();
+    write!(
+        md,
+        "From the run log `findings/campaigns.jsonl`: {} campaigns ({} interrupted), seeds {}, {} wall time; \
+         {} cases answered and classified in all.\n\n",
+        t.campaigns,
+        t.interrupted,
+        seeds.join("; "),
+        log::duration_text(t.wall_secs),
+        log::group_digits(t.cases())
+    )
+    .ok();
+    md.push_str("| engine | campaigns | cases | engine time | cases/s | codec-differs | cases with engine findings |\n|---|---|---|---|---|---|---|\n");
+    for (version, e) in &t.engines {
+        let defects: u64 = e
+            .counts
+            .iter()
+            .filter(|(c, _)| c.is_finding() && **c != super::Class::CodecDiffers)
+            .map(|(_, n)| n)
+            .sum();
+        writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            short(version),
+            e.campaigns,
+            log::group_digits(e.cases),
+            log::duration_text(e.secs),
+            log::group_digits(e.rate().round() as u64),
+            log::group_digits(
+                e.counts
+                    .get(&super::Class::CodecDiffers)
+                    .copied()
+                    .unwrap_or(0)
+            ),
+            log::group_digits(defects)
+        )
+        .ok();
+    }
 }
 
 /// §5: codec differences found against live engines (by the differential fuzz target or a

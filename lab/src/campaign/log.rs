@@ -1,0 +1,406 @@
+//! The run log: one JSON line per campaign (one seed's run on its engines, completed or
+//! interrupted), appended to `findings/campaigns.jsonl`, so that how much has been tried is
+//! known without keeping any run's output. `gdmarshal report` sums it up ([`Totals`]) in
+//! docs/report.md §4 and, with `--summary-from-log`, rewrites docs/campaign-summary.md from it
+//! ([`summary_markdown`]).
+//!
+//! A line, wrapped here:
+//!
+//! ```text
+//! {"date":"2026-11-25T02:15:10Z","gdmarshal":"0.1.0","generation":2,"seed":1,"from":0,
+//!  "cases":100000,"wall_secs":9.8,"interrupted":false,"engines":[{"engine":"4.6",
+//!  "version":"4.6.3.stable","done":100000,"secs":9.7,"cases_per_sec":10309.2,
+//!  "counts":{"agree":96245,"known-difference":158,...}}]}
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Class, EngineRun, RunEnd, cases};
+
+/// The log's file name inside a findings folder.
+pub const LOG_FILE: &str = "campaigns.jsonl";
+
+/// One engine's part of a logged campaign.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineLog {
+    /// The engine's name (as `gdmarshal engines` shows it, e.g. `4.6`).
+    pub engine: String,
+    /// The version the engine reported (e.g. `4.6.3.stable`).
+    pub version: String,
+    /// Cases run: indices `from..from + done` of the seed.
+    pub done: u64,
+    /// Seconds the engine's run took.
+    pub secs: f64,
+    /// Cases per second.
+    pub cases_per_sec: f64,
+    /// Cases per class (classes with none left out).
+    pub counts: BTreeMap<Class, u64>,
+}
+
+/// One campaign: one seed on its engines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// When it ended, UTC, RFC 3339 (`2026-11-25T02:15:10Z`).
+    pub date: String,
+    /// The gdmarshal version that ran it.
+    pub gdmarshal: String,
+    /// The case generator's generation ([`cases::GENERATION`]): a seed's cases are the same only
+    /// within one generation.
+    pub generation: u32,
+    /// The seed.
+    pub seed: u64,
+    /// The first case index.
+    pub from: u64,
+    /// Cases asked for per engine.
+    pub cases: u64,
+    /// Wall-clock seconds of the whole campaign (the engines run side by side).
+    pub wall_secs: f64,
+    /// Whether the run was stopped before every engine had run every case.
+    pub interrupted: bool,
+    /// Each engine's part.
+    pub engines: Vec<EngineLog>,
+}
+
+impl LogEntry {
+    /// The entry of a campaign of `cases` cases per engine from `from`, whose engines' runs are
+    /// `runs`, that took `wall_secs` and ended at `date`.
+    pub fn of(
+        date: String,
+        seed: u64,
+        from: u64,
+        cases: u64,
+        wall_secs: f64,
+        runs: &[EngineRun],
+    ) -> LogEntry {
+        LogEntry {
+            date,
+            gdmarshal: env!("CARGO_PKG_VERSION").to_string(),
+            generation: cases::GENERATION,
+            seed,
+            from,
+            cases,
+            wall_secs,
+            interrupted: runs.iter().any(|r| r.end == RunEnd::Interrupted),
+            engines: runs
+                .iter()
+                .map(|r| EngineLog {
+                    engine: r.engine.clone(),
+                    version: r.version.clone(),
+                    done: r.done,
+                    secs: r.secs,
+                    cases_per_sec: r.rate(),
+                    counts: r.counts.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Appends one entry as one line (the folder is made if missing).
+pub fn append(path: &Path, entry: &LogEntry) -> Result<(), String> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    let mut line = serde_json::to_string(entry).expect("log entries serialize");
+    line.push('\n');
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Every entry of a log; a missing file is an empty log, a line that does not parse an error
+/// naming it.
+pub fn read(path: &Path) -> Result<Vec<LogEntry>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The time now, UTC, RFC 3339 to the second.
+pub fn utc_now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc(secs)
+}
+
+/// A Unix time, UTC, RFC 3339 to the second.
+pub fn utc(unix_secs: u64) -> String {
+    let (days, rest) = (unix_secs / 86_400, unix_secs % 86_400);
+    // Days to a civil date (Howard Hinnant's `civil_from_days`).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// What the logged campaigns add up to for one engine version.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineTotals {
+    /// Campaigns that ran on it.
+    pub campaigns: u64,
+    /// Cases it answered.
+    pub cases: u64,
+    /// Seconds its runs took.
+    pub secs: f64,
+    /// Cases per class.
+    pub counts: BTreeMap<Class, u64>,
+}
+
+impl EngineTotals {
+    /// Cases per second over all its runs (0 when none took measurable time).
+    pub fn rate(&self) -> f64 {
+        if self.secs > 0.0 {
+            self.cases as f64 / self.secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// What a log adds up to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Totals {
+    /// Campaigns logged.
+    pub campaigns: u64,
+    /// Of which interrupted.
+    pub interrupted: u64,
+    /// Wall-clock seconds, summed.
+    pub wall_secs: f64,
+    /// The seeds run, by case generator generation.
+    pub seeds: BTreeMap<u32, BTreeSet<u64>>,
+    /// Per engine version (as reported).
+    pub engines: BTreeMap<String, EngineTotals>,
+    /// The first and the last date logged.
+    pub dates: Option<(String, String)>,
+}
+
+impl Totals {
+    /// Sums up a log.
+    pub fn of(entries: &[LogEntry]) -> Totals {
+        let mut t = Totals::default();
+        for e in entries {
+            t.campaigns += 1;
+            t.interrupted += u64::from(e.interrupted);
+            t.wall_secs += e.wall_secs;
+            t.seeds.entry(e.generation).or_default().insert(e.seed);
+            for g in &e.engines {
+                let et = t.engines.entry(g.version.clone()).or_default();
+                et.campaigns += 1;
+                et.cases += g.done;
+                et.secs += g.secs;
+                for (c, n) in &g.counts {
+                    *et.counts.entry(*c).or_default() += n;
+                }
+            }
+            t.dates = Some(match t.dates.take() {
+                None => (e.date.clone(), e.date.clone()),
+                Some((a, b)) => (a.min(e.date.clone()), b.max(e.date.clone())),
+            });
+        }
+        t
+    }
+
+    /// Cases answered, all engines together.
+    pub fn cases(&self) -> u64 {
+        self.engines.values().map(|e| e.cases).sum()
+    }
+}
+
+/// Seeds as short ranges: `1–30, 42`.
+pub fn seed_ranges(seeds: &BTreeSet<u64>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Option<(u64, u64)> = None;
+    for &s in seeds {
+        run = match run {
+            Some((a, b)) if b.checked_add(1) == Some(s) => Some((a, s)),
+            Some(r) => {
+                out.push(range_text(r));
+                Some((s, s))
+            }
+            None => Some((s, s)),
+        };
+    }
+    if let Some(r) = run {
+        out.push(range_text(r));
+    }
+    out.join(", ")
+}
+
+fn range_text((a, b): (u64, u64)) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}–{b}")
+    }
+}
+
+/// A wall time in words: `43 s`, `12 min 5 s`, `3 h 20 min`.
+pub fn duration_text(secs: f64) -> String {
+    let s = secs.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+fn short(version: &str) -> String {
+    version.split('.').take(3).collect::<Vec<_>>().join(".")
+}
+
+/// docs/campaign-summary.md from a log: what was run (campaigns, seeds, cases, time), and the
+/// classes per engine version summed over every logged campaign. `gdmarshal report` quotes the
+/// file in docs/report.md §4.
+pub fn summary_markdown(entries: &[LogEntry]) -> String {
+    let t = Totals::of(entries);
+    let mut md = String::new();
+    if t.campaigns == 0 {
+        md.push_str("No campaign is logged yet (`findings/campaigns.jsonl`).\n");
+        return md;
+    }
+    let seeds: Vec<String> = t
+        .seeds
+        .iter()
+        .map(|(g, s)| format!("{} (case generation {g})", seed_ranges(s)))
+        .collect();
+    let (first, last) = t.dates.clone().unwrap_or_default();
+    write!(
+        md,
+        "Campaigns logged in `findings/campaigns.jsonl` (`gdmarshal diff`, one line per seed): {} campaigns{}, \
+         seeds {}, {} engine answers in all, {} wall time, from {first} to {last}. Each case is classified; own \
+         outputs are re-decoded and differing cases asked twice. Reproducers are saved in `findings/` (at most \
+         `--max-saved` per class and engine in each campaign, one per kind of difference). Classes per engine, \
+         summed over the campaigns:\n\n",
+        t.campaigns,
+        if t.interrupted > 0 {
+            format!(" ({} interrupted)", t.interrupted)
+        } else {
+            String::new()
+        },
+        seeds.join("; "),
+        group_digits(t.cases()),
+        duration_text(t.wall_secs),
+    )
+    .ok();
+    let versions: Vec<&String> = t.engines.keys().collect();
+    write!(
+        md,
+        "| class | {} |\n|---|{}\n",
+        versions
+            .iter()
+            .map(|v| short(v))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(versions.len())
+    )
+    .ok();
+    let row = |name: &str, cell: &dyn Fn(&EngineTotals) -> String| {
+        format!(
+            "| {name} | {} |\n",
+            t.engines.values().map(cell).collect::<Vec<_>>().join(" | ")
+        )
+    };
+    md.push_str(&row("cases", &|e| group_digits(e.cases)));
+    for c in Class::ALL {
+        md.push_str(&row(c.name(), &|e| {
+            group_digits(e.counts.get(&c).copied().unwrap_or(0))
+        }));
+    }
+    md.push_str(&row("cases/s", &|e| group_digits(e.rate().round() as u64)));
+    md
+}
+
+/// `1234567` as `1,234,567`.
+pub fn group_digits(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_utc_rfc3339() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_795_659_310), "2026-11-26T02:15:10Z");
+    }
+
+    #[test]
+    fn seeds_and_numbers_read_shortly() {
+        let s: BTreeSet<u64> = [1, 2, 3, 5, 7, 8].into();
+        assert_eq!(seed_ranges(&s), "1–3, 5, 7–8");
+        assert_eq!(group_digits(1_234_567), "1,234,567");
+        assert_eq!(group_digits(999), "999");
+        assert_eq!(duration_text(43.2), "43 s");
+        assert_eq!(duration_text(3725.0), "1 h 2 min");
+    }
+
+    #[test]
+    fn totals_add_up_the_engines_and_seeds() {
+        let engine = |done: u64| EngineLog {
+            engine: "4.6".into(),
+            version: "4.6.3.stable".into(),
+            done,
+            secs: 1.0,
+            cases_per_sec: done as f64,
+            counts: [(Class::Agree, done)].into(),
+        };
+        let entry = |seed, done, interrupted| LogEntry {
+            date: utc(seed * 1000),
+            gdmarshal: "0.1.0".into(),
+            generation: 2,
+            seed,
+            from: 0,
+            cases: 100,
+            wall_secs: 1.5,
+            interrupted,
+            engines: vec![engine(done)],
+        };
+        let t = Totals::of(&[entry(1, 100, false), entry(2, 40, true)]);
+        assert_eq!((t.campaigns, t.interrupted, t.cases()), (2, 1, 140));
+        assert_eq!(t.engines["4.6.3.stable"].counts[&Class::Agree], 140);
+        assert_eq!(t.seeds[&2], [1, 2].into());
+        let md = summary_markdown(&[entry(1, 100, false)]);
+        assert!(md.contains("| agree | 100 |"), "{md}");
+        assert!(md.contains("| cases/s | 100 |"), "{md}");
+    }
+}
