@@ -194,13 +194,14 @@ fn engine_limits_out_of_range_are_usage_errors() {
 
 /// Runs the binary with its stdout on `stdout`; returns the status and stderr.
 fn with_stdout(args: &[&str], stdout: std::process::Stdio) -> (i32, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(args)
-        .stdout(stdout)
-        .stderr(std::process::Stdio::piped())
-        .output()
-        .expect("gdmarshal runs");
+    let out = common::Group::spawn(
+        common::gdmarshal_command()
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(args)
+            .stdout(stdout)
+            .stderr(std::process::Stdio::piped()),
+    )
+    .wait_with_output();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -223,16 +224,16 @@ fn a_full_disk_is_one_message_and_status_1() {
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_status_141() {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gdmarshal"))
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .args(["corpus", "check", "--no-engines"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("gdmarshal runs");
+    let mut group = common::Group::spawn(
+        common::gdmarshal_command()
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .args(["corpus", "check", "--no-engines"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    );
     // The reader goes away before the first line is written (the corpus takes a while to load).
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
+    drop(group.child().stdout.take());
+    let out = group.wait_with_output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(141), "{err}");
     assert!(!err.contains("panicked"), "{err}");

@@ -4,11 +4,13 @@
 //! with a report that names the type and the first differing byte, each hostile one fails its
 //! cases within the runner's limits, and the reports are well formed.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Instant;
 
-const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
+use common::{BIN, Group, command, gdmarshal_command, limit_address_space};
 
 /// The repository root: the corpus and the example testees live there.
 fn root() -> &'static Path {
@@ -18,12 +20,15 @@ fn root() -> &'static Path {
 }
 
 fn conform(testee: &str, version: &str, extra: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(root())
-        .args(["conform", "--testee", testee, "--godot", version])
-        .args(extra)
-        .output()
-        .expect("gdmarshal runs")
+    Group::spawn(
+        gdmarshal_command()
+            .current_dir(root())
+            .args(["conform", "--testee", testee, "--godot", version])
+            .args(extra)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    )
+    .wait_with_output()
 }
 
 fn stdout(o: &Output) -> String {
@@ -225,26 +230,14 @@ fn hostile(mode: &str) -> String {
 /// inherits).
 #[cfg(unix)]
 fn conform_within(testee: &str, extra: &[&str], limit: u64) -> Output {
-    use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(BIN);
+    let mut cmd = gdmarshal_command();
     cmd.current_dir(root())
         .args(["conform", "--testee", testee, "--godot", "4.6"])
-        .args(extra);
-    let rlimit = libc::rlimit {
-        rlim_cur: limit,
-        rlim_max: limit,
-    };
-    // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &rlimit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
-    cmd.output().expect("gdmarshal runs")
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    limit_address_space(&mut cmd, limit);
+    Group::spawn(&mut cmd).wait_with_output()
 }
 
 #[cfg(unix)]
@@ -434,20 +427,20 @@ fn a_testee_that_stops_reading_its_input_times_out() {
     // testee reads, which it never does. The runner must time out all the same.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let mut child = Command::new(BIN)
-        .current_dir(root())
-        .args(["conform", "--testee", &hostile("deaf"), "--godot", "4.6"])
-        .args(["--timeout", "1", "--run", "decode/depth/arrays_50000"])
-        .stdout(std::fs::File::create(&out).unwrap())
-        .spawn()
-        .unwrap();
+    let mut group = Group::spawn(
+        gdmarshal_command()
+            .current_dir(root())
+            .args(["conform", "--testee", &hostile("deaf"), "--godot", "4.6"])
+            .args(["--timeout", "1", "--run", "decode/depth/arrays_50000"])
+            .stdout(std::fs::File::create(&out).unwrap()),
+    );
     let started = Instant::now();
     let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
+        if let Some(s) = group.child().try_wait().unwrap() {
             break s;
         }
         if started.elapsed().as_secs() > 30 {
-            child.kill().unwrap();
+            // Dropping the group kills the runner and the testee it started.
             panic!("the runner is stuck writing to a testee that does not read");
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
@@ -501,7 +494,7 @@ fn control_bytes_from_a_testee_are_escaped_and_its_long_errors_cut() {
         &["--run", "encode/int/0", "--format", "junit"],
     );
     let (_dir, path) = temp("junit.xml", &stdout(&o));
-    let check = Command::new("python3")
+    let check = command("python3")
         .arg("-c")
         .arg(
             r#"
@@ -594,7 +587,7 @@ fn junit_report_is_well_formed_and_counts_right() {
     let o = conform(&wrong("float64"), "4.6", &["--format", "junit"]);
     assert_eq!(o.status.code(), Some(1));
     let (_dir, path) = temp("junit.xml", &stdout(&o));
-    let check = Command::new("python3")
+    let check = command("python3")
         .arg("-c")
         .arg(
             r#"
@@ -663,13 +656,14 @@ fn a_testee_that_does_not_start_is_an_error() {
 #[test]
 fn testee_speaks_the_protocol() {
     use std::io::Write;
-    let mut child = Command::new(BIN)
-        .arg("testee")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
+    let mut group = Group::spawn(
+        gdmarshal_command()
+            .arg("testee")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped()),
+    );
+    group
+        .child()
         .stdin
         .take()
         .unwrap()
@@ -687,7 +681,7 @@ fn testee_speaks_the_protocol() {
             .as_bytes(),
         )
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = group.wait_with_output();
     let lines: Vec<serde_json::Value> = stdout(&out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -2,11 +2,12 @@
 //! say "ok" only when there were answers to compare with.
 
 use std::path::Path;
-use std::process::Command;
 
 use gdmarshal_lab::corpus::{self, Verdict};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
+mod common;
+
+use common::{BIN, Group, gdmarshal_command};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
@@ -32,11 +33,14 @@ fn mostly_skipped(dir: &Path, share: f64) {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .current_dir(repo())
-        .args(args)
-        .output()
-        .unwrap();
+    let out = Group::spawn(
+        gdmarshal_command()
+            .current_dir(repo())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    )
+    .wait_with_output();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

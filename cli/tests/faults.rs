@@ -5,13 +5,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
+mod common;
+
+use common::{Group, gdmarshal_command, signal};
 
 /// Whether an engine of this name is installed; in CI a missing engine fails the test.
 fn have(engine: &str) -> bool {
@@ -29,15 +31,14 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
 }
 
-fn spawn(args: &[&str]) -> Child {
-    Command::new(BIN)
-        .current_dir(repo())
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gdmarshal runs")
+fn spawn(args: &[&str]) -> Group {
+    Group::spawn(
+        gdmarshal_command()
+            .current_dir(repo())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
 }
 
 /// The processes whose parent is `pid`: the engines gdmarshal started (it starts nothing else).
@@ -59,12 +60,6 @@ fn children(pid: u32) -> Vec<u32> {
     out
 }
 
-fn signal(pid: u32, sig: &str) {
-    let _ = Command::new("kill")
-        .args([&format!("-{sig}"), &pid.to_string()])
-        .status();
-}
-
 /// Runs gdmarshal and, once its engines have been up for `first_after`, sends them `sig` (once,
 /// or every `every` until `until` has passed); returns its output and how many times it sent.
 fn under_attack(
@@ -72,10 +67,10 @@ fn under_attack(
     first_after: Duration,
     every: Option<Duration>,
     until: Duration,
-    sig: &'static str,
+    sig: i32,
 ) -> (Output, usize) {
-    let child = spawn(args);
-    let pid = child.id();
+    let mut child = spawn(args);
+    let pid = child.child().id();
     let done = Arc::new(AtomicBool::new(false));
     let stop = done.clone();
     let attacker = thread::spawn(move || {
@@ -100,7 +95,7 @@ fn under_attack(
         }
         sent
     });
-    let out = child.wait_with_output().expect("gdmarshal finishes");
+    let out = child.wait_with_output();
     done.store(true, Ordering::Relaxed);
     (out, attacker.join().unwrap())
 }
@@ -177,11 +172,11 @@ fn diff_args(dir: &Path, engine: &'static str, cases: &'static str) -> Vec<Strin
 
 fn run(args: &[String]) -> Output {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    spawn(&args).wait_with_output().unwrap()
+    spawn(&args).wait_with_output()
 }
 
 /// A 20,000-case campaign on 3.6 whose engine gets `sig` once, 0.6 s in; it must still pass.
-fn diff_with_one_signal(dir: &Path, sig: &'static str) -> Output {
+fn diff_with_one_signal(dir: &Path, sig: i32) -> Output {
     let args = diff_args(dir, "3.6", "20000");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (out, sent) = under_attack(
@@ -206,7 +201,7 @@ fn one_sigkill_during_diff_is_an_incident_not_a_finding() {
     assert!(clean.status.success(), "{}", text(&clean));
 
     let dir = tempfile::tempdir().unwrap();
-    let out = diff_with_one_signal(dir.path(), "KILL");
+    let out = diff_with_one_signal(dir.path(), libc::SIGKILL);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("1 engine crashes or hangs") && stdout.contains("SIGKILL"),
@@ -223,7 +218,7 @@ fn one_sigstop_during_diff_is_an_incident_not_a_hang() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let out = diff_with_one_signal(dir.path(), "STOP");
+    let out = diff_with_one_signal(dir.path(), libc::SIGSTOP);
     assert_eq!(findings_in(dir.path(), "engine-hang"), 0, "{}", text(&out));
     assert_eq!(classes(&out).get("unanswered"), Some(&0), "{}", text(&out));
     assert!(
@@ -246,7 +241,7 @@ fn repeated_sigkills_during_diff_give_no_finding_and_count_what_went_unanswered(
         Duration::from_millis(1500),
         Some(Duration::from_millis(300)),
         Duration::from_secs(3),
-        "KILL",
+        libc::SIGKILL,
     );
     assert!(sent >= 2, "{}", text(&out));
     for class in ["engine-crash", "engine-hang"] {
@@ -281,7 +276,7 @@ fn one_sigkill_during_corpus_check_is_no_drift() {
         Duration::from_millis(800),
         None,
         Duration::from_secs(60),
-        "KILL",
+        libc::SIGKILL,
     );
     assert_eq!(sent, 1, "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -302,7 +297,7 @@ fn corpus_generate_under_repeated_kills_writes_engine_answers_or_nothing() {
         Duration::from_millis(300),
         Some(Duration::from_millis(300)),
         Duration::from_secs(4),
-        "KILL",
+        libc::SIGKILL,
     );
     assert!(sent >= 2, "{}", text(&out));
     let written: PathBuf = dir.path().join("godot-3.6.2.stable.jsonl");
@@ -428,7 +423,7 @@ fn no_engine_command_line_shows_its_port_or_secret() {
         return;
     }
     let mut child = spawn(&["diff", "--engine", "4.6", "--cases", "20000", "--seed", "2"]);
-    let pid = child.id();
+    let pid = child.child().id();
     let start = Instant::now();
     let mut seen = 0;
     while start.elapsed() < Duration::from_secs(20) && seen == 0 {
@@ -449,8 +444,7 @@ fn no_engine_command_line_shows_its_port_or_secret() {
         }
         thread::sleep(Duration::from_millis(20));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(child);
     assert!(seen > 0, "an engine ran");
 }
 
@@ -484,7 +478,7 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
     }
     let dir = tempfile::tempdir().unwrap();
     let findings = dir.path().display().to_string();
-    let child = spawn(&[
+    let mut child = spawn(&[
         "diff",
         "--engine",
         "4.6",
@@ -495,15 +489,15 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
         "--findings",
         &findings,
     ]);
-    let pid = child.id();
+    let pid = child.child().id();
     // Once its engine has been answering for a while.
     let start = Instant::now();
     while children(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(10));
     }
     thread::sleep(Duration::from_millis(1500));
-    signal(pid, "INT");
-    let out = child.wait_with_output().unwrap();
+    signal(pid, libc::SIGINT);
+    let out = child.wait_with_output();
     assert_eq!(out.status.code(), Some(130), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let entries = gdmarshal_lab::campaign::log::read(&dir.path().join("campaigns.jsonl")).unwrap();

@@ -7,10 +7,13 @@
 //! path, within the same limits; JSON nested a million levels is refused in under 100 MiB.
 #![cfg(unix)]
 
+mod common;
+
 use std::fs::File;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
+
+use common::{Group, gdmarshal_command, limit_address_space};
 
 use gdmarshal::float::FloatStyle;
 use gdmarshal::value::Array;
@@ -41,26 +44,13 @@ fn len(path: &Path) -> u64 {
 fn run(dir: &Path, name: &str, args: &[&str], stdin: &Path, limit: u64) -> Run {
     let stdout = dir.join(format!("{name}.out"));
     let stderr = dir.join(format!("{name}.err"));
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gdmarshal"));
+    let mut cmd = gdmarshal_command();
     cmd.args(args)
         .stdin(Stdio::from(File::open(stdin).expect("input")))
         .stdout(Stdio::from(File::create(&stdout).expect("stdout file")))
         .stderr(Stdio::from(File::create(&stderr).expect("stderr file")));
-    let rlimit = libc::rlimit {
-        rlim_cur: limit,
-        rlim_max: limit,
-    };
-    // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
-    unsafe {
-        cmd.pre_exec(move || {
-            if libc::setrlimit(libc::RLIMIT_AS, &rlimit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
-        });
-    }
-    let status = cmd.status().expect("gdmarshal starts").code();
+    limit_address_space(&mut cmd, limit);
+    let status = Group::spawn(&mut cmd).wait_with_output().status.code();
     Run {
         code: status,
         stdout,

@@ -1,18 +1,10 @@
 //! Process groups: every process the lab starts (engines, testees) leads a group of its own, so
 //! that killing it kills whatever it started too, and so that no job-control signal meant for
 //! the terminal's group (or sent when a group is orphaned, like SIGCONT) reaches it by accident.
+//! Each place that starts a process says `process_group(0)` itself, next to the command it
+//! builds; this module kills and watches such groups.
 
-use std::process::{Child, Command};
-
-/// Makes the command's process the leader of a new process group.
-pub fn own_group(cmd: &mut Command) -> &mut Command {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-    }
-    cmd
-}
+use std::process::Child;
 
 /// Kills the child's whole process group (the child and everything it started), then the child
 /// itself in case it has left its group.
@@ -20,7 +12,7 @@ pub fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: sending a signal has no memory-safety preconditions; the group id is the
-        // child's own pid (it leads its group, see `own_group`), so no unrelated group is hit.
+        // child's own pid (it leads its group: `process_group(0)` where it was started), so no unrelated group is hit.
         unsafe {
             libc::kill(-pgid, libc::SIGKILL);
         }

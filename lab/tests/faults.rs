@@ -370,8 +370,6 @@ fn an_engine_flooding_stderr_is_answered_with_a_capped_error_text() {
             allow_objects: false,
         })
         .collect();
-    let config_timeout_is_short = Duration::from_millis(400);
-    let _ = config_timeout_is_short;
     let r = e.decode_batch(&requests);
     // Flooding may outlast the short timeout (then it is a hang, reproduced) or not; either way
     // the host holds at most a capped text, and the next request is answered.

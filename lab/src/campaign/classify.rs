@@ -274,32 +274,11 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
     })
 }
 
-/// The record that stands in for a case nobody answered: the case, and the reason as its error.
+/// The record that stands in for a case nobody answered: the case, with the reason as its error
+/// (never saved: the class says what happened).
 fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
-    let (input, value) = match case {
-        Case::Decode { input, .. } => (Some(gdmarshal::json::hex(input)), None),
-        Case::Encode { value, .. } => (
-            None,
-            Some(gdmarshal::json::to_json(
-                value,
-                profile,
-                gdmarshal::float::FloatStyle::Shortest,
-            )),
-        ),
-    };
-    Record {
-        name: case.name().to_string(),
-        direction: case.direction(),
-        input,
-        value,
-        objects: case.objects(),
-        verdict: Verdict::Unsupported,
-        consumed: None,
-        tree: None,
-        output: None,
-        nondeterministic: Vec::new(),
-        error: reason.to_string(),
-    }
+    Record::of(case, &Answer::Unsupported(reason.to_string()), profile)
+        .expect("an unsupported answer fits either direction")
 }
 
 /// The codec's own answer to a case, as JSON, for reproducers.

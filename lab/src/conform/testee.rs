@@ -9,6 +9,7 @@
 //! What it sends is held to the caps of [`super::limits`].
 
 use std::io::{BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -264,7 +265,9 @@ impl Testee {
     }
 
     fn spawn(&self) -> Result<Process, String> {
-        let mut child = crate::group::own_group(&mut Command::new("sh"))
+        // Its own process group: a crash or timeout kills the group, children included.
+        let mut child = Command::new("sh")
+            .process_group(0)
             .arg("-c")
             .arg(format!("exec {}", self.command))
             .stdin(Stdio::piped())

@@ -418,7 +418,7 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         add(format!("unknown_type/{bad}"), le(&[bad, 0, 0, 0]));
     }
     // Flag bits on each type: bits 8-15 are never read; bits above 16 depend on the type.
-    for (name, v, full) in values.iter().filter(|(n, _, f)| {
+    for (name, v, _) in values.iter().filter(|(n, _, f)| {
         !f && (n.ends_with("/len1")
             || n.ends_with("/counting")
             || n.ends_with("/len3")
@@ -427,7 +427,6 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             || n.ends_with("/mixed")
             || n.ends_with("/relative"))
     }) {
-        let _ = full;
         let Some(bytes) = canonical(v) else { continue };
         for bit in [8u32, 15, 17, 18, 20, 24, 31] {
             let mut b = bytes.clone();

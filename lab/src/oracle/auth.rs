@@ -106,7 +106,17 @@ fn presents(stream: &TcpStream, secret: &str) -> bool {
 mod tests {
     use super::*;
     use std::io::Write;
+    use std::os::unix::process::CommandExt;
     use std::process::Command;
+
+    /// Stands in for the engine process: alive for the test's length, in a group of its own.
+    fn stand_in() -> Child {
+        Command::new("sleep")
+            .arg("30")
+            .process_group(0)
+            .spawn()
+            .unwrap()
+    }
 
     fn frame(body: &[u8]) -> Vec<u8> {
         let mut f = (body.len() as u32).to_le_bytes().to_vec();
@@ -118,8 +128,7 @@ mod tests {
     fn impostors_are_refused_and_the_engine_gets_in() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        // Stands in for the engine process: alive for the test's length.
-        let mut child = Command::new("sleep").arg("30").spawn().unwrap();
+        let mut child = stand_in();
         let secret = new_secret().unwrap();
         // Three impostors first: a wrong secret, a frame claiming 4 GiB, and a silent one.
         let mut wrong = TcpStream::connect(addr).unwrap();
@@ -145,7 +154,7 @@ mod tests {
             .set_read_timeout(Some(Duration::from_secs(5)))
             .unwrap();
         assert_eq!(wrong.read(&mut buf).unwrap(), 0);
-        let _ = child.kill();
+        crate::group::kill_group(&mut child);
         let _ = child.wait();
     }
 
@@ -153,12 +162,12 @@ mod tests {
     fn no_secret_no_engine() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut child = Command::new("sleep").arg("30").spawn().unwrap();
+        let mut child = stand_in();
         let mut wrong = TcpStream::connect(addr).unwrap();
         wrong.write_all(&frame(br#"{"auth":"guess"}"#)).unwrap();
         let e = accept_engine(&listener, &mut child, "s", Duration::from_millis(500)).unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::TimedOut);
-        let _ = child.kill();
+        crate::group::kill_group(&mut child);
         let _ = child.wait();
     }
 

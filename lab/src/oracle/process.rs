@@ -3,6 +3,7 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -63,7 +64,9 @@ impl Process {
         // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
         let mut command = Command::new(&spec.launcher);
         limits.apply(&mut command);
-        let mut child = crate::group::own_group(&mut command)
+        // Its own process group: a crash, hang or drop kills the group (`kill_group`).
+        let mut child = command
+            .process_group(0)
             .args(&spec.args)
             .arg("--path")
             .arg(&copy)
