@@ -7,7 +7,7 @@
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
-use crate::keys::EntrySet;
+use crate::keys::{EntrySet, KeyRules};
 use crate::packed;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
@@ -555,7 +555,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             header::kind::CLASS_NAME => {
                 let class = self.string("class name")?;
                 if self.opts.allow_objects {
-                    ContainerType::ClassName(class)
+                    ContainerType::class_named(class)
                 } else {
                     encoded_as_id()
                 }
@@ -643,7 +643,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 8);
-        let mut entries = EntrySet::with_capacity(capacity);
+        let mut entries = EntrySet::with_capacity(capacity, KeyRules::of(self.profile));
         let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
             if entries.is_full() && self.r.left() < 8 {

@@ -7,8 +7,12 @@
 //! written as Nil.
 
 use crate::decode::ENCODED_OBJECT_AS_ID;
+
+/// What 3.x writes in place of a Dictionary key it cannot look up ([`unfindable`]).
+pub const DELETED_OBJECT: &str = "[Deleted Object]";
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID};
+use crate::keys::{KeyRules, unfindable};
 use crate::packed;
 use crate::profile::{Family, Profile};
 use crate::stack;
@@ -137,11 +141,9 @@ impl Encoder<'_> {
         Ok(match t {
             ContainerType::None => header::kind::NONE,
             ContainerType::Builtin(_) => header::kind::BUILTIN,
-            // A container typed as objects of no class is typed as Object: the engine writes the
-            // class-name kind only for a non-empty class (seen in 4.6.3, by differential fuzzing).
-            ContainerType::ClassName(c) if c.is_empty() && self.opts.full_objects => {
-                header::kind::BUILTIN
-            }
+            // Objects of no class are the built-in Object type (`ContainerType::class_named`),
+            // with or without full objects (4.6.3, findings of case generation 2).
+            ContainerType::ClassName(c) if c.is_empty() => header::kind::BUILTIN,
             ContainerType::ClassName(_) => header::kind::CLASS_NAME,
             ContainerType::Script(_) if self.opts.full_objects => header::kind::SCRIPT,
             ContainerType::Script(_) => header::kind::CLASS_NAME,
@@ -167,7 +169,7 @@ impl Encoder<'_> {
                 let id = self.id(*ty)?;
                 self.u32(id);
             }
-            ContainerType::ClassName(c) if c.is_empty() && self.opts.full_objects => {
+            ContainerType::ClassName(c) if c.is_empty() => {
                 let id = self.id(VariantType::Object)?;
                 self.u32(id);
             }
@@ -370,7 +372,14 @@ impl Encoder<'_> {
         self.container_type(d.key_type())?;
         self.container_type(d.value_type())?;
         self.len(d.entries().len())?;
+        let rules = KeyRules::of(self.profile);
         for (i, (k, v)) in d.entries().iter().enumerate() {
+            // A key the engine cannot look up again is written as this String, with no value.
+            if unfindable(k, rules) {
+                self.value(&Variant::String(DELETED_OBJECT.into()), depth + 1)?;
+                self.value(&Variant::Nil, depth + 1)?;
+                continue;
+            }
             self.value(k, depth + 1)
                 .map_err(|e| e.within(format_args!("{{key {i}}}")))?;
             self.value(v, depth + 1)

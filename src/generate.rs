@@ -257,10 +257,14 @@ fn dictionary(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Dict
     let key_type = container_type(u, o, typed)?;
     let value_type = container_type(u, o, typed)?;
     let mut entries: Vec<(Variant, Variant)> = Vec::new();
+    let rules = crate::keys::KeyRules::of(o.profile);
     for _ in 0..len(u, o)? {
         let k = element(u, o, &key_type, depth + 1)?;
         // Equal keys collapse into one entry in the engine; keep the first.
-        if entries.iter().all(|(e, _)| !crate::keys::same_key(e, &k)) {
+        if entries
+            .iter()
+            .all(|(e, _)| !crate::keys::same_key(e, &k, rules))
+        {
             let v = element(u, o, &value_type, depth + 1)?;
             entries.push((k, v));
         }

@@ -6,12 +6,56 @@
 //! containers compared element by element; and in 4.x a String and a StringName with the same text
 //! are one key (`StringLikeVariantComparator`, `core/variant/variant.h`). Each decoded full object
 //! is a new instance, so it never equals another key.
+//!
+//! 3.x differs in two ways ([`KeyRules`]): a Dictionary key is compared by identity, and 3.2's
+//! comparison of PoolRealArray keys has no NaN rule.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
+use crate::profile::{Family, Profile};
 use crate::value::{Components, Object, Reals, Variant};
+
+/// How a version's `hash_compare` differs from 4.x's, for the keys it decodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeyRules {
+    /// Dictionaries are equal only when they are the same instance (3.x: `hash_compare` falls back
+    /// to `operator==`, which compares the shared pointer), so no two decoded Dictionary keys are
+    /// equal (3.2.3 and 3.6.2 keep `{{}: 1, {}: 2}` as two entries; 4.6.3 keeps one).
+    pub dictionaries_by_identity: bool,
+    /// A PoolRealArray holding a NaN equals nothing, not even itself: 3.2's `hash_compare` has no
+    /// case for it and falls back to `==`. The engine cannot look such a key up again, so a later
+    /// equal key never replaces it, and [`unfindable`] says how the encoder writes it.
+    pub nan_reals_lost: bool,
+}
+
+impl KeyRules {
+    /// The rules of `profile`'s engine. Verified: 3.2.3 (both rules), 3.6.2 (identity only),
+    /// 4.6.3 (neither). The NaN rule is taken to hold up to 3.3, following 3.2, the nearest
+    /// verified version.
+    pub fn of(profile: Profile) -> KeyRules {
+        let godot3 = profile.family == Family::Godot3;
+        KeyRules {
+            dictionaries_by_identity: godot3,
+            nan_reals_lost: godot3 && profile.minor <= 3,
+        }
+    }
+}
+
+/// Whether the engine cannot find key `k` in its own dictionary: then `encode_variant` writes it as
+/// the String `"[Deleted Object]"` with a Nil value (`marshalls.cpp`, Dictionary case:
+/// `encode_variant(v ? E->get() : Variant("[Deleted Object]"), ...)`, where `v = d.getptr(key)`).
+/// Only [`KeyRules::nan_reals_lost`] makes a key unfindable; an Array is compared element by
+/// element, so one holding such a key is unfindable too.
+pub fn unfindable(k: &Variant, rules: KeyRules) -> bool {
+    rules.nan_reals_lost
+        && match k {
+            Variant::PackedFloat32Array(x) => x.iter().any(|x| x.is_nan()),
+            Variant::Array(a) => a.items().iter().any(|x| unfindable(x, rules)),
+            _ => false,
+        }
+}
 
 fn eq32(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len()
@@ -31,8 +75,19 @@ fn is_full_object(v: &Variant) -> bool {
     matches!(v.as_object(), Some(Object::Full { .. }))
 }
 
-/// Whether two keys are the same dictionary key.
-pub fn same_key(a: &Variant, b: &Variant) -> bool {
+/// Whether key `k` equals no key at all, itself included: then a dictionary needs no look-up to
+/// keep it (and many such keys, which would share a hash, never cost a scan each).
+fn equals_nothing(k: &Variant, rules: KeyRules) -> bool {
+    match k {
+        Variant::Dictionary(_) => rules.dictionaries_by_identity,
+        Variant::Array(a) => a.items().iter().any(|x| equals_nothing(x, rules)),
+        Variant::PackedFloat32Array(_) => unfindable(k, rules),
+        _ => is_full_object(k),
+    }
+}
+
+/// Whether two keys are the same dictionary key to an engine with `rules`.
+pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
     use Variant as V;
     match (a, b) {
         (V::String(x) | V::StringName(x), V::String(y) | V::StringName(y)) => x == y,
@@ -42,6 +97,11 @@ pub fn same_key(a: &Variant, b: &Variant) -> bool {
         | (_, V::Int(_) | V::String(_) | V::StringName(_)) => false,
         (V::Float(x), V::Float(y)) => eq64(&[*x], &[*y]),
         (V::Color(x), V::Color(y)) => eq32(x, y),
+        (V::PackedFloat32Array(_), _) | (_, V::PackedFloat32Array(_))
+            if unfindable(a, rules) || unfindable(b, rules) =>
+        {
+            false
+        }
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => eq32(x, y),
         (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => eq64(x, y),
         (V::PackedColorArray(x), V::PackedColorArray(y)) => {
@@ -50,14 +110,18 @@ pub fn same_key(a: &Variant, b: &Variant) -> bool {
         _ if is_full_object(a) || is_full_object(b) => false,
         (V::Array(x), V::Array(y)) => {
             x.items().len() == y.items().len()
-                && x.items().iter().zip(y.items()).all(|(p, q)| same_key(p, q))
+                && x.items()
+                    .iter()
+                    .zip(y.items())
+                    .all(|(p, q)| same_key(p, q, rules))
         }
+        (V::Dictionary(_), V::Dictionary(_)) if rules.dictionaries_by_identity => false,
         (V::Dictionary(x), V::Dictionary(y)) => {
             x.entries().len() == y.entries().len()
                 && x.entries()
                     .iter()
                     .zip(y.entries())
-                    .all(|((k, v), (l, w))| same_key(k, l) && same_key(v, w))
+                    .all(|((k, v), (l, w))| same_key(k, l, rules) && same_key(v, w, rules))
         }
         _ if a.get_type() != b.get_type() => false,
         _ => match (
@@ -173,6 +237,8 @@ pub struct EntrySet {
     /// [`fingerprint`] of each of the first entries' keys: the scan of a small dictionary compares
     /// these and calls [`same_key`] only where they match.
     fingerprints: [u64; SCAN + 1],
+    /// Which keys the engine takes as equal.
+    rules: KeyRules,
 }
 
 /// A cheap summary of a key: keys that [`same_key`] finds equal have equal fingerprints.
@@ -193,23 +259,27 @@ fn fingerprint(k: &Variant) -> u64 {
 
 impl Default for EntrySet {
     fn default() -> EntrySet {
-        EntrySet::with_capacity(0)
+        EntrySet::with_capacity(0, KeyRules::default())
     }
 }
 
 impl EntrySet {
-    /// An empty set with room for `n` entries.
-    pub fn with_capacity(n: usize) -> EntrySet {
+    /// An empty set with room for `n` entries, whose keys are equal as `rules` says.
+    pub fn with_capacity(n: usize, rules: KeyRules) -> EntrySet {
         EntrySet {
             entries: Vec::with_capacity(n),
             index: None,
             fingerprints: [0; SCAN + 1],
+            rules,
         }
     }
 
     /// The earlier entry with the same key as entry `last`, which is the newest.
     #[inline]
     fn find_before(&mut self, last: usize) -> Option<usize> {
+        if equals_nothing(&self.entries[last].0, self.rules) {
+            return None;
+        }
         if last > SCAN {
             return self.look_up(last);
         }
@@ -217,10 +287,11 @@ impl EntrySet {
         let k = &newest[0].0;
         let f = fingerprint(k);
         self.fingerprints[last] = f;
+        let rules = self.rules;
         earlier
             .iter()
             .zip(&self.fingerprints[..last])
-            .position(|((e, _), &g)| g == f && same_key(e, k))
+            .position(|((e, _), &g)| g == f && same_key(e, k, rules))
     }
 
     /// [`EntrySet::find_before`] past the first entries: through the index, built on first use.
@@ -229,6 +300,7 @@ impl EntrySet {
     fn look_up(&mut self, last: usize) -> Option<usize> {
         let (earlier, newest) = self.entries.split_at(last);
         let k = &newest[0].0;
+        let rules = self.rules;
         let index = self.index.get_or_insert_with(|| {
             let mut index = Index {
                 first: HashMap::with_capacity_and_hasher(earlier.len() * 2, Default::default()),
@@ -243,9 +315,9 @@ impl EntrySet {
         let h = index.hash(k);
         let index = &mut index.first;
         match index.get(&h) {
-            Some(&i) if same_key(&earlier[i].0, k) => Some(i),
+            Some(&i) if same_key(&earlier[i].0, k, rules) => Some(i),
             // A hash shared by different keys: rare, so a scan settles it.
-            Some(_) => earlier.iter().position(|(e, _)| same_key(e, k)),
+            Some(_) => earlier.iter().position(|(e, _)| same_key(e, k, rules)),
             None => {
                 index.insert(h, last);
                 None
@@ -332,27 +404,35 @@ impl EntrySet {
 mod tests {
     use super::*;
 
+    const K4: KeyRules = KeyRules {
+        dictionaries_by_identity: false,
+        nan_reals_lost: false,
+    };
+
     #[test]
     fn godot_key_identity() {
-        assert!(same_key(&Variant::Float(0.0), &Variant::Float(-0.0)));
+        assert!(same_key(&Variant::Float(0.0), &Variant::Float(-0.0), K4));
         assert!(same_key(
             &Variant::Float(f64::NAN),
-            &Variant::Float(-f64::NAN)
+            &Variant::Float(-f64::NAN),
+            K4
         ));
-        assert!(!same_key(&Variant::Int(1), &Variant::Float(1.0)));
+        assert!(!same_key(&Variant::Int(1), &Variant::Float(1.0), K4));
         assert!(same_key(
             &Variant::String("a".into()),
-            &Variant::StringName("a".into())
+            &Variant::StringName("a".into()),
+            K4
         ));
         assert!(!same_key(
             &Variant::String("ab".into()),
-            &Variant::String("a".into())
+            &Variant::String("a".into()),
+            K4
         ));
         let full = Variant::object(Object::Full {
             class: "Resource".into(),
             properties: vec![],
         });
-        assert!(!same_key(&full, &full.clone()));
+        assert!(!same_key(&full, &full.clone(), K4));
     }
 
     #[test]
@@ -390,5 +470,33 @@ mod tests {
             assert_eq!(e[1], (Variant::Int(1), Variant::Int(11)));
             assert_eq!(e[n as usize], (Variant::Float(-0.0), Variant::Bool(true)));
         }
+    }
+
+    /// The rules of 3.2.3 and 3.6.2, as their engines showed them (reproducers in
+    /// tests/differential/codec-differs/3.2-keys-* and 3.6-keys-*).
+    #[test]
+    fn godot3_keys() {
+        let empty = || Variant::Dictionary(Default::default());
+        let nan = || Variant::PackedFloat32Array(vec![f32::NAN]);
+        let p32: Profile = "3.2".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let (k32, k36, k46) = (
+            KeyRules::of(p32),
+            KeyRules::of(p36),
+            KeyRules::of("4.6".parse().unwrap()),
+        );
+        assert_eq!(k46, K4);
+        for rules in [k32, k36] {
+            assert!(!same_key(&empty(), &empty(), rules));
+            let mut s = EntrySet::with_capacity(0, rules);
+            s.insert(empty(), Variant::Int(1));
+            s.insert(empty(), Variant::Int(2));
+            assert_eq!(s.into_entries().len(), 2);
+        }
+        assert!(same_key(&empty(), &empty(), K4));
+        assert!(!same_key(&nan(), &nan(), k32) && same_key(&nan(), &nan(), k36));
+        let in_array = Variant::Array(crate::value::Array::new(vec![nan()]));
+        assert!(unfindable(&in_array, k32) && !unfindable(&in_array, k36));
+        assert!(!unfindable(&Variant::PackedFloat32Array(vec![1.0]), k32));
     }
 }

@@ -232,6 +232,22 @@ pub enum ContainerType {
     Script(String),
 }
 
+impl ContainerType {
+    /// Objects of the named native class. No class name is the built-in `Object` type: the engine
+    /// keeps a container type as (built-in type, class name, script), and `Object` with no class
+    /// name is what `Array[Object]` is, so 4.6.3 writes it with the built-in kind and reads it back
+    /// as such (differential campaigns, case generation 2). [`ContainerType::ClassName`] never
+    /// holds an empty name when built here.
+    pub fn class_named(name: impl Into<String>) -> ContainerType {
+        let name = name.into();
+        if name.is_empty() {
+            ContainerType::Builtin(VariantType::Object)
+        } else {
+            ContainerType::ClassName(name)
+        }
+    }
+}
+
 /// A container's contents and, when it is typed, its types. Untyped containers (nearly all) hold
 /// the vector alone; a typed one holds both behind one pointer. Either way it takes 24 bytes,
 /// which keeps [`Variant`] at 32.

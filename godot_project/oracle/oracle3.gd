@@ -252,24 +252,15 @@ func tree(v, depth):
 		TYPE_INT_ARRAY:
 			return {"type": "PackedInt32Array", "value": Array(v)}
 		TYPE_REAL_ARRAY:
-			return {"type": "PackedFloat32Array", "value": f32s(Array(v))}
+			return {"type": "PackedFloat32Array", "value": packed_f32s(v, 1)}
 		TYPE_STRING_ARRAY:
 			return {"type": "PackedStringArray", "value": Array(v)}
 		TYPE_VECTOR2_ARRAY:
-			var out = []
-			for x in v:
-				out.append(f32s([x.x, x.y]))
-			return {"type": "PackedVector2Array", "value": out}
+			return {"type": "PackedVector2Array", "value": packed_f32s(v, 2)}
 		TYPE_VECTOR3_ARRAY:
-			var out = []
-			for x in v:
-				out.append(f32s([x.x, x.y, x.z]))
-			return {"type": "PackedVector3Array", "value": out}
+			return {"type": "PackedVector3Array", "value": packed_f32s(v, 3)}
 		TYPE_COLOR_ARRAY:
-			var out = []
-			for x in v:
-				out.append(f32s([x.r, x.g, x.b, x.a]))
-			return {"type": "PackedColorArray", "value": out}
+			return {"type": "PackedColorArray", "value": packed_f32s(v, 4)}
 	return {"type": "Nil", "error": "unknown variant type %d" % typeof(v)}
 
 
@@ -325,6 +316,23 @@ func payload_f32s(v):
 	for k in range(4, raw.size(), 4):
 		spb.seek(k)
 		out.append("0x%08x" % spb.get_u32())
+	return out
+
+
+# The f32 elements of a pool array, from the engine's own encoding of it (after the header and
+# the count), in groups of `width` (1: a flat list). Reading the elements in GDScript would pass
+# each through a double, which quiets a signalling NaN that the engine itself keeps.
+func packed_f32s(v, width):
+	var raw = var2bytes(v)
+	spb.data_array = raw
+	var out = []
+	var group = []
+	for k in range(8, raw.size(), 4):
+		spb.seek(k)
+		group.append("0x%08x" % spb.get_u32())
+		if group.size() == width:
+			out.append(group[0] if width == 1 else group)
+			group = []
 	return out
 
 

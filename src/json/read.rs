@@ -753,7 +753,7 @@ impl<'de> Visitor<'de> for Kind<'_> {
         };
         let make: fn(String) -> Option<ContainerType> = match k.as_str() {
             "builtin" => |s| VariantType::from_name(&s).map(ContainerType::Builtin),
-            "class" => |s| Some(ContainerType::ClassName(s)),
+            "class" => |s| Some(ContainerType::class_named(s)),
             "script" => |s| Some(ContainerType::Script(s)),
             _ => {
                 return Err(cx.fail(format!(

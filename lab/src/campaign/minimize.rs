@@ -192,13 +192,13 @@ mod tests {
     fn container_types_that_do_not_matter_are_dropped() {
         use gdmarshal::value::Dictionary;
         let d = Variant::Dictionary(Dictionary::typed(
-            ContainerType::ClassName(String::new()),
+            ContainerType::ClassName("Node".into()),
             ContainerType::Script("res://a.gd".into()),
             Vec::new(),
         ));
-        // Holds while the key type is the empty class name.
+        // Holds while the key type is the class Node.
         let pred = |v: &Variant| match v {
-            Variant::Dictionary(d) => *d.key_type() == ContainerType::ClassName(String::new()),
+            Variant::Dictionary(d) => *d.key_type() == ContainerType::ClassName("Node".into()),
             _ => false,
         };
         let out = minimize_value(&d, &mut |cs| cs.iter().map(pred).collect());

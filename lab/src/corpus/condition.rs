@@ -19,9 +19,6 @@ pub enum Condition {
     BadUtf8,
     /// `too-deep`: the codec rejects nesting the engine decodes.
     TooDeep,
-    /// `float-readout`: the decoded trees differ, but the engine's own re-encoding decodes to
-    /// the same value as the input (the oracle's read-out of the tree changed it).
-    FloatReadout,
     /// `unknown-class`: a full object the engine refuses because it has no such class.
     UnknownClass,
     /// `full-object`: a value holding a full object (the engine writes every stored property).
@@ -41,10 +38,9 @@ pub enum Condition {
 
 impl Condition {
     /// Every condition, with its name in the file.
-    pub const ALL: [(Condition, &'static str); 9] = [
+    pub const ALL: [(Condition, &'static str); 8] = [
         (Condition::BadUtf8, "bad-utf8"),
         (Condition::TooDeep, "too-deep"),
-        (Condition::FloatReadout, "float-readout"),
         (Condition::UnknownClass, "unknown-class"),
         (Condition::FullObject, "full-object"),
         (Condition::NodePathPadding, "nodepath-padding"),
@@ -79,9 +75,6 @@ impl Condition {
                     && matches!(m, Mismatch::RejectsAccepted { rejection } if rejection.is_bad_utf8())
             }
             Condition::TooDeep => m.rejection().is_some_and(Rejection::is_too_deep),
-            Condition::FloatReadout => {
-                matches!(m, Mismatch::Value { .. }) && same_bytes_back(r, profile)
-            }
             Condition::UnknownClass => {
                 r.objects
                     && matches!(
@@ -126,24 +119,6 @@ impl Condition {
                     )
             }
         }
-    }
-}
-
-/// Whether the engine's re-encoding decodes (with the codec) to what the codec decodes from the
-/// input: then the engine kept the value and only the tree it reported differs.
-fn same_bytes_back(r: &Record, profile: Profile) -> bool {
-    let (Some(out), Some(input)) = (&r.output, &r.input) else {
-        return false;
-    };
-    let (Ok(out), Ok(input)) = (unhex(out), unhex(input)) else {
-        return false;
-    };
-    let opts = DecodeOptions {
-        allow_objects: r.objects,
-    };
-    match (decode(&out, profile, opts), decode(&input, profile, opts)) {
-        (Ok(a), Ok(b)) => a.value == b.value,
-        _ => false,
     }
 }
 
