@@ -15,8 +15,6 @@ use crate::oracle::EngineRejection;
 /// A cause of a difference, recognised in the answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Condition {
-    /// `bad-utf8`: the engine accepts string bytes the codec rejects as bad UTF-8.
-    BadUtf8,
     /// `too-deep`: the codec rejects nesting the engine decodes.
     TooDeep,
     /// `float-readout`: the decoded trees differ, but the engine's own re-encoding decodes to
@@ -41,8 +39,7 @@ pub enum Condition {
 
 impl Condition {
     /// Every condition, with its name in the file.
-    pub const ALL: [(Condition, &'static str); 9] = [
-        (Condition::BadUtf8, "bad-utf8"),
+    pub const ALL: [(Condition, &'static str); 8] = [
         (Condition::TooDeep, "too-deep"),
         (Condition::FloatReadout, "float-readout"),
         (Condition::UnknownClass, "unknown-class"),
@@ -74,10 +71,6 @@ impl Condition {
         let tree = r.tree.as_ref().or(r.value.as_ref());
         let mentions = |ty: &str| tree.is_some_and(|t| mentions_type(t, ty));
         match self {
-            Condition::BadUtf8 => {
-                r.verdict == Verdict::Accepted
-                    && matches!(m, Mismatch::RejectsAccepted { rejection } if rejection.is_bad_utf8())
-            }
             Condition::TooDeep => m.rejection().is_some_and(Rejection::is_too_deep),
             Condition::FloatReadout => {
                 matches!(m, Mismatch::Value { .. }) && same_bytes_back(r, profile)
