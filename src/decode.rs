@@ -12,7 +12,7 @@ use crate::packed;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
-use crate::text::{SHORT, decode_text, padding, short_plain};
+use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, short_plain};
 use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
@@ -380,10 +380,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 
     /// A string field as the engine reads it (under the profile's UTF-8 rules).
+    // Inlined: a `Text` returned from a call is copied piecewise and decodes strings slower.
+    #[inline(always)]
     fn text_field(&mut self, name: &'static str) -> R<Text> {
         let (start, bytes_at, bytes) = self.string_bytes(name)?;
-        let s = decode_text(bytes, self.profile.utf8())
-            .map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?;
+        let s = match decode_utf8(bytes) {
+            Ok(s) => Text::from(s),
+            Err(at) => decode_not_utf8(bytes, at, self.profile.utf8())
+                .map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?,
+        };
         if T::ACTIVE {
             self.trace
                 .field(start, bytes_at, "length", format_args!("{}", bytes.len()));

@@ -203,23 +203,32 @@ impl Encoder<'_> {
 
     /// A string held by a value; `nul` adds the terminator a string array's element carries in
     /// its length.
+    #[inline]
     fn text(&mut self, t: &Text, nul: bool) -> R {
-        let bytes = match t.non_unicode_units() {
+        match t.as_str() {
             // Unicode text is the same UTF-8 under every version's rules.
-            None => std::borrow::Cow::Borrowed(t.as_str().unwrap_or_default().as_bytes()),
-            Some(units) => {
-                let mut out = Vec::with_capacity(units.len() * 3);
-                utf8::encode_units(units, self.profile.utf8(), &mut out).map_err(|i| {
-                    err(K::Unsupported {
-                        what: unit_refused(units[i], self.profile),
-                    })
-                })?;
-                std::borrow::Cow::Owned(out)
-            }
-        };
+            Some(s) => self.string_bytes(s.as_bytes(), nul),
+            None => self.units(t.non_unicode_units().unwrap_or_default(), nul),
+        }
+    }
+
+    /// A string of code units that are not all Unicode scalar values, as the version writes it.
+    #[cold]
+    fn units(&mut self, units: &[u32], nul: bool) -> R {
+        let mut bytes = Vec::with_capacity(units.len() * 3);
+        utf8::encode_units(units, self.profile.utf8(), &mut bytes).map_err(|i| {
+            err(K::Unsupported {
+                what: unit_refused(units[i], self.profile),
+            })
+        })?;
+        self.string_bytes(&bytes, nul)
+    }
+
+    #[inline]
+    fn string_bytes(&mut self, bytes: &[u8], nul: bool) -> R {
         let len = bytes.len() + nul as usize;
         self.len(len)?;
-        self.out.extend_from_slice(&bytes);
+        self.out.extend_from_slice(bytes);
         if nul {
             self.out.push(0);
         }

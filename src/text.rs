@@ -9,18 +9,16 @@
 use crate::utf8::{Utf8Rules, decode_loose};
 use crate::value::Text;
 
-/// Decodes a string field's bytes under `rules`; `Err(i)` names the first bad byte.
-#[inline]
-pub fn decode_text(bytes: &[u8], rules: Utf8Rules) -> Result<Text, usize> {
-    match decode_utf8(bytes) {
-        Ok(s) => Ok(Text::from(s)),
-        Err(at) if rules == Utf8Rules::Strict => Err(at),
-        // Valid UTF-8 reads the same under the loose reader, so only the rest is read again.
-        Err(_) => {
-            let (start, body) = body(bytes);
-            decode_loose(body).map_err(|i| start + i)
-        }
+/// Decodes string field bytes that are not UTF-8 (where [`decode_utf8`] failed at `at`) under
+/// `rules`: 4.x refuses them, 3.x reads them loosely. `Err(i)` names the first bad byte. Valid
+/// UTF-8 reads the same under both readers, so the common case never comes here.
+#[cold]
+pub fn decode_not_utf8(bytes: &[u8], at: usize, rules: Utf8Rules) -> Result<Text, usize> {
+    if rules == Utf8Rules::Strict {
+        return Err(at);
     }
+    let (start, body) = body(bytes);
+    decode_loose(body).map_err(|i| start + i)
 }
 
 /// The bytes the engine reads (up to the first NUL, after a leading byte-order mark) and where
