@@ -178,7 +178,7 @@ mod tests {
             "known-differences.txt",
         )
         .unwrap();
-        assert_eq!(k.iter().filter(|e| e.conditional()).count(), 9);
+        assert_eq!(k.iter().filter(|e| e.conditional()).count(), 8);
         assert!(k.iter().all(|e| !e.case_glob().is_empty()));
     }
 }
