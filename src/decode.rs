@@ -258,7 +258,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let mut v = Vec::with_capacity(capacity);
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    v.push(self.text("string")?);
+                    // Not `text`: an element ends in its NUL, which the short path refuses, so
+                    // trying it first only costs a look.
+                    v.push(self.text_field("string")?);
                     self.trace.close(self.r.pos());
                 }
                 self.give_back(taken);
@@ -356,9 +358,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         ))
     }
 
-    /// A string field's bytes, borrowed from the input, with the offset of its length and of its
-    /// bytes.
-    fn string_bytes(&mut self, name: &'static str) -> R<(usize, usize, &'a [u8])> {
+    /// A string field's bytes, borrowed from the input (they start 4 bytes after the field).
+    fn string_bytes(&mut self, name: &'static str) -> R<&'a [u8]> {
         let start = self.r.pos();
         let len = self.r.u32("string length")?;
         let n = len as i32;
@@ -373,17 +374,18 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 },
             ));
         }
-        let bytes_at = self.r.pos();
         // Text and padding in one step: the check above made sure both are there.
-        let bytes = &self.r.take(n as usize + pad, name)?[..n as usize];
-        Ok((start, bytes_at, bytes))
+        Ok(&self.r.take(n as usize + pad, name)?[..n as usize])
     }
 
     /// A string field as the engine reads it (under the profile's UTF-8 rules).
     // Inlined: a `Text` returned from a call is copied piecewise and decodes strings slower.
     #[inline(always)]
     fn text_field(&mut self, name: &'static str) -> R<Text> {
-        let (start, bytes_at, bytes) = self.string_bytes(name)?;
+        // Only the bytes come back (in registers): the offsets follow from where the field starts.
+        let start = self.r.pos();
+        let bytes_at = start + 4;
+        let bytes = self.string_bytes(name)?;
         let s = match decode_utf8(bytes) {
             Ok(s) => Text::from(s),
             Err(at) => decode_not_utf8(bytes, at, self.profile.utf8())
