@@ -5,7 +5,7 @@
 
 use std::ops::{Add, Div, Mul, Sub};
 
-use crate::value::NodePath;
+use crate::value::{NodePath, Text};
 
 /// `(int32_t)x` as the engines' x86-64 builds compile it (`cvttss2si` / `cvttsd2si`): toward zero,
 /// and `INT32_MIN` for NaN and anything out of range. An f32 widens to f64 exactly, so one
@@ -47,14 +47,14 @@ pub(crate) fn parse_node_path(text: &str) -> NodePath {
                 }
                 return NodePath::default(); // "Invalid NodePath"
             }
-            subnames.push((*part).to_string());
+            subnames.push(Text::from(*part));
         }
     }
     let from = usize::from(absolute && !path.is_empty());
-    let names: Vec<String> = path[from..]
+    let names: Vec<Text> = path[from..]
         .split('/')
         .filter(|n| !n.is_empty())
-        .map(str::to_string)
+        .map(Text::from)
         .collect();
     if names.is_empty() && subnames.is_empty() && !absolute {
         return NodePath::default();
@@ -73,8 +73,13 @@ pub(crate) fn node_path_text(np: &NodePath) -> String {
     if np.absolute {
         s.push('/');
     }
-    s.push_str(&np.names.join("/"));
-    let sub = np.subnames.join(":");
+    // Only 4.x converts paths to text, and its strings are Unicode.
+    let join = |parts: &[Text], by: &str| {
+        let parts: Vec<_> = parts.iter().map(Text::to_string_lossy).collect();
+        parts.join(by)
+    };
+    s.push_str(&join(&np.names, "/"));
+    let sub = join(&np.subnames, ":");
     if !sub.is_empty() {
         s.push(':');
         s.push_str(&sub);

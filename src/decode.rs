@@ -12,7 +12,7 @@ use crate::packed;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
-use crate::text::{SHORT, decode_utf8, padding, short_plain};
+use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, short_plain};
 use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
@@ -258,7 +258,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let mut v = Vec::with_capacity(capacity);
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    v.push(self.text("string")?);
+                    // Not `text`: an element ends in its NUL, which the short path refuses, so
+                    // trying it first only costs a look.
+                    v.push(self.text_field("string")?);
                     self.trace.close(self.r.pos());
                 }
                 self.give_back(taken);
@@ -356,8 +358,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         ))
     }
 
-    /// A string field, borrowed from the input.
-    fn str(&mut self, name: &'static str) -> R<&'a str> {
+    /// A string field's bytes, borrowed from the input (they start 4 bytes after the field).
+    fn string_bytes(&mut self, name: &'static str) -> R<&'a [u8]> {
         let start = self.r.pos();
         let len = self.r.u32("string length")?;
         let n = len as i32;
@@ -372,14 +374,26 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 },
             ));
         }
-        let bytes_at = self.r.pos();
         // Text and padding in one step: the check above made sure both are there.
-        let bytes = &self.r.take(n as usize + pad, name)?[..n as usize];
-        let s =
-            decode_utf8(bytes).map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?;
+        Ok(&self.r.take(n as usize + pad, name)?[..n as usize])
+    }
+
+    /// A string field as the engine reads it (under the profile's UTF-8 rules).
+    // Inlined: a `Text` returned from a call is copied piecewise and decodes strings slower.
+    #[inline(always)]
+    fn text_field(&mut self, name: &'static str) -> R<Text> {
+        // Only the bytes come back (in registers): the offsets follow from where the field starts.
+        let start = self.r.pos();
+        let bytes_at = start + 4;
+        let bytes = self.string_bytes(name)?;
+        let s = match decode_utf8(bytes) {
+            Ok(s) => Text::from(s),
+            Err(at) => decode_not_utf8(bytes, at, self.profile.utf8())
+                .map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?,
+        };
         if T::ACTIVE {
             self.trace
-                .field(start, bytes_at, "length", format_args!("{len}"));
+                .field(start, bytes_at, "length", format_args!("{}", bytes.len()));
             self.trace
                 .field(bytes_at, self.r.pos(), name, format_args!("{s:?}"));
         }
@@ -394,7 +408,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         {
             return Ok(t);
         }
-        self.str(name).map(Text::from)
+        self.text_field(name)
     }
 
     /// The common string field (keys, names: short plain ASCII) read from one fixed window of
@@ -414,8 +428,22 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         Some(t)
     }
 
+    /// A string field that names something (a class, a property, a signal, a script): Unicode
+    /// text. A 3.x engine reads other units too, but no class, property or resource path has
+    /// such a name, so the value it makes cannot be written back as read.
     fn string(&mut self, name: &'static str) -> R<String> {
-        self.str(name).map(str::to_owned)
+        let at = self.r.pos() + 4;
+        let t = self.text_field(name)?;
+        match t.as_str() {
+            Some(s) => Ok(s.to_owned()),
+            None => Err(self.r.error_at(
+                at,
+                K::Invalid {
+                    what: name,
+                    why: "not Unicode text: no class, property or resource has such a name".into(),
+                },
+            )),
+        }
     }
 
     /// The error for an element at `at` that the engine converts in a way the codec does not
@@ -467,7 +495,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             ));
         }
         for i in 0..total {
-            let s = self.string(if i < names { "name" } else { "subname" })?;
+            let s = self.text_field(if i < names { "name" } else { "subname" })?;
             if i < names {
                 np.names.push(s)
             } else {
@@ -511,7 +539,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             // is the engine's to know; a value that is no `res://` path never is.
             if self.profile.typed_arrays() && name == "script" && !matches!(v, Variant::Nil) {
                 match &v {
-                    Variant::String(p) if is_resource_path(p) => {}
+                    Variant::String(p) if p.as_str().is_some_and(is_resource_path) => {}
                     _ => {
                         let why = "a full object's script must be a res:// path".to_string();
                         return Err(self.r.error_at(

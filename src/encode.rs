@@ -18,9 +18,23 @@ use crate::profile::{Family, Profile};
 use crate::stack;
 use crate::text::padding;
 use crate::types::{Shape, VariantType};
+use crate::utf8::{self, Utf8Rules};
 use crate::value::{
-    Array, Components, ContainerType, Dictionary, NodePath, Object, Reals, Variant,
+    Array, Components, ContainerType, Dictionary, NodePath, Object, Reals, Text, Variant,
 };
+
+/// Why a string's code unit `u` cannot be written for `profile`.
+fn unit_refused(u: u32, profile: Profile) -> String {
+    match profile.utf8() {
+        Utf8Rules::Strict => format!(
+            "a string with code unit {u:#x}, which is not a Unicode scalar value: Godot \
+             {profile} strings hold scalar values only (the engine replaces such a unit with U+FFFD)"
+        ),
+        Utf8Rules::Loose | Utf8Rules::LoosePairs => format!(
+            "a string with code unit {u:#x}: Godot {profile} writes units up to 0x7fffffff only"
+        ),
+    }
+}
 
 /// Encoding switches, matching the engine's API.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -189,6 +203,41 @@ impl Encoder<'_> {
         Ok(())
     }
 
+    /// A string held by a value; `nul` adds the terminator a string array's element carries in
+    /// its length.
+    #[inline]
+    fn text(&mut self, t: &Text, nul: bool) -> R {
+        match t.as_str() {
+            // Unicode text is the same UTF-8 under every version's rules.
+            Some(s) => self.string_bytes(s.as_bytes(), nul),
+            None => self.units(t.non_unicode_units().unwrap_or_default(), nul),
+        }
+    }
+
+    /// A string of code units that are not all Unicode scalar values, as the version writes it.
+    #[cold]
+    fn units(&mut self, units: &[u32], nul: bool) -> R {
+        let mut bytes = Vec::with_capacity(units.len() * 3);
+        utf8::encode_units(units, self.profile.utf8(), &mut bytes).map_err(|i| {
+            err(K::Unsupported {
+                what: unit_refused(units[i], self.profile),
+            })
+        })?;
+        self.string_bytes(&bytes, nul)
+    }
+
+    #[inline]
+    fn string_bytes(&mut self, bytes: &[u8], nul: bool) -> R {
+        let len = bytes.len() + nul as usize;
+        self.len(len)?;
+        self.out.extend_from_slice(bytes);
+        if nul {
+            self.out.push(0);
+        }
+        self.pad(len);
+        Ok(())
+    }
+
     fn pad(&mut self, len: usize) {
         self.out.extend_from_slice(&[0; 3][..padding(len)]);
     }
@@ -235,7 +284,7 @@ impl Encoder<'_> {
                     self.out.extend_from_slice(&d.to_le_bytes());
                 }
             }
-            (_, Variant::String(s) | Variant::StringName(s)) => self.string(s)?,
+            (_, Variant::String(s) | Variant::StringName(s)) => self.text(s, false)?,
             (Shape::Reals(_), _) => self.reals(ty, v.reals().expect("Reals shape"), true)?,
             (Shape::Ints(n), _) => {
                 let ints = v.ints().expect("Ints shape");
@@ -285,12 +334,10 @@ impl Encoder<'_> {
             }
             (_, Variant::PackedStringArray(a)) => {
                 self.len(a.len())?;
-                for s in a {
+                for (i, s) in a.iter().enumerate() {
                     // Unlike a lone String, each element carries its NUL terminator in its length.
-                    self.len(s.len() + 1)?;
-                    self.out.extend_from_slice(s.as_bytes());
-                    self.out.push(0);
-                    self.pad(s.len() + 1);
+                    self.text(s, true)
+                        .map_err(|e| e.within(format_args!("[{i}]")))?;
                 }
             }
             (_, Variant::PackedColorArray(a)) => {
@@ -325,7 +372,7 @@ impl Encoder<'_> {
         self.len(np.subnames.len())?;
         self.u32(np.absolute as u32);
         for s in np.names.iter().chain(&np.subnames) {
-            self.string(s)?;
+            self.text(s, false)?;
         }
         Ok(())
     }

@@ -9,6 +9,7 @@ use arbitrary::{Result, Unstructured};
 
 use crate::profile::Profile;
 use crate::types::{Element, Shape, TYPES, VariantType};
+use crate::utf8::Utf8Rules;
 use crate::value::{
     Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
 };
@@ -87,6 +88,30 @@ fn string(u: &mut Unstructured, o: &GenOptions) -> Result<String> {
     Ok(s)
 }
 
+/// A string value: for 3.x sometimes code units that are not Unicode, which the 3.x engines read
+/// and write back: units past U+10FFFF, and (where the writer keeps them: 3.0 to 3.3) surrogates,
+/// alone or in pairs. 3.4+ writes surrogates as something else, so they would not read back.
+fn text(u: &mut Unstructured, o: &GenOptions) -> Result<Text> {
+    let rules = o.profile.utf8();
+    if rules == Utf8Rules::Strict || !u.ratio(1, 8)? {
+        return string(u, o).map(Text::from);
+    }
+    let surrogates = rules == Utf8Rules::Loose;
+    let mut units = Vec::new();
+    for _ in 0..len(u, o)?.max(1) {
+        match u.int_in_range(0..=5)? {
+            0 if surrogates => units.push(u.int_in_range(0xD800..=0xDFFF)?),
+            1 if surrogates => units.extend([
+                u.int_in_range(0xD800..=0xDBFF)?,
+                u.int_in_range(0xDC00..=0xDFFF)?,
+            ]),
+            0..=2 => units.push(u.int_in_range(0x11_0000..=crate::string::MAX_UNIT)?),
+            _ => units.push(u32::from(u.int_in_range(0x20u8..=0x7e)?)),
+        }
+    }
+    Ok(Text::from_units(units))
+}
+
 fn real_bits32(u: &mut Unstructured) -> Result<f32> {
     // Half the time a "nice" value, otherwise raw bits (NaN payloads, subnormals, -0.0).
     Ok(if u.ratio(1, 2)? {
@@ -125,7 +150,7 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
         }),
         Shape::Float => Variant::Float(real_bits64(u)?),
         Shape::String if ty == VariantType::StringName => Variant::StringName(string(u, o)?.into()),
-        Shape::String => Variant::String(string(u, o)?.into()),
+        Shape::String => Variant::String(text(u, o)?),
         Shape::Reals(n) => Variant::from_reals(ty, reals(u, o, n)?).expect("Reals shape"),
         Shape::Ints(n) => {
             Variant::from_ints(ty, (0..n).map(|_| u.arbitrary()).collect::<Result<_>>()?)
@@ -138,11 +163,11 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
             real_bits32(u)?,
         ]),
         Shape::NodePath => {
-            let names: Vec<String> = (0..u.int_in_range(0..=3)?)
-                .map(|_| string(u, o))
+            let names: Vec<Text> = (0..u.int_in_range(0..=3)?)
+                .map(|_| text(u, o))
                 .collect::<Result<_>>()?;
-            let subnames: Vec<String> = (0..u.int_in_range(0..=2)?)
-                .map(|_| string(u, o))
+            let subnames: Vec<Text> = (0..u.int_in_range(0..=2)?)
+                .map(|_| text(u, o))
                 .collect::<Result<_>>()?;
             // In 3.x an empty path is never absolute (the engine's constructor keeps it empty).
             let empty3 = o.profile.major() == 3 && names.is_empty() && subnames.is_empty();
@@ -163,11 +188,9 @@ fn of_type(u: &mut Unstructured, o: &GenOptions, ty: VariantType, depth: usize) 
         })),
         Shape::Array => Variant::Array(array(u, o, depth)?),
         Shape::Dictionary => Variant::Dictionary(dictionary(u, o, depth)?),
-        Shape::PackedStrings => Variant::PackedStringArray(
-            (0..len(u, o)?)
-                .map(|_| string(u, o).map(Text::from))
-                .collect::<Result<_>>()?,
-        ),
+        Shape::PackedStrings => {
+            Variant::PackedStringArray((0..len(u, o)?).map(|_| text(u, o)).collect::<Result<_>>()?)
+        }
         Shape::Packed(e) => {
             let n = len(u, o)?;
             match e {
@@ -260,10 +283,12 @@ fn dictionary(u: &mut Unstructured, o: &GenOptions, depth: usize) -> Result<Dict
     let rules = crate::keys::KeyRules::of(o.profile);
     for _ in 0..len(u, o)? {
         let k = element(u, o, &key_type, depth + 1)?;
-        // Equal keys collapse into one entry in the engine; keep the first.
-        if entries
-            .iter()
-            .all(|(e, _)| !crate::keys::same_key(e, &k, rules))
+        // Equal keys collapse into one entry in the engine; keep the first. A key the engine
+        // cannot look up is written as another value (`keys::unfindable`): it never reads back.
+        if !crate::keys::unfindable(&k, rules)
+            && entries
+                .iter()
+                .all(|(e, _)| !crate::keys::same_key(e, &k, rules))
         {
             let v = element(u, o, &value_type, depth + 1)?;
             entries.push((k, v));

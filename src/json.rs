@@ -41,6 +41,10 @@ use crate::value::Variant;
 mod read;
 mod write;
 
+/// The member of the JSON object that stands for a string whose code units are not all Unicode
+/// scalar values (3.x only): `{"code_units": [55296, 97]}`.
+pub const CODE_UNITS: &str = "code_units";
+
 pub use write::Tagged;
 
 /// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`.

@@ -247,7 +247,12 @@ fn fingerprint(k: &Variant) -> u64 {
         // The text alone, so that a String and a StringName with the same text match.
         Variant::String(s) | Variant::StringName(s) => {
             // Length, first, middle and last byte: cheap, and enough to tell most keys apart.
-            let b = s.as_bytes();
+            // (Equal strings have the same form, so units are compared with units.)
+            let Some(text) = s.as_str() else {
+                let u = s.non_unicode_units().unwrap_or_default();
+                return u.len() as u64 | u64::from(u.first().copied().unwrap_or(0)) << 32;
+            };
+            let b = text.as_bytes();
             let at = |i: usize| b.get(i).copied().unwrap_or(0) as u64;
             b.len() as u64 | at(0) << 32 | at(b.len() / 2) << 40 | at(b.len().wrapping_sub(1)) << 48
         }

@@ -42,10 +42,12 @@ pub mod profile;
 pub mod properties;
 pub mod reader;
 mod stack;
+pub mod string;
 pub mod text;
 pub mod trace;
 pub mod typed;
 pub mod types;
+pub mod utf8;
 pub mod value;
 pub mod vectors;
 

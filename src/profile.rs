@@ -8,6 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::types::{TYPES, TypeInfo, VariantType};
+use crate::utf8::Utf8Rules;
 
 /// The two incompatible type tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,6 +139,21 @@ impl Profile {
     /// overflow their stack instead; this codec stops at the same 1024 for them too.
     pub fn max_depth(&self) -> usize {
         1024
+    }
+
+    /// How the engine reads string bytes and writes string units (see [`crate::utf8`]).
+    ///
+    /// 4.x is strict. 3.x reads loosely; 3.2.3 writes every unit as it is and 3.6.2 joins
+    /// surrogate pairs and writes lone surrogates as spaces (both checked against the engines).
+    /// The joining writer comes with the 3.x branch's UTF-16 surrogate support in
+    /// `core/ustring.cpp`; which minor first shipped it is not verified here: 3.0 to 3.3 follow
+    /// 3.2 and 3.4 and 3.5 follow 3.6.
+    pub fn utf8(&self) -> Utf8Rules {
+        match (self.family, self.minor) {
+            (Family::Godot4, _) => Utf8Rules::Strict,
+            (Family::Godot3, 0..=3) => Utf8Rules::Loose,
+            (Family::Godot3, _) => Utf8Rules::LoosePairs,
+        }
     }
 
     /// Whether the engine itself enforces [`Profile::max_depth`].

@@ -2,30 +2,51 @@
 //!
 //! Godot reads a string field with `String::parse_utf8(bytes, len)`, which stops at the first NUL
 //! byte (`core/string/ustring.cpp`), so bytes after a NUL inside the declared length are ignored.
-//! A leading byte-order mark is skipped. Invalid UTF-8 makes the decode fail (`_decode_string` in
+//! A leading byte-order mark is skipped. What else it accepts depends on the version (see
+//! [`crate::utf8`]); what it refuses makes the decode fail (`_decode_string` in
 //! `core/io/marshalls.cpp` checks the result).
 
+use crate::utf8::{Utf8Rules, decode_loose};
 use crate::value::Text;
 
-/// Decodes a string field's bytes the way the engine does; `Err(i)` names the first bad byte.
-/// The text is borrowed from `bytes`, so the caller chooses where (and whether) to copy it.
-pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
-    // PackedStringArray elements end in the NUL they count in their length.
-    let body = match bytes.split_last() {
-        Some((0, body)) => body,
-        _ => bytes,
-    };
-    if let Some(s) = plain_ascii(body) {
-        return Ok(s);
+/// Decodes string field bytes that are not UTF-8 (where [`decode_utf8`] failed at `at`) under
+/// `rules`: 4.x refuses them, 3.x reads them loosely. `Err(i)` names the first bad byte. Valid
+/// UTF-8 reads the same under both readers, so the common case never comes here.
+#[cold]
+pub fn decode_not_utf8(bytes: &[u8], at: usize, rules: Utf8Rules) -> Result<Text, usize> {
+    if rules == Utf8Rules::Strict {
+        return Err(at);
     }
+    let (start, body) = body(bytes);
+    decode_loose(body).map_err(|i| start + i)
+}
+
+/// The bytes the engine reads (up to the first NUL, after a leading byte-order mark) and where
+/// they start.
+fn body(bytes: &[u8]) -> (usize, &[u8]) {
     let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-    // A leading byte-order mark is skipped, not kept.
     let start = if bytes[..end].starts_with(BOM) {
         BOM.len()
     } else {
         0
     };
-    match std::str::from_utf8(&bytes[start..end]) {
+    (start, &bytes[start..end])
+}
+
+/// Decodes a string field's bytes the way the engine does; `Err(i)` names the first bad byte.
+/// The text is borrowed from `bytes`, so the caller chooses where (and whether) to copy it.
+pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
+    // PackedStringArray elements end in the NUL they count in their length.
+    let text = match bytes.split_last() {
+        Some((0, text)) => text,
+        _ => bytes,
+    };
+    if let Some(s) = plain_ascii(text) {
+        return Ok(s);
+    }
+    // A leading byte-order mark is skipped, not kept.
+    let (start, body) = body(bytes);
+    match std::str::from_utf8(body) {
         Ok(s) => Ok(s),
         Err(e) => Err(start + e.valid_up_to()),
     }
@@ -53,6 +74,11 @@ pub const SHORT: usize = 16;
 /// `None` sends the caller to [`decode_utf8`].
 #[inline(always)]
 pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
+    short_compact(window, len).map(Text::from)
+}
+
+#[inline(always)]
+fn short_compact(window: &[u8; SHORT], len: usize) -> Option<compact_str::CompactString> {
     const ONES: u128 = u128::from_le_bytes([1; SHORT]);
     const HIGH: u128 = ONES << 7;
     // KEEP[len] selects the first `len` bytes: a load, where a shift of a u128 by a variable
@@ -75,7 +101,7 @@ pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
     if (x | x.wrapping_sub(ONES)) & HIGH != 0 {
         return None;
     }
-    let mut text = Text::const_new("");
+    let mut text = compact_str::CompactString::const_new("");
     // SAFETY: an empty inline text has 24 bytes of capacity (its spare capacity); the 16 written
     // here stop short of the last one, which holds its tag. The first `len` of them are ASCII, so
     // valid UTF-8, and `len` is within the capacity.
@@ -133,8 +159,8 @@ mod tests {
                         let got = short_plain(&window, len);
                         assert_eq!(got.is_some(), plain, "{window:x?} len {len}");
                         if let Some(t) = got {
-                            assert_eq!(Ok(t.as_str()), decode_utf8(text));
-                            assert_eq!(t.len(), len);
+                            assert_eq!(t.as_str().ok_or(0), decode_utf8(text));
+                            assert_eq!(t.as_str().map(str::len), Some(len));
                         }
                     }
                 }

@@ -224,8 +224,8 @@ fn convert(to: VariantType, v: Variant, wide: bool) -> Result<Variant, &'static 
         (T::String, V::StringName(s)) => V::String(s),
         (T::String, V::NodePath(np)) => V::String(convert::node_path_text(&np).into()),
         (T::StringName, V::String(s)) => V::StringName(s),
-        (T::NodePath, V::String(s)) => V::node_path(convert::parse_node_path(&s)),
-        (T::Color, V::String(s)) => V::Color(color_from_text(&s)),
+        (T::NodePath, V::String(s)) => V::node_path(convert::parse_node_path(&s.to_string_lossy())),
+        (T::Color, V::String(s)) => V::Color(color_from_text(&s.to_string_lossy())),
         // `Color::hex(operator int())`: the int's low 32 bits as RRGGBBAA.
         (T::Color, V::Int(i)) => V::Color(color_hex(i as u32)),
         (T::Vector2i, V::Vector2(r)) => V::Vector2i(reals_to_ints(&r)),
@@ -409,7 +409,7 @@ fn packed_from(to: VariantType, items: &[Variant], wide: bool) -> Result<Variant
                 .iter()
                 .map(|v| match v {
                     V::Color(c) => *c,
-                    V::String(s) => color_from_text(s),
+                    V::String(s) => color_from_text(&s.to_string_lossy()),
                     V::Int(i) => color_hex(*i as u32),
                     _ => BLACK,
                 })
@@ -426,7 +426,7 @@ fn to_int(v: &Variant, cast: fn(f64) -> i64) -> Result<i64, &'static str> {
         Variant::Bool(b) => *b as i64,
         Variant::Int(i) => *i,
         Variant::Float(f) => cast(*f),
-        Variant::String(s) => convert::string_to_int(s),
+        Variant::String(s) => convert::string_to_int(&s.to_string_lossy()),
         _ => 0,
     })
 }

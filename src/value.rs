@@ -5,14 +5,13 @@
 //! survive. Dictionaries keep their entries in insertion order; decoding merges duplicate keys as
 //! the engine does (see [`crate::keys`]).
 
-use compact_str::CompactString;
 use smallvec::SmallVec;
 
 use crate::types::VariantType;
 
-/// Text held by a value: up to 24 bytes inline, longer text on the heap. Dictionary keys and most
-/// strings in game data are short, so decoding them allocates nothing.
-pub type Text = CompactString;
+/// A string held by a value: Unicode text (up to 24 bytes inline, so most keys and names allocate
+/// nothing) or, for 3.x, code units that are not all Unicode scalar values.
+pub use crate::string::Text;
 
 /// The i32 components of an integer vector type, inline.
 pub type I32s = SmallVec<[i32; 4]>;
@@ -195,9 +194,9 @@ impl PartialEq for Reals {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct NodePath {
     /// The node names (`a/b` has `a` and `b`).
-    pub names: Vec<String>,
+    pub names: Vec<Text>,
     /// The subnames, the property path after the first `:`.
-    pub subnames: Vec<String>,
+    pub subnames: Vec<Text>,
     /// Whether the path starts with `/`.
     pub absolute: bool,
 }

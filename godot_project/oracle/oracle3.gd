@@ -204,7 +204,7 @@ func tree(v, depth):
 		TYPE_REAL:
 			return {"type": "float", "value": f64(v)}
 		TYPE_STRING:
-			return {"type": "String", "value": v}
+			return {"type": "String", "value": str_tree(v)}
 		TYPE_ARRAY:
 			var items = []
 			for x in v:
@@ -254,7 +254,10 @@ func tree(v, depth):
 		TYPE_REAL_ARRAY:
 			return {"type": "PackedFloat32Array", "value": packed_f32s(v, 1)}
 		TYPE_STRING_ARRAY:
-			return {"type": "PackedStringArray", "value": Array(v)}
+			var out = []
+			for x in v:
+				out.append(str_tree(x))
+			return {"type": "PackedStringArray", "value": out}
 		TYPE_VECTOR2_ARRAY:
 			return {"type": "PackedVector2Array", "value": packed_f32s(v, 2)}
 		TYPE_VECTOR3_ARRAY:
@@ -273,11 +276,45 @@ func basis_rows(b):
 func path_tree(v):
 	var names = []
 	for k in range(v.get_name_count()):
-		names.append(String(v.get_name(k)))
+		names.append(str_tree(String(v.get_name(k))))
 	var subnames = []
 	for k in range(v.get_subname_count()):
-		subnames.append(String(v.get_subname(k)))
+		subnames.append(str_tree(String(v.get_subname(k))))
 	return {"type": "NodePath", "names": names, "subnames": subnames, "absolute": v.is_absolute()}
+
+
+# A String as JSON: text, or {"code_units": [...]} when a unit is a surrogate or past
+# U+10FFFF (3.x keeps such units; JSON text would turn them into replacement characters).
+func str_tree(s):
+	var units = []
+	var plain = true
+	for i in range(s.length()):
+		var u = s.ord_at(i)
+		units.append(u)
+		if (u >= 0xD800 and u <= 0xDFFF) or u > 0x10FFFF:
+			plain = false
+	return s if plain else {"code_units": units}
+
+
+# The String that str_tree printed as x: units joined with char(), which keeps surrogates
+# and units past U+10FFFF as they are.
+func string_of(x):
+	if typeof(x) == TYPE_STRING:
+		return x
+	if typeof(x) != TYPE_DICTIONARY or x.size() != 1 or typeof(x.get("code_units")) != TYPE_ARRAY:
+		fail("expected a JSON string or {\"code_units\": [...]}")
+		return ""
+	var s = ""
+	for u in x["code_units"]:
+		if typeof(u) != TYPE_REAL or u != floor(u) or u < 0 or u > 2147483647.0:
+			fail("a code unit must be an integer 0 to 2147483647")
+			return ""
+		if u == 0:
+			# char(0) is the empty string: a NUL cannot be put inside a String.
+			unsupported = "a String cannot hold a NUL code unit"
+			return ""
+		s += char(int(u))
+	return s
 
 
 func object_tree(v, depth):
@@ -404,7 +441,7 @@ func build(n, depth):
 		"float":
 			return floats([val], 8)[0]
 		"String":
-			return text(val)
+			return string_of(val)
 		"Vector2":
 			var c = floats(list(val, 2), 4)
 			return Vector2(c[0], c[1])
@@ -472,7 +509,7 @@ func build(n, depth):
 		"PackedStringArray":
 			var out = PoolStringArray()
 			for x in list(val, -1):
-				out.append(text(x))
+				out.append(string_of(x))
 			return out
 		"PackedVector2Array":
 			var out = PoolVector2Array()
@@ -628,18 +665,32 @@ func build_path(n):
 	if problem != "" or typeof(absolute) != TYPE_BOOL:
 		fail("NodePath needs names, subnames (arrays of strings) and absolute (bool)")
 		return NodePath()
+	var name_strings = []
+	for x in names:
+		name_strings.append(string_of(x))
+	var subname_strings = []
+	for x in subnames:
+		subname_strings.append(string_of(x))
+	if problem != "" or unsupported != "":
+		return NodePath()
 	# NodePath can only be built from its text form: names that the parser would split
 	# or drop cannot be built.
-	for s in names + subnames:
-		if typeof(s) != TYPE_STRING or s == "" or s.find("/") >= 0 or s.find(":") >= 0:
+	for s in name_strings + subname_strings:
+		if s == "" or s.find("/") >= 0 or s.find(":") >= 0:
 			unsupported = "NodePath name %s cannot be written as path text" % JSON.print(s)
 			return NodePath()
-	var t = ("/" if absolute else "") + PoolStringArray(names).join("/")
-	if subnames.size() > 0:
-		t += ":" + PoolStringArray(subnames).join(":")
+	var t = ("/" if absolute else "") + PoolStringArray(name_strings).join("/")
+	if subname_strings.size() > 0:
+		t += ":" + PoolStringArray(subname_strings).join(":")
 	var p = NodePath(t)
-	var got = path_tree(p)
-	if got["names"] != names or got["subnames"] != subnames or got["absolute"] != absolute:
+	# Compared as Strings (unit by unit): dictionaries compare by identity in 3.x.
+	var same = p.is_absolute() == absolute and p.get_name_count() == name_strings.size() \
+			and p.get_subname_count() == subname_strings.size()
+	for k in range(name_strings.size()):
+		same = same and k < p.get_name_count() and String(p.get_name(k)) == name_strings[k]
+	for k in range(subname_strings.size()):
+		same = same and k < p.get_subname_count() and String(p.get_subname(k)) == subname_strings[k]
+	if not same:
 		unsupported = "NodePath text %s does not parse back to the same path" % JSON.print(t)
 	return p
 

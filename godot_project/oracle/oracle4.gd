@@ -563,6 +563,11 @@ func build(n, depth: int):
 
 
 func text(x) -> String:
+	if typeof(x) == TYPE_DICTIONARY and x.has("code_units"):
+		# The 3.x form of a string whose units are not all Unicode scalar values.
+		unsupported = "a Godot 4 String holds Unicode scalar values only: String.chr() turns " \
+				+ "a surrogate or a unit past U+10FFFF into U+FFFD"
+		return ""
 	if typeof(x) != TYPE_STRING:
 		fail("expected a JSON string")
 		return ""

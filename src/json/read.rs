@@ -167,13 +167,6 @@ fn expected_string(j: Found<'_>) -> String {
     format!("expected a string, found {}", j.kind())
 }
 
-fn text(j: Found<'_>) -> Result<Text, String> {
-    match j {
-        Found::Str(s) => Ok(Text::from(s)),
-        _ => Err(expected_string(j)),
-    }
-}
-
 fn string(j: Found<'_>) -> Result<String, String> {
     match j {
         Found::Str(s) => Ok(s.to_string()),
@@ -290,6 +283,9 @@ macro_rules! arrays_only {
         }
     };
 }
+
+mod text;
+use text::{TextList, TextSeed};
 
 /// Room for the first elements of a container, one at a time (a one-element array, the most
 /// common in deep values, then takes no more than it holds); doubling after that.
@@ -748,7 +744,7 @@ impl<'de> Visitor<'de> for Kind<'_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContainerType, A::Error> {
         let cx = self.cx;
-        let Some(k) = map.next_key_seed(Leaf::new(&mut *cx, text))? else {
+        let Some(k) = map.next_key_seed(Leaf::new(&mut *cx, string))? else {
             return Err(cx.fail(ONE_KIND));
         };
         let make: fn(String) -> Option<ContainerType> = match k.as_str() {
@@ -986,8 +982,8 @@ struct Members {
     value: Option<Variant>,
     /// A `value` that came before `type`, to read once the type is known.
     early: Option<Value>,
-    names: Option<Vec<String>>,
-    subnames: Option<Vec<String>>,
+    names: Option<Vec<Text>>,
+    subnames: Option<Vec<Text>>,
     absolute: Option<bool>,
     id: Option<u64>,
     class: Option<String>,
@@ -1102,7 +1098,7 @@ impl<'de> Visitor<'de> for Node<'_> {
             cx.path.push(seg);
             match member {
                 Member::Type => {
-                    let name = map.next_value_seed(Leaf::new(&mut *cx, text))?;
+                    let name = map.next_value_seed(Leaf::new(&mut *cx, string))?;
                     cx.path.pop();
                     let Some(t) = VariantType::from_name(&name) else {
                         return Err(cx.fail(format!("unknown type {:?}", name.as_str())));
@@ -1127,17 +1123,9 @@ impl<'de> Visitor<'de> for Node<'_> {
                         })?);
                     }
                 },
-                Member::Names => {
-                    m.names = Some(map.next_value_seed(List {
-                        cx: &mut *cx,
-                        conv: string,
-                    })?)
-                }
+                Member::Names => m.names = Some(map.next_value_seed(TextList { cx: &mut *cx })?),
                 Member::Subnames => {
-                    m.subnames = Some(map.next_value_seed(List {
-                        cx: &mut *cx,
-                        conv: string,
-                    })?)
+                    m.subnames = Some(map.next_value_seed(TextList { cx: &mut *cx })?)
                 }
                 Member::Absolute => {
                     m.absolute = Some(map.next_value_seed(Leaf::new(&mut *cx, boolean))?)
@@ -1191,7 +1179,7 @@ impl<'de> DeserializeSeed<'de> for Payload<'_> {
             Shape::Int => Variant::Int(Leaf::new(cx, int64).deserialize(d)?),
             Shape::Float => Variant::Float(Leaf::new(cx, token::<f64>).deserialize(d)?),
             Shape::String => {
-                let s = Leaf::new(cx, text).deserialize(d)?;
+                let s = TextSeed { cx }.deserialize(d)?;
                 if ty == VariantType::StringName {
                     Variant::StringName(s)
                 } else {
@@ -1224,13 +1212,9 @@ impl<'de> DeserializeSeed<'de> for Payload<'_> {
             Shape::Dictionary => {
                 Variant::Dictionary(Dictionary::new(d.deserialize_any(Entries { cx })?))
             }
-            Shape::PackedStrings => Variant::PackedStringArray(
-                List {
-                    cx: &mut *cx,
-                    conv: text,
-                }
-                .deserialize(d)?,
-            ),
+            Shape::PackedStrings => {
+                Variant::PackedStringArray(TextList { cx: &mut *cx }.deserialize(d)?)
+            }
             Shape::Packed(e) => match e {
                 Element::U8 => Variant::PackedByteArray(Leaf::new(cx, hex_bytes).deserialize(d)?),
                 Element::I32 => Variant::PackedInt32Array(

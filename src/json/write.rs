@@ -54,12 +54,12 @@ impl Tagged<'_> {
             Variant::Int(i) => m.serialize_entry("value", &Decimal(i))?,
             Variant::Float(x) => m.serialize_entry("value", &Token(*x, style))?,
             Variant::String(s) | Variant::StringName(s) => {
-                m.serialize_entry("value", s.as_str())?
+                m.serialize_entry("value", &JsonText(s))?
             }
             Variant::Color(c) => m.serialize_entry("value", &Tokens(c, style))?,
             Variant::NodePath(np) => {
-                m.serialize_entry("names", &np.names)?;
-                m.serialize_entry("subnames", &np.subnames)?;
+                m.serialize_entry("names", &Texts(&np.names))?;
+                m.serialize_entry("subnames", &Texts(&np.subnames))?;
                 m.serialize_entry("absolute", &np.absolute)?;
             }
             Variant::Rid(id) => m.serialize_entry("value", &Decimal(id))?,
@@ -188,12 +188,28 @@ impl Serialize for RealRows<'_> {
     }
 }
 
-/// Strings of a `PackedStringArray`.
+/// A string: a JSON string when it is Unicode text, else `{"code_units": [...]}`.
+struct JsonText<'a>(&'a Text);
+
+impl Serialize for JsonText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match (self.0.as_str(), self.0.non_unicode_units()) {
+            (Some(text), _) => s.serialize_str(text),
+            (None, units) => {
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry(super::CODE_UNITS, units.unwrap_or_default())?;
+                m.end()
+            }
+        }
+    }
+}
+
+/// Strings of a `PackedStringArray` or a `NodePath`.
 struct Texts<'a>(&'a [Text]);
 
 impl Serialize for Texts<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.iter().map(Text::as_str))
+        s.collect_seq(self.0.iter().map(JsonText))
     }
 }
 

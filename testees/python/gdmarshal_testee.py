@@ -186,6 +186,8 @@ def encode_value(v, major, out, depth=0):
         else:
             out += struct.pack("<IQ", type_id | FLAG_64, bits)
     elif name == "String":
+        if not isinstance(v["value"], str):
+            raise Skip('3.x strings of code units ({"code_units": [...]}) are not handled here')
         raw = v["value"].encode("utf-8")
         out += struct.pack("<II", type_id, len(raw)) + raw + b"\0" * ((4 - len(raw) % 4) % 4)
     elif name == "Vector2":

@@ -397,8 +397,19 @@ mod tests {
         let r = rec(Verdict::Accepted);
         let class = |v: &str, o: &Outcome, p: Profile| codec_class(v, &r, o, p, &known).0;
         assert_eq!(class("3.6.2.stable", &Outcome::Pass, p36), Class::Agree);
+        // A typed cause the file names for 3.2 only.
+        let deep = Outcome::Fail(Mismatch::RejectsAccepted {
+            rejection: Rejection {
+                kind: Some(RejectKind::Decode(DecodeErrorKind::TooDeep { limit: 1024 })),
+                message: "at byte 8200: nesting deeper than 1024".into(),
+            },
+        });
+        let p32: Profile = "3.2".parse().unwrap();
+        assert_eq!(class("3.2.3.stable", &deep, p32), Class::KnownDifference);
+        assert_eq!(class("3.6.2.stable", &deep, p36), Class::CodecDiffers);
+        // Bytes every engine refuses as UTF-8 are excused nowhere: the codec reads what 3.x reads.
         let utf8 = Outcome::Fail(utf8_rejection());
-        assert_eq!(class("3.6.2.stable", &utf8, p36), Class::KnownDifference);
+        assert_eq!(class("3.6.2.stable", &utf8, p36), Class::CodecDiffers);
         assert_eq!(
             class("4.6.3.stable", &utf8, "4.6".parse().unwrap()),
             Class::CodecDiffers

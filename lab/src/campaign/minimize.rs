@@ -96,7 +96,8 @@ pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
             }
         }
         Variant::String(s) if !s.is_empty() => {
-            let half: gdmarshal::value::Text = s.chars().take(s.chars().count() / 2).collect();
+            let units: Vec<u32> = s.units().collect();
+            let half = gdmarshal::value::Text::from_units(units[..units.len() / 2].iter().copied());
             out.push(Variant::String(half));
         }
         Variant::PackedStringArray(a) if !a.is_empty() => {

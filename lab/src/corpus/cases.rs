@@ -27,6 +27,25 @@ const INTS: &[i64] = &[
     i64::MIN,
 ];
 
+/// 3.x strings whose code units are not all Unicode scalar values: what each engine writes for
+/// them (3.2 each unit as it is, 3.6 joining surrogate pairs and making lone ones spaces; 4.x
+/// Strings cannot hold them).
+const UNIT_STRINGS: &[(&str, &[u32])] = &[
+    ("units_lone_high", &[0xD800]),
+    ("units_lone_low", &[0xDC00]),
+    ("units_pair", &[0xD83D, 0xDCA9]),
+    ("units_reversed_pair", &[0xDCA9, 0xD83D]),
+    ("units_high_then_pair", &[0xD800, 0xD800, 0xDC00]),
+    ("units_beyond_10ffff", &[0x11_0000]),
+    ("units_five_byte", &[0x20_0000]),
+    ("units_max", &[0x7FFF_FFFF]),
+    ("units_mixed", &[0x61, 0xD800, 0x62]),
+];
+
+fn units(u: &[u32]) -> Text {
+    Text::from_units(u.iter().copied())
+}
+
 /// Float bit patterns worth asking about, with names.
 const FLOATS: &[(&str, u64)] = &[
     ("zero", 0),
@@ -166,6 +185,11 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     };
                     add(format!("{ty}/{k}"), v);
                 }
+                if t.ty == VariantType::String {
+                    for (k, u) in UNIT_STRINGS {
+                        add(format!("{ty}/{k}"), Variant::String(units(u)));
+                    }
+                }
             }
             Shape::Reals(_) => {
                 add(
@@ -208,8 +232,8 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
             Shape::NodePath => {
                 let np = |names: &[&str], subnames: &[&str], absolute| {
                     Variant::node_path(NodePath {
-                        names: names.iter().map(|x| s(x)).collect(),
-                        subnames: subnames.iter().map(|x| s(x)).collect(),
+                        names: names.iter().map(|x| Text::from(*x)).collect(),
+                        subnames: subnames.iter().map(|x| Text::from(*x)).collect(),
                         absolute,
                     })
                 };
@@ -227,6 +251,14 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                 add(
                     s("NodePath/only_subnames"),
                     np(&[], &["position", "x"], false),
+                );
+                add(
+                    s("NodePath/units_names"),
+                    Variant::node_path(NodePath {
+                        names: vec![units(&[0x61, 0xD800])],
+                        subnames: vec![units(&[0x11_0000])],
+                        absolute: false,
+                    }),
                 );
             }
             Shape::Rid => {
@@ -274,6 +306,15 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     Variant::Dictionary(Dictionary::new(entries))
                 };
                 add(s("Dictionary/empty"), dict(vec![]));
+                // Two keys the engine tells apart by their units, which 3.6 writes alike.
+                add(
+                    s("Dictionary/units_keys"),
+                    dict(vec![
+                        (Variant::String(units(&[0xD83D, 0xDCA9])), Variant::Int(1)),
+                        (Variant::String("💩".into()), Variant::Int(2)),
+                        (Variant::String(units(&[0xD800])), Variant::Int(3)),
+                    ]),
+                );
                 add(
                     s("Dictionary/mixed"),
                     dict(vec![
@@ -310,6 +351,15 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     format!("{ty}/paddings"),
                     Variant::PackedStringArray(
                         STRINGS.iter().map(|(_, x)| Text::from(*x)).collect(),
+                    ),
+                );
+                add(
+                    format!("{ty}/units"),
+                    Variant::PackedStringArray(
+                        [&[0x61][..], &[0xD800], &[0xD83D, 0xDCA9], &[0x11_0000]]
+                            .into_iter()
+                            .map(units)
+                            .collect(),
                     ),
                 );
             }
@@ -477,6 +527,32 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         ("beyond_10ffff", b"\xf4\x90\x80\x80"),
         ("five_byte", b"\xf8\x88\x80\x80\x80"),
         ("six_byte", b"\xfc\x84\x80\x80\x80\x80"),
+        ("six_byte_max", b"\xfd\xbf\xbf\xbf\xbf\xbf"),
+        ("truncated_five_byte", b"ab\xf8\x88\x80"),
+        ("truncated_six_byte", b"\xfc\x84\x80\x80\x80"),
+        ("surrogate_low", b"\xed\xb0\x80"),
+        ("surrogate_pair_reversed", b"\xed\xb2\xa9\xed\xa0\xbd"),
+        (
+            "surrogate_then_pair",
+            b"\xed\xa0\x80\xed\xa0\x80\xed\xb0\x80",
+        ),
+        // Overlong forms of each length: 3.x refuses one only when its bits so far are zero at
+        // the third byte and that byte's would-be lead bits are zero too (parse_utf8).
+        ("overlong3_10", b"\xe0\x80\x90"),
+        ("overlong3_0f", b"\xe0\x80\x8f"),
+        ("overlong3_40", b"\xe0\x81\x80"),
+        ("overlong4_200", b"\xf0\x80\x88\x80"),
+        ("overlong4_1ff", b"\xf0\x80\x87\xbf"),
+        ("overlong4_1000", b"\xf0\x81\x80\x80"),
+        ("overlong5_4000", b"\xf8\x80\x84\x80\x80"),
+        ("overlong5_3fff", b"\xf8\x80\x83\xbf\xbf"),
+        ("overlong5_nul", b"\xf8\x80\x80\x80\x80"),
+        ("overlong6_80000", b"\xfc\x80\x82\x80\x80\x80"),
+        ("overlong6_7ffff", b"\xfc\x80\x81\xbf\xbf\xbf"),
+        ("overlong6_nul", b"\xfc\x80\x80\x80\x80\x80"),
+        ("overlong2_c1", b"\xc1\xbf"),
+        ("nul_inside_sequence", b"\xe2\x00\x82"),
+        ("bad_continuation_in_six", b"\xfc\x84\x80\x41\x80\x80"),
         ("bom_only", b"\xef\xbb\xbf"),
         ("bom_then_text", b"\xef\xbb\xbfabc"),
         ("double_bom", b"\xef\xbb\xbf\xef\xbb\xbfx"),
@@ -496,6 +572,24 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 b[..8 + raw.len()].to_vec(),
             );
         }
+    }
+    // Loose 3.x string bytes inside other places that hold strings.
+    if profile.major() == 3 {
+        let surrogate = b"\xed\xa0\x80\x00";
+        let mut b = le(&[id(VariantType::PackedStringArray), 1, 4]);
+        b.extend_from_slice(surrogate);
+        add(s("string_bytes/in_packed_string_array"), b);
+        let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 1, 0, 3]);
+        b.extend_from_slice(surrogate);
+        b.extend_from_slice(&le(&[4]));
+        b.extend_from_slice(b"\xf4\x90\x80\x80");
+        add(s("string_bytes/in_nodepath_names"), b);
+        let mut b = le(&[id(VariantType::Dictionary), 2, id(VariantType::String), 6]);
+        b.extend_from_slice(b"\xed\xa0\xbd\xed\xb2\xa9\x00\x00");
+        b.extend_from_slice(&le(&[id(VariantType::Int), 1, id(VariantType::String), 4]));
+        b.extend_from_slice("💩".as_bytes());
+        b.extend_from_slice(&le(&[id(VariantType::Int), 2]));
+        add(s("string_bytes/in_dictionary_keys"), b);
     }
     // Nesting around the depth limit, built directly (encoding refuses past the limit).
     for depth in [1025usize, 1026, 4096, 50_000] {

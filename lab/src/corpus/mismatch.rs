@@ -45,14 +45,6 @@ impl Rejection {
         }
     }
 
-    /// Whether the decoder refused invalid UTF-8.
-    pub fn is_bad_utf8(&self) -> bool {
-        matches!(
-            self.kind,
-            Some(RejectKind::Decode(DecodeErrorKind::BadUtf8 { .. }))
-        )
-    }
-
     /// Whether the decoder or the encoder refused nesting past its limit.
     pub fn is_too_deep(&self) -> bool {
         matches!(
