@@ -30,7 +30,7 @@ pub struct ReportArgs {
     /// `--findings` is.
     #[arg(long, default_value = "tests/differential")]
     fixed_findings: PathBuf,
-    /// Where to write the report.
+    /// Where to write the report; its appendix files go to `report/` in the same folder.
     #[arg(long, short, default_value = "docs/report.md")]
     output: PathBuf,
 }
@@ -98,8 +98,12 @@ pub fn run(a: &ReportArgs) -> ExitCode {
             .map(|(p, f)| (p.display().to_string(), f))
             .collect(),
     };
-    let (text, confirmed) = report::render(&inputs);
-    if let Err(e) = report::write(&a.output, &text) {
+    let rendered = match report::render(&inputs) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let confirmed = rendered.confirmed;
+    if let Err(e) = report::write(&a.output, &rendered) {
         return fail(e);
     }
     outln!(
