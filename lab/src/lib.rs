@@ -19,6 +19,7 @@ pub mod case;
 pub mod conform;
 pub mod corpus;
 pub mod differential;
+pub mod framing;
 pub mod group;
 pub mod judge;
 pub mod oracle;
