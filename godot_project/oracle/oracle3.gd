@@ -755,8 +755,9 @@ func framing_path():
 
 
 # A Basis made from three distinct axes (the constructor's arguments are the x, y and z
-# columns), what the accessors give back, and the bytes var2bytes writes for it and for a
-# Transform with that basis: settles the wire's component order from the engine itself.
+# columns), what the accessors give back, and the bytes var2bytes writes for it, for a
+# Transform with that basis and for a Transform2D of columns (1,2), (3,4), (5,6): settles
+# the wire's component order from the engine itself.
 func axes():
 	var b = Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
 	var t = Transform(b, Vector3(10, 11, 12))
@@ -768,4 +769,5 @@ func axes():
 		"index0": [b[0].x, b[0].y, b[0].z],
 		"basis": Marshalls.raw_to_base64(var2bytes(b)),
 		"transform": Marshalls.raw_to_base64(var2bytes(t)),
+		"transform2d": Marshalls.raw_to_base64(var2bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
 	}

@@ -858,8 +858,10 @@ func framing_path() -> String:
 
 
 # A Basis made from three distinct axes (the constructor's arguments are the x, y and z
-# columns), what the accessors give back, and the bytes var_to_bytes writes for it and for
-# a Transform3D with that basis: settles the wire's component order from the engine itself.
+# columns), what the accessors give back, and the bytes var_to_bytes writes for it, for a
+# Transform3D with that basis, for a Transform2D of columns (1,2), (3,4), (5,6) and for a
+# Projection of columns (1..4), (5..8), (9..12), (13..16): settles the wire's component order
+# from the engine itself.
 func axes() -> Dictionary:
 	var b := Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
 	var t := Transform3D(b, Vector3(10, 11, 12))
@@ -871,4 +873,6 @@ func axes() -> Dictionary:
 		"index0": [b[0].x, b[0].y, b[0].z],
 		"basis": Marshalls.raw_to_base64(var_to_bytes(b)),
 		"transform": Marshalls.raw_to_base64(var_to_bytes(t)),
+		"transform2d": Marshalls.raw_to_base64(var_to_bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
+		"projection": Marshalls.raw_to_base64(var_to_bytes(Projection(Vector4(1, 2, 3, 4), Vector4(5, 6, 7, 8), Vector4(9, 10, 11, 12), Vector4(13, 14, 15, 16)))),
 	}

@@ -101,6 +101,14 @@ fn resource(p: Profile) -> Variant {
     from_json(&tree, p).expect("the Resource tree reads")
 }
 
+/// An empty NodePath whose flags say absolute, as a 4.x or 3.x header writes it.
+fn nodepath_empty_absolute(p: Profile) -> Vec<u8> {
+    let id = p
+        .id_of(gdmarshal::VariantType::NodePath)
+        .expect("every profile has NodePath");
+    [le(id), le(0x8000_0000), le(0), le(1)].concat()
+}
+
 /// The read cases for a profile: (name, bytes, allow_objects).
 fn reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
     let enc = |v: &Variant| encode(v, p, EncodeOptions::default()).expect("plain values encode");
@@ -135,6 +143,13 @@ fn reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
         ),
         ("full_object_not_allowed", full.clone(), false),
         ("full_object_allowed", full, true),
+        // get_var decodes the payload as bytes_to_var does: an empty NodePath with the
+        // absolute flag (names 0 with bit 31, subnames 0, flags 1).
+        (
+            "nodepath_empty_absolute",
+            frame(&nodepath_empty_absolute(p), Framing::StoreVar),
+            false,
+        ),
     ]
 }
 
@@ -360,8 +375,14 @@ fn axes_record(a: Value) -> Value {
             .unwrap_or_default();
         Value::String(hex(&b))
     };
-    json!({
+    let mut out = json!({
         "x": nums("x"), "y": nums("y"), "z": nums("z"), "index0": nums("index0"),
         "basis": bytes("basis"), "transform": bytes("transform"),
-    })
+        "transform2d": bytes("transform2d"),
+    });
+    // 3.x has no Projection.
+    if a.get("projection").is_some() {
+        out["projection"] = bytes("projection");
+    }
+    out
 }

@@ -68,6 +68,21 @@ fn the_wire_lists_a_basis_by_rows_on_every_engine() {
             json!(["1", "4", "7", "2", "5", "8", "3", "6", "9"]),
             "{version}"
         );
+        // Transform2D(x, y, origin) and Projection(x, y, z, w) are written column by column.
+        let floats = |key: &str| {
+            let b = unhex(a[key].as_str().unwrap()).unwrap();
+            let d = decode(&b, p, DecodeOptions::default()).unwrap();
+            to_json(&d.value, p, gdmarshal::float::FloatStyle::Shortest)["value"].clone()
+        };
+        assert_eq!(
+            floats("transform2d"),
+            json!(["1", "2", "3", "4", "5", "6"]),
+            "{version}"
+        );
+        if p.major() == 4 {
+            let counting: Vec<String> = (1..=16).map(|i| i.to_string()).collect();
+            assert_eq!(floats("projection"), json!(counting), "{version}");
+        }
         let bytes = unhex(a["transform"].as_str().unwrap()).unwrap();
         assert_eq!(bytes.len(), 4 + 12 * 4, "{version}");
         assert_eq!(
