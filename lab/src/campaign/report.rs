@@ -22,6 +22,7 @@ use super::log::{self, LogEntry, Totals};
 
 pub mod appendix;
 pub mod kinds;
+mod reference;
 
 use appendix::Appendix;
 use kinds::{Cause, Kind};
@@ -419,6 +420,8 @@ pub struct Inputs<'a> {
     /// Reproducers of codec differences found against a live engine and since fixed, kept as
     /// regression inputs (path, file; `tests/differential/<class>/`).
     pub fixed_findings: Vec<(String, FindingFile)>,
+    /// The framing corpus (`corpus/framing/`): engine version and records, oldest first.
+    pub framing: Vec<(String, Vec<crate::framing::FramingRecord>)>,
 }
 
 fn short(version: &str) -> String {
@@ -458,6 +461,16 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
             "s5-fixed",
             "§5 fixed codec differences: full vectors and answers",
         ),
+        Appendix::new("s6-framing", "§6 framing: full vectors and answers"),
+        Appendix::new("s8-vector4", "§8 the Vector4 family: full vectors"),
+        Appendix::new(
+            "s9-tolerance",
+            "§9 what decoders tolerate: full vectors and answers",
+        ),
+        Appendix::new(
+            "s10-3to4",
+            "§10 3.x → 4.x behaviour: full vectors and answers",
+        ),
     ];
     intro(&mut md, inp);
     type_table(&mut md, inp, &mut apps[0])?;
@@ -467,6 +480,11 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
     engine_defects(&mut md, inp, &version_rows, &mut apps[3]);
     campaigns_tried(&mut md, inp);
     fixed_findings(&mut md, inp, &mut apps[4]);
+    reference::framing_section(&mut md, inp, &mut apps[5])?;
+    reference::component_order(&mut md, inp);
+    reference::vector4_family(&mut md, inp, &mut apps[6]);
+    reference::tolerance(&mut md, inp, &mut apps[7]);
+    reference::behaviour_3_to_4(&mut md, inp, &mut apps[8]);
     let files = apps.iter().map(|a| (a.file.clone(), a.render())).collect();
     Ok(Rendered {
         report: md,
