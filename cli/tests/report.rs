@@ -1,4 +1,4 @@
-//! docs/report.md and its appendices (docs/report/) are what `gdmarshal report` writes from the
+//! docs/report.md, its appendices (docs/report/) and the corrected pages (docs/spec/) are what `gdmarshal report` writes from the
 //! committed inputs and the live engines: regenerated into a temporary folder, every file must
 //! match the committed one byte for byte. A stale report fails here.
 
@@ -72,18 +72,20 @@ fn the_committed_report_is_what_gdmarshal_report_writes() {
         fresh == committed,
         "docs/report.md is stale: regenerate it with `gdmarshal report`"
     );
-    let (a, b) = (dir.path().join("report"), docs.join("report"));
-    assert_eq!(
-        files(&a),
-        files(&b),
-        "docs/report/ holds other files than the report writes"
-    );
-    for name in files(&a) {
-        let fresh = std::fs::read(a.join(&name)).unwrap();
-        let committed = std::fs::read(b.join(&name)).unwrap();
-        assert!(
-            fresh == committed,
-            "docs/report/{name} is stale: regenerate it with `gdmarshal report`"
+    for sub in ["report", "spec"] {
+        let (a, b) = (dir.path().join(sub), docs.join(sub));
+        assert_eq!(
+            files(&a),
+            files(&b),
+            "docs/{sub}/ holds other files than the report writes"
         );
+        for name in files(&a) {
+            let fresh = std::fs::read(a.join(&name)).unwrap();
+            let committed = std::fs::read(b.join(&name)).unwrap();
+            assert!(
+                fresh == committed,
+                "docs/{sub}/{name} is stale: regenerate it with `gdmarshal report`"
+            );
+        }
     }
 }

@@ -23,6 +23,7 @@ pub mod framing;
 pub mod group;
 pub mod judge;
 pub mod oracle;
+pub mod spec_page;
 pub mod this_codec;
 
 pub use answer::{Answer, Reencoded};

@@ -22,7 +22,7 @@ use super::log::{self, LogEntry, Totals};
 
 pub mod appendix;
 pub mod kinds;
-mod reference;
+pub(crate) mod reference;
 
 use appendix::Appendix;
 use kinds::{Cause, Kind};
@@ -433,7 +433,8 @@ fn short(version: &str) -> String {
 pub struct Rendered {
     /// docs/report.md.
     pub report: String,
-    /// The appendix files: path relative to the report's folder (`report/…md`) and text.
+    /// The appendix files and the corrected pages: path relative to the report's folder
+    /// (`report/…md`, `spec/…`) and text.
     pub files: Vec<(String, String)>,
     /// How many documented-spec discrepancies the engines confirm.
     pub confirmed: usize,
@@ -485,7 +486,9 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
     reference::vector4_family(&mut md, inp, &mut apps[6]);
     reference::tolerance(&mut md, inp, &mut apps[7]);
     reference::behaviour_3_to_4(&mut md, inp, &mut apps[8]);
-    let files = apps.iter().map(|a| (a.file.clone(), a.render())).collect();
+    let mut files: Vec<(String, String)> =
+        apps.iter().map(|a| (a.file.clone(), a.render())).collect();
+    files.extend(crate::spec_page::files(inp.corpora, &inp.framing));
     Ok(Rendered {
         report: md,
         files,
@@ -512,7 +515,11 @@ fn intro(md: &mut String, inp: &Inputs) {
     );
     md.push_str("corpus's terms (verdict, decoded tree, bytes consumed where the engine tells, → its re-encoding).\n");
     md.push_str("A cell too long for a table is cut with \"…\" and links to the section's appendix under `report/`,\n");
-    md.push_str("where the vector or answer is written whole.\n\n");
+    md.push_str("where the vector or answer is written whole. The corrected documentation pages generated from the same\n");
+    md.push_str("inputs are `spec/binary_serialization_api.4x.rst` and `spec/binary_serialization_api.3x.rst`, with the\n");
+    md.push_str(
+        "list of changes a docs maintainer can review line by line in `spec/changes.md`.\n\n",
+    );
     write!(
         md,
         "Engines: {}.\n\n",
@@ -1125,7 +1132,8 @@ fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
     .ok();
 }
 
-/// Writes the report to `path` and its appendix files beside it (`report/…md` in the same folder).
+/// Writes the report to `path` and its other files beside it (`report/…md` and `spec/…` in the
+/// same folder).
 pub fn write(path: &Path, r: &Rendered) -> Result<(), String> {
     let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
     std::fs::write(path, &r.report).map_err(|e| err(path, e))?;

@@ -366,13 +366,13 @@ pub(super) fn vector4_family(md: &mut String, inp: &Inputs, app: &mut Appendix) 
 }
 
 /// One rule of what a decoder that matches Godot must do, with the corpus case that shows it.
-struct Rule {
+pub(crate) struct Rule {
     /// The rule.
-    says: &'static str,
+    pub(crate) says: &'static str,
     /// The corpus case (decode).
-    case: &'static str,
+    pub(crate) case: &'static str,
     /// Whether an engine's record follows the rule.
-    holds: fn(&Record) -> bool,
+    pub(crate) holds: fn(&Record) -> bool,
 }
 
 fn accepted_as(r: &Record, ty: &str) -> bool {
@@ -393,7 +393,7 @@ fn consumed_less_than_input(r: &Record) -> bool {
     r.verdict == Verdict::Accepted && r.consumed.is_some_and(|c| c < len)
 }
 
-const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     Rule {
         says: "read the type from the header's low byte only; bits 8-15 are ignored (0x0102 is int)",
         case: "decode/noncanonical/header_type_in_byte_1",
