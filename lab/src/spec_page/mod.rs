@@ -160,10 +160,24 @@ fn framing_section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingR
         md.push_str("- A length past the end of the file is refused.\n");
     }
     md.push_str("- ``StreamPeer.get_var`` refuses a length past the end of the data; ``PacketPeer.get_var`` reads a\n  packet only once all of it has arrived.\n");
-    md.push_str("- ``full_objects`` / ``allow_objects`` are passed to the encoder and decoder as for\n  ``var_to_bytes`` / ``bytes_to_var``.\n\n");
+    let (to, from) = if p.major() == 3 {
+        ("var2bytes", "bytes2var")
+    } else {
+        ("var_to_bytes", "bytes_to_var")
+    };
+    writeln!(
+        md,
+        "- ``full_objects`` / ``allow_objects`` are passed to the encoder and decoder as for\n  ``{to}`` / ``{from}``.\n"
+    )
+    .ok();
 }
 
-fn tolerance_section(md: &mut String, corpora: &[EngineCorpus], p: Profile) {
+fn tolerance_section(
+    md: &mut String,
+    corpora: &[EngineCorpus],
+    framing: &[(String, Vec<FramingRecord>)],
+    p: Profile,
+) {
     md.push_str(&heading("What the decoders accept", '-'));
     md.push_str("Beyond the layouts above, a decoder that reads what Godot reads must:\n\n");
     for rule in RULES {
@@ -190,6 +204,27 @@ fn tolerance_section(md: &mut String, corpora: &[EngineCorpus], p: Profile) {
             continue;
         }
         writeln!(md, "- {} ({}).", rule.says, followed.join(", ")).ok();
+    }
+    // Read through get_var (corpus/framing/): the same decoder as bytes_to_var.
+    let dropped: Vec<String> = framing
+        .iter()
+        .filter(|(v, _)| v.starts_with(&format!("{}.", p.major())))
+        .filter(|(_, rs)| {
+            rs.iter().any(|r| {
+                r.name == "read/file/nodepath_empty_absolute"
+                    && r.tree.as_ref().and_then(|t| t.get("absolute"))
+                        == Some(&serde_json::Value::Bool(false))
+            })
+        })
+        .map(|(v, _)| v.split('.').take(2).collect::<Vec<_>>().join("."))
+        .collect();
+    if !dropped.is_empty() {
+        writeln!(
+            md,
+            "- drop the absolute flag of a NodePath with no names and no sub-names ({}).",
+            dropped.join(", ")
+        )
+        .ok();
     }
     md.push('\n');
 }
@@ -237,7 +272,7 @@ pub fn page(
         type_section(t, p, &mut md);
     }
     framing_section(&mut md, p, framing);
-    tolerance_section(&mut md, corpora, p);
+    tolerance_section(&mut md, corpora, framing, p);
     md
 }
 
