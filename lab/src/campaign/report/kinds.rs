@@ -220,9 +220,6 @@ pub fn finding(f: &FindingFile) -> Cause {
             Cause::Unexplained(Kind::CodecDifference)
         }
         Class::EngineNondeterministic => nondeterministic(e),
-        Class::EngineCrash if f.input.as_deref().is_some_and(|i| i.len() > 100_000) => {
-            Cause::DeepDecodeCrash
-        }
         _ => Cause::Unexplained(Kind::EngineDefect),
     }
 }
