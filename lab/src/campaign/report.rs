@@ -1100,6 +1100,42 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
         )
         .ok();
     }
+    nondeterministic_causes(md, &t);
+}
+
+/// §4, last part: the engine-nondeterministic cases of the campaigns that recorded their causes,
+/// counted per cause.
+fn nondeterministic_causes(md: &mut String, t: &Totals) {
+    md.push_str("\n### Engine-nondeterministic campaign cases by cause\n\n");
+    md.push_str("Campaigns record the cause of each engine-nondeterministic case (`report::kinds`); campaigns logged\n");
+    md.push_str("before causes were recorded count the class only, and are left out here.\n\n");
+    md.push_str("| engine | campaigns with causes | nondeterministic cases in them | cause | cases | kind | why |\n|---|---|---|---|---|---|---|\n");
+    let mut any = false;
+    for (version, e) in &t.engines {
+        if e.campaigns_with_causes == 0 {
+            continue;
+        }
+        any = true;
+        for (key, n) in &e.nondeterministic_causes {
+            let cause = kinds::Cause::nondeterministic_by_key(key);
+            writeln!(
+                md,
+                "| {} | {} of {} | {} | {} | {} | {} | {} |",
+                short(version),
+                e.campaigns_with_causes,
+                e.campaigns,
+                log::group_digits(e.nondeterministic_in_them),
+                cause.map_or(key.as_str(), |c| c.name()),
+                log::group_digits(*n),
+                cause.map_or("", |c| c.kind().name()),
+                cause.map_or("", |c| c.text())
+            )
+            .ok();
+        }
+    }
+    if !any {
+        md.push_str("| — | 0 | — | — | — | — | no logged campaign records causes yet |\n");
+    }
 }
 
 /// §5: codec differences found against live engines (by the differential fuzz target or a

@@ -43,7 +43,8 @@ impl Kind {
 /// The cause of a listed difference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Cause {
-    /// 3.x writes a NodePath's name padding without setting it: uninitialised memory.
+    /// The encoder skips a NodePath's name padding without writing it; in 3.x that leaves
+    /// uninitialised memory there.
     NodePathPadding,
     /// Decoding an Object id makes an `EncodedObjectAsID`; re-encoding writes that new object's
     /// own instance id, which is fresh on every run.
@@ -88,6 +89,33 @@ impl Cause {
         }
     }
 
+    /// The cause's key in the campaign log (`findings/campaigns.jsonl`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Cause::NodePathPadding => "nodepath-padding",
+            Cause::FreshObjectId => "fresh-object-id",
+            Cause::F32ThroughF64 => "f32-through-f64",
+            Cause::DeletedObjectKey => "deleted-object-key",
+            Cause::DeepDecodeCrash => "deep-decode-crash",
+            Cause::ProbeNesting => "probe-nesting",
+            Cause::DepthLimitAdded => "depth-limit-added",
+            Cause::SurrogateDecoding => "surrogate-decoding",
+            Cause::TypedContainerOfNoClass => "typed-container-of-no-class",
+            Cause::Unexplained(_) => "unexplained",
+        }
+    }
+
+    /// The nondeterminism causes, by log key (for reading the log back).
+    pub fn nondeterministic_by_key(key: &str) -> Option<Cause> {
+        [
+            Cause::NodePathPadding,
+            Cause::FreshObjectId,
+            Cause::Unexplained(Kind::EngineDefect),
+        ]
+        .into_iter()
+        .find(|c| c.key() == key)
+    }
+
     /// A short name for tables.
     pub fn name(self) -> &'static str {
         match self {
@@ -108,8 +136,9 @@ impl Cause {
     pub fn text(self) -> &'static str {
         match self {
             Cause::NodePathPadding => {
-                "3.x `encode_variant` (core/io/marshalls.cpp, NODE_PATH) advances past each name's padding \
-                 (`buf += pad + utf8.length()`) without writing it: the padding is whatever the buffer held"
+                "`encode_variant` (core/io/marshalls.cpp, NODE_PATH) advances past each name's padding \
+                 (`buf += pad + utf8.length()`) without writing it; 3.x does not clear the buffer first, so \
+                 the padding is whatever memory held (4.6.3's padding came out zero in every run)"
             }
             Cause::FreshObjectId => {
                 "bytes2var makes an `EncodedObjectAsID` holding the id read; the oracle's re-encoding of it \
