@@ -68,6 +68,19 @@ fn the_wire_lists_a_basis_by_rows_on_every_engine() {
             json!(["1", "4", "7", "2", "5", "8", "3", "6", "9"]),
             "{version}"
         );
+        // The codec's field names (inspect, errors) name each wire slot by the engine's axes.
+        let basis_t = gdmarshal::types::TYPES
+            .iter()
+            .find(|t| t.ty == gdmarshal::VariantType::Basis)
+            .unwrap();
+        for (i, field) in basis_t.fields.iter().enumerate() {
+            let (axis, comp) = field.split_once('.').unwrap();
+            let c = ["x", "y", "z"].iter().position(|n| *n == comp).unwrap();
+            let expected = a[axis][c].as_f64().unwrap() as f32;
+            let at = 4 + 4 * i;
+            let got = f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+            assert_eq!(got, expected, "{version}: field {field} at offset {at}");
+        }
         // Transform2D(x, y, origin) and Projection(x, y, z, w) are written column by column.
         let floats = |key: &str| {
             let b = unhex(a[key].as_str().unwrap()).unwrap();
