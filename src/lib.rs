@@ -32,6 +32,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod float;
+pub mod framing;
 pub mod generate;
 pub mod header;
 pub mod inspect;

@@ -152,18 +152,20 @@ const AABB: &[&str] = &[
     "size.y",
     "size.z",
 ];
+// Row by row (Godot's `rows[0..3]`), named by axis as GDScript's `b.x` (a column) names it:
+// the engines write Basis(x, y, z) as x.x, y.x, z.x, … (docs/report.md §7).
 const BASIS: &[&str] = &[
-    "x.x", "x.y", "x.z", "y.x", "y.y", "y.z", "z.x", "z.y", "z.z",
+    "x.x", "y.x", "z.x", "x.y", "y.y", "z.y", "x.z", "y.z", "z.z",
 ];
 const T3D: &[&str] = &[
     "basis.x.x",
-    "basis.x.y",
-    "basis.x.z",
     "basis.y.x",
-    "basis.y.y",
-    "basis.y.z",
     "basis.z.x",
+    "basis.x.y",
+    "basis.y.y",
     "basis.z.y",
+    "basis.x.z",
+    "basis.y.z",
     "basis.z.z",
     "origin.x",
     "origin.y",

@@ -9,7 +9,33 @@ use super::{VersionArg, fail, read_input, write_stdout};
 use gdmarshal::decode::{DecodeOptions, decode as decode_bytes};
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::float::FloatStyle;
+use gdmarshal::framing::{Framing, frame, unframe};
 use gdmarshal::json::{Hex, Unhex, read_json, write_json};
+
+/// The framing around the value (`--framing`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
+pub enum FramingArg {
+    /// The bare value, as var_to_bytes writes it.
+    #[default]
+    None,
+    /// A 4-byte length first: FileAccess.store_var (3.x File.store_var).
+    StoreVar,
+    /// A 4-byte length first: StreamPeer.put_var (a length past the end is refused).
+    Stream,
+    /// A 4-byte length first: PacketPeer.put_var over a PacketPeerStream (read only when whole).
+    Packet,
+}
+
+impl From<FramingArg> for Framing {
+    fn from(f: FramingArg) -> Framing {
+        match f {
+            FramingArg::None => Framing::None,
+            FramingArg::StoreVar => Framing::StoreVar,
+            FramingArg::Stream => Framing::Stream,
+            FramingArg::Packet => Framing::Packet,
+        }
+    }
+}
 
 /// Options of `gdmarshal decode`.
 #[derive(clap::Args, Debug)]
@@ -28,6 +54,9 @@ pub struct DecodeArgs {
     /// Indent the JSON.
     #[arg(long)]
     pretty: bool,
+    /// The framing around the value: a file written by store_var, or a packet peer's bytes.
+    #[arg(long, value_enum, default_value_t)]
+    framing: FramingArg,
     /// Input file; stdin when omitted or -.
     file: Option<PathBuf>,
 }
@@ -43,6 +72,9 @@ pub struct EncodeArgs {
     /// Write hex text instead of raw bytes.
     #[arg(long)]
     hex: bool,
+    /// The framing to write around the value: as store_var or a packet peer's put_var writes it.
+    #[arg(long, value_enum, default_value_t)]
+    framing: FramingArg,
     /// Tagged JSON input file (docs/tagged-json.md); stdin when omitted or -.
     file: Option<PathBuf>,
 }
@@ -109,8 +141,20 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let profile = a.version.profile;
+    let framed = match unframe(&bytes, a.framing.into(), profile) {
+        Ok(u) => u,
+        Err(e) => return fail(format!("Godot {profile}'s get_var rejects this input: {e}")),
+    };
+    if framed.consumed < bytes.len() {
+        eprintln!(
+            "gdmarshal: note: {} bytes after the framed value (from byte {}) are not read",
+            bytes.len() - framed.consumed,
+            framed.consumed
+        );
+    }
+    let bytes = framed.payload;
     let decoded = match decode_bytes(
-        &bytes,
+        bytes,
         profile,
         DecodeOptions {
             allow_objects: a.objects,
@@ -126,7 +170,6 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
             decoded.consumed
         );
     }
-    drop(bytes);
     let style = if a.float_bits {
         FloatStyle::Bits
     } else {
@@ -169,6 +212,7 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         Err(e) => return fail(format!("{name}: cannot encode for Godot {profile}: {e}")),
     };
     drop(value);
+    let bytes = frame(&bytes, a.framing.into());
     if a.hex {
         to_stdout(|out| writeln!(out, "{}", Hex(&bytes)))
     } else {

@@ -25,6 +25,16 @@ enum CorpusCommand {
     /// Check the codec against every case, and (with engines) that the engines still answer as
     /// the corpus says: the regression gate.
     Check(CheckArgs),
+    /// Ask every installed engine the framing cases (store_var / put_var / get_var, and its
+    /// Basis axes) and rewrite corpus/framing/ and its checksums.
+    Framing(FramingArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct FramingArgs {
+    /// Framing corpus folder.
+    #[arg(long, default_value_os_t = gdmarshal_lab::framing::default_dir())]
+    dir: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -52,7 +62,28 @@ pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
     match &a.command {
         CorpusCommand::Generate(g) => generate_cmd(g),
         CorpusCommand::Check(c) => check_cmd(c),
+        CorpusCommand::Framing(f) => framing_cmd(f),
     }
+}
+
+/// `gdmarshal corpus framing`: records every installed engine's framing answers.
+fn framing_cmd(a: &FramingArgs) -> ExitCode {
+    let engines = match start_engines(&[]) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    for mut e in engines {
+        let version = e.info().version.clone();
+        let records = match gdmarshal_lab::framing::record(&mut e) {
+            Ok(r) => r,
+            Err(err) => return fail(format!("engine {version}: {err}")),
+        };
+        if let Err(err) = gdmarshal_lab::framing::save(&a.dir, &version, &records) {
+            return fail(err);
+        }
+        outln!("{version}: {} framing records", records.len());
+    }
+    ExitCode::SUCCESS
 }
 
 pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {

@@ -30,7 +30,10 @@ pub struct ReportArgs {
     /// `--findings` is.
     #[arg(long, default_value = "tests/differential")]
     fixed_findings: PathBuf,
-    /// Where to write the report.
+    /// The framing corpus folder (`gdmarshal corpus framing`).
+    #[arg(long, default_value_os_t = gdmarshal_lab::framing::default_dir())]
+    framing: PathBuf,
+    /// Where to write the report; its appendix files go to `report/` in the same folder.
     #[arg(long, short, default_value = "docs/report.md")]
     output: PathBuf,
 }
@@ -87,6 +90,10 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return fail(format!("{}: {e}", a.campaign_summary.display())),
     };
+    let framing = match gdmarshal_lab::framing::load(&a.framing) {
+        Ok(f) => f,
+        Err(e) => return fail(e),
+    };
     let inputs = report::Inputs {
         corpora: &corpora,
         claims,
@@ -97,9 +104,14 @@ pub fn run(a: &ReportArgs) -> ExitCode {
             .into_iter()
             .map(|(p, f)| (p.display().to_string(), f))
             .collect(),
+        framing,
     };
-    let (text, confirmed) = report::render(&inputs);
-    if let Err(e) = report::write(&a.output, &text) {
+    let rendered = match report::render(&inputs) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    let confirmed = rendered.confirmed;
+    if let Err(e) = report::write(&a.output, &rendered) {
         return fail(e);
     }
     outln!(

@@ -123,6 +123,12 @@ func handle(line, seq, i):
 		# Keeps the engine busy, for testing the host's timeouts.
 		OS.delay_msec(int(req.get("ms", 0)))
 		return {"ok": true}
+	if op == "frame":
+		return frame(req)
+	if op == "unframe":
+		return unframe(req)
+	if op == "axes":
+		return axes()
 	return {"error": "unknown op %s" % JSON.print(op)}
 
 
@@ -721,3 +727,106 @@ func build_object(n, depth):
 			return null
 		obj.set(text(kv[0]), value)
 	return obj
+
+
+# ---------------------------------------------------------------- framing
+
+
+# The bytes File.store_var, StreamPeer.put_var or PacketPeer.put_var (over a
+# PacketPeerStream) write for a value.
+func frame(req):
+	problem = ""
+	unsupported = ""
+	var v = build(req.get("tree"), 0)
+	if problem != "":
+		return {"error": problem}
+	if unsupported != "":
+		return {"ok": false, "unsupported": unsupported}
+	var objects = bool(req.get("objects", false))
+	var via = req.get("via")
+	var out = PoolByteArray()
+	if via == "file":
+		var f = File.new()
+		var path = framing_path()
+		if f.open(path, File.WRITE) != OK:
+			return {"error": "cannot write " + path}
+		f.store_var(v, objects)
+		f.close()
+		f.open(path, File.READ)
+		out = f.get_buffer(f.get_len())
+		f.close()
+	elif via == "stream":
+		var sp = StreamPeerBuffer.new()
+		sp.put_var(v, objects)
+		out = sp.data_array
+	elif via == "packet":
+		var sp = StreamPeerBuffer.new()
+		var pp = PacketPeerStream.new()
+		pp.stream_peer = sp
+		pp.put_var(v, objects)
+		out = sp.data_array
+	else:
+		return {"error": "unknown via %s" % JSON.print(via)}
+	return {"ok": true, "bytes": Marshalls.raw_to_base64(out)}
+
+
+# Reads one value from these bytes with File.get_var, StreamPeer.get_var or
+# PacketPeer.get_var; "position" is how far the reader got. get_var answers null on
+# error, so a case meant to tell errors apart holds no Nil.
+func unframe(req):
+	if typeof(req.get("bytes")) != TYPE_STRING:
+		return {"error": "unframe needs \"bytes\" (base64)"}
+	var b = Marshalls.base64_to_raw(req["bytes"])
+	var objects = bool(req.get("objects", false))
+	var via = req.get("via")
+	var v = null
+	var pos = 0
+	if via == "file":
+		var f = File.new()
+		var path = framing_path()
+		if f.open(path, File.WRITE) != OK:
+			return {"error": "cannot write " + path}
+		f.store_buffer(b)
+		f.close()
+		f.open(path, File.READ)
+		v = f.get_var(objects)
+		pos = f.get_position()
+		f.close()
+	elif via == "stream":
+		var sp = StreamPeerBuffer.new()
+		sp.data_array = b
+		v = sp.get_var(objects)
+		pos = sp.get_position()
+	elif via == "packet":
+		var sp = StreamPeerBuffer.new()
+		sp.data_array = b
+		var pp = PacketPeerStream.new()
+		pp.stream_peer = sp
+		v = pp.get_var(objects)
+		pos = sp.get_position()
+	else:
+		return {"error": "unknown via %s" % JSON.print(via)}
+	return {"ok": true, "value": tree(v, 0), "position": pos}
+
+
+func framing_path():
+	return "user://gdmarshal-framing-%d.bin" % OS.get_process_id()
+
+
+# A Basis made from three distinct axes (the constructor's arguments are the x, y and z
+# columns), what the accessors give back, and the bytes var2bytes writes for it, for a
+# Transform with that basis and for a Transform2D of columns (1,2), (3,4), (5,6): settles
+# the wire's component order from the engine itself.
+func axes():
+	var b = Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
+	var t = Transform(b, Vector3(10, 11, 12))
+	return {
+		"ok": true,
+		"x": [b.x.x, b.x.y, b.x.z],
+		"y": [b.y.x, b.y.y, b.y.z],
+		"z": [b.z.x, b.z.y, b.z.z],
+		"index0": [b[0].x, b[0].y, b[0].z],
+		"basis": Marshalls.raw_to_base64(var2bytes(b)),
+		"transform": Marshalls.raw_to_base64(var2bytes(t)),
+		"transform2d": Marshalls.raw_to_base64(var2bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
+	}

@@ -158,6 +158,12 @@ func handle(line: String, seq: int, i: int):
 		# Keeps the engine busy, for testing the host's timeouts.
 		OS.delay_msec(int(req.get("ms", 0)))
 		return {"ok": true}
+	if op == "frame":
+		return frame(req)
+	if op == "unframe":
+		return unframe(req)
+	if op == "axes":
+		return axes()
 	return {"error": "unknown op %s" % JSON.stringify(op)}
 
 
@@ -770,3 +776,108 @@ func parse_container_type(x) -> Array:
 		return [TYPE_OBJECT, s.get_instance_base_type(), s]
 	fail("a container type needs builtin, class or script")
 	return [TYPE_NIL, &"", null]
+
+
+# ---------------------------------------------------------------- framing
+
+
+# The bytes FileAccess.store_var, StreamPeer.put_var or PacketPeer.put_var (over a
+# PacketPeerStream) write for a value.
+func frame(req: Dictionary) -> Dictionary:
+	problem = ""
+	unsupported = ""
+	var v = build(req.get("tree"), 0)
+	if problem != "":
+		return {"error": problem}
+	if unsupported != "":
+		return {"ok": false, "unsupported": unsupported}
+	var objects := bool(req.get("objects", false))
+	var via = req.get("via")
+	var out := PackedByteArray()
+	if via == "file":
+		var path := framing_path()
+		var f := FileAccess.open(path, FileAccess.WRITE)
+		if f == null:
+			return {"error": "cannot write " + path}
+		f.store_var(v, objects)
+		f.close()
+		f = FileAccess.open(path, FileAccess.READ)
+		out = f.get_buffer(f.get_length())
+		f.close()
+	elif via == "stream":
+		var sp := StreamPeerBuffer.new()
+		sp.put_var(v, objects)
+		out = sp.data_array
+	elif via == "packet":
+		var sp := StreamPeerBuffer.new()
+		var pp := PacketPeerStream.new()
+		pp.stream_peer = sp
+		pp.put_var(v, objects)
+		out = sp.data_array
+	else:
+		return {"error": "unknown via %s" % JSON.stringify(via)}
+	return {"ok": true, "bytes": Marshalls.raw_to_base64(out)}
+
+
+# Reads one value from these bytes with FileAccess.get_var, StreamPeer.get_var or
+# PacketPeer.get_var; "position" is how far the reader got. get_var answers null on
+# error, so a case meant to tell errors apart holds no Nil.
+func unframe(req: Dictionary) -> Dictionary:
+	if typeof(req.get("bytes")) != TYPE_STRING:
+		return {"error": "unframe needs \"bytes\" (base64)"}
+	var b := Marshalls.base64_to_raw(req["bytes"])
+	var objects := bool(req.get("objects", false))
+	var via = req.get("via")
+	var v = null
+	var pos := 0
+	if via == "file":
+		var path := framing_path()
+		var f := FileAccess.open(path, FileAccess.WRITE)
+		if f == null:
+			return {"error": "cannot write " + path}
+		f.store_buffer(b)
+		f.close()
+		f = FileAccess.open(path, FileAccess.READ)
+		v = f.get_var(objects)
+		pos = f.get_position()
+		f.close()
+	elif via == "stream":
+		var sp := StreamPeerBuffer.new()
+		sp.data_array = b
+		v = sp.get_var(objects)
+		pos = sp.get_position()
+	elif via == "packet":
+		var sp := StreamPeerBuffer.new()
+		sp.data_array = b
+		var pp := PacketPeerStream.new()
+		pp.stream_peer = sp
+		v = pp.get_var(objects)
+		pos = sp.get_position()
+	else:
+		return {"error": "unknown via %s" % JSON.stringify(via)}
+	return {"ok": true, "value": tree(v, 0), "position": pos}
+
+
+func framing_path() -> String:
+	return "user://gdmarshal-framing-%d.bin" % OS.get_process_id()
+
+
+# A Basis made from three distinct axes (the constructor's arguments are the x, y and z
+# columns), what the accessors give back, and the bytes var_to_bytes writes for it, for a
+# Transform3D with that basis, for a Transform2D of columns (1,2), (3,4), (5,6) and for a
+# Projection of columns (1..4), (5..8), (9..12), (13..16): settles the wire's component order
+# from the engine itself.
+func axes() -> Dictionary:
+	var b := Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
+	var t := Transform3D(b, Vector3(10, 11, 12))
+	return {
+		"ok": true,
+		"x": [b.x.x, b.x.y, b.x.z],
+		"y": [b.y.x, b.y.y, b.y.z],
+		"z": [b.z.x, b.z.y, b.z.z],
+		"index0": [b[0].x, b[0].y, b[0].z],
+		"basis": Marshalls.raw_to_base64(var_to_bytes(b)),
+		"transform": Marshalls.raw_to_base64(var_to_bytes(t)),
+		"transform2d": Marshalls.raw_to_base64(var_to_bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
+		"projection": Marshalls.raw_to_base64(var_to_bytes(Projection(Vector4(1, 2, 3, 4), Vector4(5, 6, 7, 8), Vector4(9, 10, 11, 12), Vector4(13, 14, 15, 16)))),
+	}

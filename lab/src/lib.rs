@@ -19,9 +19,11 @@ pub mod case;
 pub mod conform;
 pub mod corpus;
 pub mod differential;
+pub mod framing;
 pub mod group;
 pub mod judge;
 pub mod oracle;
+pub mod spec_page;
 pub mod this_codec;
 
 pub use answer::{Answer, Reencoded};

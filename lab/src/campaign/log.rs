@@ -41,6 +41,10 @@ pub struct EngineLog {
     pub cases_per_sec: f64,
     /// Cases per class (classes with none left out).
     pub counts: BTreeMap<Class, u64>,
+    /// Engine-nondeterministic cases per cause (`report::kinds::Cause::key`); absent in
+    /// campaigns logged before causes were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nondeterministic_causes: Option<BTreeMap<String, u64>>,
 }
 
 /// One campaign: one seed on its engines.
@@ -96,6 +100,7 @@ impl LogEntry {
                     secs: r.secs,
                     cases_per_sec: r.rate(),
                     counts: r.counts.clone(),
+                    nondeterministic_causes: Some(r.nondeterministic_causes.clone()),
                 })
                 .collect(),
         }
@@ -174,6 +179,12 @@ pub struct EngineTotals {
     pub secs: f64,
     /// Cases per class.
     pub counts: BTreeMap<Class, u64>,
+    /// Campaigns that recorded the causes of their engine-nondeterministic cases.
+    pub campaigns_with_causes: u64,
+    /// Engine-nondeterministic cases of those campaigns.
+    pub nondeterministic_in_them: u64,
+    /// Their causes (`report::kinds::Cause::key`), summed.
+    pub nondeterministic_causes: BTreeMap<String, u64>,
 }
 
 impl EngineTotals {
@@ -220,6 +231,17 @@ impl Totals {
                 et.secs += g.secs;
                 for (c, n) in &g.counts {
                     *et.counts.entry(*c).or_default() += n;
+                }
+                if let Some(causes) = &g.nondeterministic_causes {
+                    et.campaigns_with_causes += 1;
+                    et.nondeterministic_in_them += g
+                        .counts
+                        .get(&Class::EngineNondeterministic)
+                        .copied()
+                        .unwrap_or(0);
+                    for (k, n) in causes {
+                        *et.nondeterministic_causes.entry(k.clone()).or_default() += n;
+                    }
                 }
             }
             t.dates = Some(match t.dates.take() {
@@ -375,6 +397,41 @@ mod tests {
     }
 
     #[test]
+    fn causes_are_summed_over_the_campaigns_that_record_them() {
+        let engine = |causes: Option<BTreeMap<String, u64>>| EngineLog {
+            engine: "3.6".into(),
+            version: "3.6.2.stable".into(),
+            done: 10,
+            secs: 1.0,
+            cases_per_sec: 10.0,
+            counts: [(Class::Agree, 7), (Class::EngineNondeterministic, 3)].into(),
+            nondeterministic_causes: causes,
+        };
+        let entry = |seed, causes| LogEntry {
+            date: utc(seed * 1000),
+            gdmarshal: "0.1.0".into(),
+            generation: 2,
+            seed,
+            from: 0,
+            cases: 10,
+            wall_secs: 1.0,
+            interrupted: false,
+            engines: vec![engine(causes)],
+        };
+        let with = [
+            ("nodepath-padding".to_string(), 2),
+            ("fresh-object-id".to_string(), 1),
+        ]
+        .into();
+        let t = Totals::of(&[entry(1, None), entry(2, Some(with))]);
+        let e = &t.engines["3.6.2.stable"];
+        assert_eq!((e.campaigns, e.campaigns_with_causes), (2, 1));
+        assert_eq!(e.nondeterministic_in_them, 3);
+        assert_eq!(e.nondeterministic_causes["nodepath-padding"], 2);
+        assert_eq!(e.counts[&Class::EngineNondeterministic], 6);
+    }
+
+    #[test]
     fn totals_add_up_the_engines_and_seeds() {
         let engine = |done: u64| EngineLog {
             engine: "4.6".into(),
@@ -383,6 +440,7 @@ mod tests {
             secs: 1.0,
             cases_per_sec: done as f64,
             counts: [(Class::Agree, done)].into(),
+            nondeterministic_causes: None,
         };
         let entry = |seed, done, interrupted| LogEntry {
             date: utc(seed * 1000),
@@ -396,6 +454,7 @@ mod tests {
             engines: vec![engine(done)],
         };
         let t = Totals::of(&[entry(1, 100, false), entry(2, 40, true)]);
+        assert_eq!(t.engines["4.6.3.stable"].campaigns_with_causes, 0);
         assert_eq!((t.campaigns, t.interrupted, t.cases()), (2, 1, 140));
         assert_eq!(t.engines["4.6.3.stable"].counts[&Class::Agree], 140);
         assert_eq!(t.seeds[&2], [1, 2].into());

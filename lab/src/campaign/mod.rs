@@ -225,6 +225,8 @@ pub struct EngineRun {
     pub secs: f64,
     /// Cases per class.
     pub counts: BTreeMap<Class, u64>,
+    /// Engine-nondeterministic cases per cause (`report::kinds::Cause::key`).
+    pub nondeterministic_causes: BTreeMap<String, u64>,
     /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
     /// class.
     pub uncovered: BTreeMap<Class, u64>,
@@ -578,6 +580,12 @@ pub fn run_engine(
         let judged = classify_batch(engine, &batch, &cfg.known)?;
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
+            if j.class == Class::EngineNondeterministic {
+                let cause = report::kinds::nondeterministic(&j.record);
+                *run.nondeterministic_causes
+                    .entry(cause.key().to_string())
+                    .or_default() += 1;
+            }
             if !j.class.is_finding() {
                 continue;
             }

@@ -20,6 +20,13 @@ use gdmarshal::value::{Object, Variant};
 use super::FindingFile;
 use super::log::{self, LogEntry, Totals};
 
+pub mod appendix;
+pub mod kinds;
+pub(crate) mod reference;
+
+use appendix::Appendix;
+use kinds::{Cause, Kind};
+
 /// A vector for the engines: bytes to decode or a value to encode.
 #[derive(Clone, Debug)]
 pub enum Probe {
@@ -312,10 +319,21 @@ pub fn ask_claims(
                 full_objects: false,
             },
         };
-        let record = run_once(engine, &[case], &mut |_| {})
-            .pop()
-            .ok_or("no answer")?
-            .map_err(|u| u.to_string())?;
+        // Asked twice: a field that differs between runs (an object's fresh instance id) is
+        // marked, so the report shows no bytes that would change on the next regeneration.
+        let mut ask = || -> Result<Record, String> {
+            run_once(engine, std::slice::from_ref(&case), &mut |_| {})
+                .pop()
+                .ok_or("no answer")?
+                .map_err(|u| u.to_string())
+        };
+        let mut record = ask()?;
+        let again = ask()?;
+        record.nondeterministic = record
+            .differences(&again)
+            .into_iter()
+            .map(String::from)
+            .collect();
         out.push((
             i,
             ClaimAnswer {
@@ -329,37 +347,48 @@ pub fn ask_claims(
     Ok(out)
 }
 
-/// A record's answer in one table cell.
-pub fn answer_cell(r: &Record) -> String {
+/// A record's answer in one table cell; long trees and bytes are clipped and kept whole in the
+/// appendix under `label`. A field that differed between runs shows no bytes.
+pub fn answer_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
     let mut s = format!("{:?}", r.verdict).to_lowercase();
+    let varies = |f: &str| r.nondeterministic.iter().any(|n| n == f);
     if let Some(t) = &r.tree
         && r.direction == Direction::Decode
     {
-        let t = t.to_string();
-        let t: String = t.chars().take(120).collect();
-        write!(s, " `{t}`").ok();
+        write!(
+            s,
+            " {}",
+            app.code(&format!("{label}: tree"), &t.to_string())
+        )
+        .ok();
     }
     if let Some(c) = r.consumed {
         write!(s, ", {c} B").ok();
     }
     if let Some(o) = &r.output {
-        write!(s, " → `{}`", clip(o, 96)).ok();
+        if varies("output") {
+            s.push_str(" → (bytes differ between runs)");
+        } else {
+            write!(s, " → {}", app.code(&format!("{label}: output"), o)).ok();
+        }
     }
     if r.verdict == Verdict::Rejected || r.verdict == Verdict::Crashed || r.verdict == Verdict::Hung
     {
-        let e = r.error.lines().next().unwrap_or("").replace('|', "\\|");
+        let e = r.error.lines().next().unwrap_or("");
         if !e.is_empty() {
-            write!(s, " ({})", clip(&e, 100)).ok();
+            write!(s, " ({})", app.plain(&format!("{label}: error"), e, 100)).ok();
         }
     }
     s
 }
 
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(n).collect::<String>())
+/// A record's case in one table cell: direction, objects, and the hex or value.
+fn case_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
+    let objects = if r.objects { " (objects)" } else { "" };
+    match (&r.input, &r.value) {
+        (Some(h), _) => format!("decode{objects} {}", app.code(label, h)),
+        (_, Some(v)) => format!("encode{objects} {}", app.code(label, &v.to_string())),
+        _ => String::new(),
     }
 }
 
@@ -391,25 +420,80 @@ pub struct Inputs<'a> {
     /// Reproducers of codec differences found against a live engine and since fixed, kept as
     /// regression inputs (path, file; `tests/differential/<class>/`).
     pub fixed_findings: Vec<(String, FindingFile)>,
+    /// The framing corpus (`corpus/framing/`): engine version and records, oldest first.
+    pub framing: Vec<(String, Vec<crate::framing::FramingRecord>)>,
 }
 
 fn short(version: &str) -> String {
     version.split('.').take(3).collect::<Vec<_>>().join(".")
 }
 
-/// Renders docs/report.md; returns the text and the number of confirmed spec discrepancies.
-/// Each section is written by its own function, in report order.
-pub fn render(inp: &Inputs) -> (String, usize) {
+/// The report and the appendix files it links to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rendered {
+    /// docs/report.md.
+    pub report: String,
+    /// The appendix files and the corrected pages: path relative to the report's folder
+    /// (`report/…md`, `spec/…`) and text.
+    pub files: Vec<(String, String)>,
+    /// How many documented-spec discrepancies the engines confirm.
+    pub confirmed: usize,
+}
+
+/// Renders docs/report.md and its appendices. Each section is written by its own function, in
+/// report order. Fails when a §1 row's vector does not give the bytes shown for an engine.
+pub fn render(inp: &Inputs) -> Result<Rendered, String> {
     let mut md = String::new();
+    let mut apps = [
+        Appendix::new("s1-types", "§1 type ids: full vectors"),
+        Appendix::new(
+            "s2-versions",
+            "§2 differences between engine versions: full vectors",
+        ),
+        Appendix::new(
+            "s3-claims",
+            "§3 documentation claims: full vectors and answers",
+        ),
+        Appendix::new(
+            "s4-defects",
+            "§4 defects and artefacts: full vectors and answers",
+        ),
+        Appendix::new(
+            "s5-fixed",
+            "§5 fixed codec differences: full vectors and answers",
+        ),
+        Appendix::new("s6-framing", "§6 framing: full vectors and answers"),
+        Appendix::new("s8-vector4", "§8 the Vector4 family: full vectors"),
+        Appendix::new(
+            "s9-tolerance",
+            "§9 what decoders tolerate: full vectors and answers",
+        ),
+        Appendix::new(
+            "s10-3to4",
+            "§10 3.x → 4.x behaviour: full vectors and answers",
+        ),
+    ];
     intro(&mut md, inp);
-    type_table(&mut md, inp);
-    let n_version = version_differences(&mut md, inp);
-    layouts_3_to_4(&mut md, inp);
-    let confirmed = documentation(&mut md, inp);
-    engine_defects(&mut md, inp, n_version);
+    type_table(&mut md, inp, &mut apps[0])?;
+    let version_rows = version_differences(&mut md, inp, &mut apps[1]);
+    layouts_3_to_4(&mut md, inp, &mut apps[1]);
+    let confirmed = documentation(&mut md, inp, &mut apps[2]);
+    engine_defects(&mut md, inp, &version_rows, &mut apps[3]);
     campaigns_tried(&mut md, inp);
-    fixed_findings(&mut md, inp);
-    (md, confirmed)
+    fixed_findings(&mut md, inp, &mut apps[4]);
+    reference::framing_section(&mut md, inp, &mut apps[5])?;
+    reference::component_order(&mut md, inp);
+    reference::vector4_family(&mut md, inp, &mut apps[6]);
+    reference::tolerance(&mut md, inp, &mut apps[7]);
+    reference::behaviour_3_to_4(&mut md, inp, &mut apps[8]);
+    let mut files: Vec<(String, String)> =
+        apps.iter().map(|a| (a.file.clone(), a.render())).collect();
+    files.extend(crate::spec_page::files(inp.corpora, &inp.framing));
+    Ok(Rendered {
+        report: md,
+        files,
+        confirmed,
+    })
 }
 
 fn versions(inp: &Inputs) -> Vec<String> {
@@ -429,7 +513,13 @@ fn intro(md: &mut String, inp: &Inputs) {
     md.push_str(
         "by hand: regenerate. Hex is the exact byte string; answers are the engines' own, in the\n",
     );
-    md.push_str("corpus's terms (verdict, decoded tree, bytes consumed where the engine tells, → its re-encoding).\n\n");
+    md.push_str("corpus's terms (verdict, decoded tree, bytes consumed where the engine tells, → its re-encoding).\n");
+    md.push_str("A cell too long for a table is cut with \"…\" and links to the section's appendix under `report/`,\n");
+    md.push_str("where the vector or answer is written whole. The corrected documentation pages generated from the same\n");
+    md.push_str("inputs are `spec/binary_serialization_api.4x.rst` and `spec/binary_serialization_api.3x.rst`, with the\n");
+    md.push_str(
+        "list of changes a docs maintainer can review line by line in `spec/changes.md`.\n\n",
+    );
     write!(
         md,
         "Engines: {}.\n\n",
@@ -442,17 +532,100 @@ fn intro(md: &mut String, inp: &Inputs) {
     .ok();
 }
 
-/// §1: the type ids per engine version, each with the shortest value every engine encoded.
-fn type_table(md: &mut String, inp: &Inputs) {
+/// Case names preferred for a type's §1 row, best first: values whose bytes show the layout
+/// (distinct components, a non-zero id, a short string).
+const ROW_PREFERENCE: &[&str] = &[
+    "counting", "rgba", "subnames", "one", "1", "true", "len2", "mixed", "paddings", "len1",
+];
+
+/// The corpus case an engine's §1 row shows for a type: an accepted encode without objects that
+/// gave the same answer on every run, by [`ROW_PREFERENCE`], then the shortest.
+fn row_case<'a>(c: &'a EngineCorpus, type_name: &str) -> Option<&'a Record> {
+    let exact = format!("encode/{type_name}");
+    let prefix = format!("{exact}/");
+    let usable: Vec<&Record> = c
+        .records
+        .iter()
+        .filter(|r| {
+            (r.name == exact || r.name.starts_with(&prefix))
+                && r.verdict == Verdict::Accepted
+                && !r.objects
+                && r.nondeterministic.is_empty()
+        })
+        .collect();
+    let rank = |r: &Record| {
+        let leaf = r.name.rsplit('/').next().unwrap_or("");
+        ROW_PREFERENCE
+            .iter()
+            .position(|p| *p == leaf)
+            .unwrap_or(ROW_PREFERENCE.len())
+    };
+    usable.into_iter().min_by_key(|r| {
+        (
+            rank(r),
+            r.output.as_ref().map_or(usize::MAX, |o| o.len()),
+            r.name.clone(),
+        )
+    })
+}
+
+/// Checks that the codec encodes an encode record's value to the engine's bytes, so that a row
+/// never pairs a value with bytes it does not produce.
+fn check_encode_row(r: &Record, profile: Profile, version: &str) -> Result<(), String> {
+    let value = r.value.as_ref().ok_or("an encode record without a value")?;
+    let v = gdmarshal::json::from_json(value, profile)
+        .map_err(|e| format!("{version} {}: {e}", r.name))?;
+    let ours = gdmarshal::encode(&v, profile, gdmarshal::EncodeOptions::default())
+        .map_err(|e| format!("{version} {}: {e}", r.name))?;
+    if Some(hex(&ours)) != r.output {
+        return Err(format!(
+            "§1 row {} on {version}: the value encodes to {}, the engine wrote {}",
+            r.name,
+            hex(&ours),
+            r.output.as_deref().unwrap_or("nothing")
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that the codec decodes a decode record's bytes to the engine's tree.
+fn check_decode_row(r: &Record, profile: Profile, version: &str) -> Result<(), String> {
+    let input = gdmarshal::json::unhex(r.input.as_deref().unwrap_or(""))?;
+    let d = gdmarshal::decode(
+        &input,
+        profile,
+        gdmarshal::DecodeOptions {
+            allow_objects: r.objects,
+        },
+    )
+    .map_err(|e| format!("{version} {}: {e}", r.name))?;
+    let tree = gdmarshal::json::to_json(&d.value, profile, gdmarshal::float::FloatStyle::Shortest);
+    if Some(&tree) != r.tree.as_ref() || Some(d.consumed) != r.consumed {
+        return Err(format!(
+            "§1 row {} on {version}: the bytes decode to {tree} ({} B), the engine read {:?} ({:?} B)",
+            r.name, d.consumed, r.tree, r.consumed
+        ));
+    }
+    Ok(())
+}
+
+/// §1: the type ids per engine version, each with a value every engine encoded and its bytes;
+/// the Object row is an Object id (EncodedObjectAsID) each engine decoded.
+fn type_table(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Result<(), String> {
     let versions = versions(inp);
     md.push_str("## 1. Type ids per engine version\n\n");
-    md.push_str("Ids from the profile tables (checked by the corpus); **bold** where 3.x and 4.x ids differ. The vector is the\n");
+    md.push_str("Ids from the profile tables (checked by the corpus); **bold** where 3.x and 4.x ids differ. Each row\n");
+    md.push_str("is a corpus case per engine: the value the engine was asked to encode and the bytes it wrote. The\n");
+    md.push_str("report refuses to render a row unless this crate's codec encodes that value to exactly those bytes\n");
+    md.push_str("for that engine's profile. The Object row is a decode: an Object written as its instance id\n");
+    md.push_str("(header flag bit 16, `ENCODE_FLAG_OBJECT_AS_ID`, then a 64-bit id), which every engine reads as an\n");
+    md.push_str("`EncodedObjectAsID` holding that id; a null Object is written as a bare Nil header `00000000`\n");
     md.push_str(
-        "shortest value of the type each engine encoded in the corpus, with its bytes.\n\n",
+        "(§3 row 8). 3.x writes a RID as its header alone (no id); 4.x writes a 64-bit id.\n\n",
     );
     write!(
         md,
-        "| type | {} | vector (value) | engines' bytes |\n|---|{}---|---|\n",
+        "| type | {} | vector (case: value) | engines' answers |\n|---|{}---|---|\n",
         versions.join(" | "),
         "---|".repeat(versions.len())
     )
@@ -468,76 +641,118 @@ fn type_table(md: &mut String, inp: &Inputs) {
                 (None, _) => "—".into(),
             })
             .collect();
-        let mut value = String::new();
-        let mut bytes = Vec::new();
+        // Per engine: (version, record); the Object row decodes an id instead.
+        let mut rows: Vec<(String, &Record)> = Vec::new();
         for c in inp.corpora {
-            let prefix = format!("encode/{}/", t.name);
-            let best = c
-                .records
-                .iter()
-                .filter(|r| {
-                    r.name.starts_with(&prefix) && r.verdict == Verdict::Accepted && !r.objects
-                })
-                .min_by_key(|r| {
-                    (
-                        r.output.as_ref().map_or(usize::MAX, |o| o.len()),
-                        r.name.clone(),
-                    )
-                });
-            if let Some(r) = best {
-                if value.is_empty() {
-                    value = r
-                        .value
-                        .as_ref()
-                        .map(|v| clip(&v.to_string(), 60))
-                        .unwrap_or_default();
+            let v = short(&c.entry.version);
+            if t.ty == VariantType::Object {
+                if let Some(r) = c
+                    .records
+                    .iter()
+                    .find(|r| r.name == "decode/valid/Object/id")
+                {
+                    check_decode_row(r, c.profile, &v)?;
+                    rows.push((v, r));
                 }
-                bytes.push(format!(
-                    "{}: `{}`",
-                    short(&c.entry.version),
-                    clip(r.output.as_deref().unwrap_or(""), 64)
-                ));
+            } else if let Some(r) = row_case(c, t.name) {
+                check_encode_row(r, c.profile, &v)?;
+                rows.push((v, r));
+            }
+        }
+        let label = t.name;
+        // One line per distinct vector, naming the engines it was put to.
+        let mut vectors: Vec<(String, Vec<String>)> = Vec::new();
+        let mut bytes = Vec::new();
+        for (v, r) in &rows {
+            let (vector, answer) = if r.direction == Direction::Decode {
+                let input = app.code(
+                    &format!("{label} {v} input"),
+                    r.input.as_deref().unwrap_or(""),
+                );
+                let tree = r.tree.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                (
+                    format!("`{}`: decode {input}", r.name),
+                    format!(
+                        "{v}: {}, {} B",
+                        app.code(&format!("{label} {v} tree"), &tree),
+                        r.consumed.unwrap_or(0)
+                    ),
+                )
+            } else {
+                let value = r.value.as_ref().map(|t| t.to_string()).unwrap_or_default();
+                let out = r.output.as_deref().unwrap_or("");
+                (
+                    format!(
+                        "`{}`: {}",
+                        r.name,
+                        app.code(&format!("{label} {v} value"), &value)
+                    ),
+                    format!("{v}: {}", app.code(&format!("{label} {v} bytes"), out)),
+                )
+            };
+            bytes.push(answer);
+            match vectors.iter_mut().find(|(c, _)| *c == vector) {
+                Some((_, vs)) => vs.push(v.clone()),
+                None => vectors.push((vector, vec![v.clone()])),
             }
         }
         let name = match t.name3 {
             Some(n3) if n3 != t.name => format!("{} (3.x {n3})", t.name),
             _ => t.name.to_string(),
         };
+        let vectors: Vec<String> = if vectors.len() == 1 {
+            vectors.into_iter().map(|(c, _)| c).collect()
+        } else {
+            vectors
+                .into_iter()
+                .map(|(c, vs)| format!("{}: {c}", vs.join(", ")))
+                .collect()
+        };
         writeln!(
             md,
-            "| {name} | {} | `{}` | {} |",
+            "| {name} | {} | {} | {} |",
             cells.join(" | "),
-            value,
+            vectors.join("<br>"),
             bytes.join("<br>")
         )
         .ok();
     }
     md.push('\n');
+    Ok(())
 }
 
-/// §2: corpus cases whose answers differ between minor versions of one major; returns how many.
-fn version_differences(md: &mut String, inp: &Inputs) -> usize {
+/// One §2 row: the case, the two answers and the cause of the difference.
+pub struct VersionRow {
+    /// The older and the newer version.
+    pub versions: (String, String),
+    /// The case's name.
+    pub name: String,
+    /// Why the answers differ.
+    pub cause: Cause,
+}
+
+/// §2: corpus cases whose answers differ between minor versions of one major, each with its
+/// cause; only rows of kind "version difference" are counted as such.
+fn version_differences(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Vec<VersionRow> {
     md.push_str("## 2. Differences between engine versions\n\n");
-    let mut n_version = 0;
+    md.push_str("Every corpus case two versions of one major answer differently, with the cause. A row is a version\n");
+    md.push_str("difference only when the engines differ on purpose; rows caused by an engine defect (uninitialised\n");
+    md.push_str(
+        "bytes, a crash) or by the oracle are shown with that kind and counted with it in §4.\n\n",
+    );
+    let mut out = Vec::new();
     for w in inp.corpora.windows(2) {
         let (a, b) = (&w[0], &w[1]);
         if a.profile.major() != b.profile.major() {
             continue;
         }
-        write!(
-            md,
-            "### {} → {}: same case, different answer\n\n",
-            short(&a.entry.version),
-            short(&b.entry.version)
-        )
-        .ok();
+        let (va, vb) = (short(&a.entry.version), short(&b.entry.version));
+        write!(md, "### {va} → {vb}: same case, different answer\n\n").ok();
         let by_name: BTreeMap<&str, &Record> =
             b.records.iter().map(|r| (r.name.as_str(), r)).collect();
         write!(
             md,
-            "| case | vector | {} | {} |\n|---|---|---|---|\n",
-            short(&a.entry.version),
-            short(&b.entry.version)
+            "| case | vector | {va} | {vb} | kind | cause |\n|---|---|---|---|---|---|\n"
         )
         .ok();
         let mut rows = 0;
@@ -545,48 +760,52 @@ fn version_differences(md: &mut String, inp: &Inputs) -> usize {
             let Some(o) = by_name.get(r.name.as_str()) else {
                 continue;
             };
-            let d = r.differences(o);
-            if d.is_empty() {
+            if r.differences(o).is_empty() {
                 continue;
             }
             rows += 1;
-            let vector = match (&r.input, &r.value) {
-                (Some(h), _) => format!("decode `{}`", clip(h, 80)),
-                (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 80)),
-                _ => String::new(),
-            };
+            let cause = kinds::version_row(&r.name, r, o);
             writeln!(
                 md,
-                "| `{}` | {} | {} | {} |",
+                "| `{}` | {} | {} | {} | {} | {} |",
                 r.name,
-                vector,
-                answer_cell(r),
-                answer_cell(o)
+                case_cell(r, app, &r.name),
+                answer_cell(r, app, &format!("{} {va}", r.name)),
+                answer_cell(o, app, &format!("{} {vb}", r.name)),
+                cause.kind().name(),
+                cause.text()
             )
             .ok();
+            out.push(VersionRow {
+                versions: (va.clone(), vb.clone()),
+                name: r.name.clone(),
+                cause,
+            });
         }
-        n_version += rows;
-        write!(md, "\n{rows} cases differ.\n\n").ok();
+        let n_version = out
+            .iter()
+            .filter(|r| r.versions.0 == va && r.cause.kind() == Kind::VersionDifference)
+            .count();
+        write!(
+            md,
+            "\n{rows} cases differ; {n_version} of them are version differences.\n\n"
+        )
+        .ok();
     }
-    n_version
+    out
 }
 
 /// §2, last part: ids and payload layouts of the newest 3.x against the 4.x engine.
-fn layouts_3_to_4(md: &mut String, inp: &Inputs) {
+fn layouts_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix) {
     if let (Some(a), Some(b)) = (
         inp.corpora.iter().rev().find(|c| c.profile.major() == 3),
         inp.corpora.iter().find(|c| c.profile.major() == 4),
     ) {
-        write!(
-            md,
-            "### {} → {}: ids and layouts\n\n",
-            short(&a.entry.version),
-            short(&b.entry.version)
-        )
-        .ok();
+        let (va, vb) = (short(&a.entry.version), short(&b.entry.version));
+        write!(md, "### {va} → {vb}: ids and layouts\n\n").ok();
         md.push_str("For each type both have: the same value encoded by each engine (shortest common corpus case). \"same layout\"\n");
         md.push_str("means the bytes after the 4-byte header are identical.\n\n");
-        write!(md, "| type | id {} | id {} | case | {} bytes | {} bytes | payload |\n|---|---|---|---|---|---|---|\n", short(&a.entry.version), short(&b.entry.version), short(&a.entry.version), short(&b.entry.version)).ok();
+        write!(md, "| type | id {va} | id {vb} | case | {va} bytes | {vb} bytes | payload |\n|---|---|---|---|---|---|---|\n").ok();
         let by_name: BTreeMap<&str, &Record> =
             b.records.iter().map(|r| (r.name.as_str(), r)).collect();
         for t in TYPES.iter().filter(|t| t.id3.is_some() && t.id4.is_some()) {
@@ -608,6 +827,16 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs) {
                 })
                 .min_by_key(|(r, _)| (r.output.as_ref().map_or(0, |o| o.len()), r.name.clone()));
             let Some((r, o)) = pair else { continue };
+            // A case written as another type (a null Object is a Nil header) shows no layout.
+            let (h3, h4) = (
+                format!("{:02x}", t.id3.unwrap()),
+                format!("{:02x}", t.id4.unwrap()),
+            );
+            let headed =
+                |out: &Option<String>, h: &str| out.as_deref().is_some_and(|o| o.starts_with(h));
+            if !headed(&r.output, &h3) || !headed(&o.output, &h4) {
+                continue;
+            }
             let (x, y) = (
                 r.output.as_deref().unwrap_or(""),
                 o.output.as_deref().unwrap_or(""),
@@ -615,13 +844,13 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs) {
             let same = x.get(8..) == y.get(8..);
             writeln!(
                 md,
-                "| {} | {} | {} | `{}` | `{}` | `{}` | {} |",
+                "| {} | {} | {} | `{}` | {} | {} | {} |",
                 t.name,
                 t.id3.unwrap(),
                 t.id4.unwrap(),
                 r.name,
-                clip(x, 64),
-                clip(y, 64),
+                app.code(&format!("{} {va}", r.name), x),
+                app.code(&format!("{} {vb}", r.name), y),
                 if same { "same layout" } else { "**differs**" }
             )
             .ok();
@@ -631,7 +860,7 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs) {
 }
 
 /// §3: each claim of the documented spec put to the engines; returns how many they contradict.
-fn documentation(md: &mut String, inp: &Inputs) -> usize {
+fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
     md.push_str("## 3. Where the documented spec disagrees with the engines\n\n");
     md.push_str("Each claim of the pages in `../shared/spec/` (4.x English page `binary_serialization_api.4x.en.rst.txt`; 3.x pages:\n");
     md.push_str("old English, French, Ukrainian) was turned into a vector and put to every engine it concerns; a row is a\n");
@@ -675,7 +904,13 @@ fn documentation(md: &mut String, inp: &Inputs) -> usize {
             .collect();
         let ans: Vec<String> = answers
             .iter()
-            .map(|(v, _, a)| format!("{}: {}", short(v), answer_cell(&a.record)))
+            .map(|(v, _, a)| {
+                format!(
+                    "{}: {}",
+                    short(v),
+                    answer_cell(&a.record, app, &format!("claim {} {}", i + 1, short(v)))
+                )
+            })
             .collect();
         writeln!(
             md,
@@ -699,57 +934,50 @@ fn documentation(md: &mut String, inp: &Inputs) -> usize {
         "\n{confirmed} documented-spec discrepancies confirmed by the engines.\n\n"
     )
     .ok();
-    md.push_str("Not checked through the oracle: the Basis/Transform3D component order (the page says column-major, the\n");
-    md.push_str("source writes rows; the oracle's trees carry components in wire order, so only the engines' axis accessors could\n");
-    md.push_str(
-        "tell), and the double-precision notes (no double-precision engine is installed).\n\n",
-    );
+    md.push_str("Not checked through the oracle: the double-precision notes (no double-precision engine is installed).\n\n");
 
     confirmed
 }
 
-/// A reproducer's case in one table cell: direction, objects, and the hex or value, clipped.
-fn finding_vector(f: &FindingFile) -> String {
-    match (&f.input, &f.value) {
-        (Some(h), _) => format!(
-            "decode{} `{}`",
-            if f.objects { " (objects)" } else { "" },
-            clip(h, 120)
-        ),
-        (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
-        _ => String::new(),
-    }
-}
-
-/// §4: engine defects from the campaigns' reproducers and the corpus.
-fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
-    md.push_str("## 4. Engine defects found by campaigns and the corpus\n\n");
+/// §4: every defect, artefact and open codec difference from the campaigns' reproducers and the
+/// corpus, each with its kind and cause; then the counts of each kind, §2's rows included.
+fn engine_defects(md: &mut String, inp: &Inputs, version_rows: &[VersionRow], app: &mut Appendix) {
+    md.push_str("## 4. Engine defects, oracle artefacts and codec differences found by campaigns and the corpus\n\n");
     if let Some(c) = &inp.campaign {
         write!(md, "{c}\n\n").ok();
     }
-    md.push_str("Rows of class `codec-differs` are open differences of this crate's codec (not engine defects), listed so\n");
-    md.push_str(
-        "that they are fixed or explained; every other row is the engine's own behaviour.\n\n",
-    );
-    md.push_str("| source | engine | class | vector | engine's answer | detail | replay |\n|---|---|---|---|---|---|---|\n");
-    let mut n_defects = 0;
+    md.push_str("The run log counts each class as a whole; it does not record a cause per case. The saved reproducers\n");
+    md.push_str("(one per kind of difference and engine) and the corpus records below each carry their cause.\n\n");
+    md.push_str("| source | engine | class | kind | cause | vector | engine's answer | replay |\n|---|---|---|---|---|---|---|---|\n");
+    let mut causes: BTreeMap<(Kind, Cause), Vec<String>> = BTreeMap::new();
     for (path, f) in &inp.findings {
-        let vector = finding_vector(f);
-        n_defects += 1;
+        let cause = kinds::finding(f);
+        let label = path.rsplit('/').next().unwrap_or(path);
+        let mut e = f.engine_answer.clone();
+        if f.class == super::Class::EngineNondeterministic {
+            // The reproducer holds one run's bytes; the next run writes others.
+            e.nondeterministic = vec!["output".into()];
+        }
         writeln!(
             md,
-            "| {} | {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
-            clip(&f.source(), 60),
+            "| {} | {} | {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
+            app.plain(&format!("{label} source"), &f.source(), 60),
             short(&f.version),
             f.class,
-            vector,
-            answer_cell(&f.engine_answer),
-            clip(&f.detail.replace('|', "\\|").replace('\n', " "), 160),
+            cause.kind().name(),
+            cause.name(),
+            case_cell(&e, app, label),
+            answer_cell(&e, app, label),
             path
         )
         .ok();
+        causes
+            .entry((cause.kind(), cause))
+            .or_default()
+            .push(format!("{} reproducer", short(&f.version)));
     }
     for c in inp.corpora {
+        let v = short(&c.entry.version);
         for r in &c.records {
             let class = match (&r.verdict, r.nondeterministic.is_empty()) {
                 (Verdict::Crashed, _) => "engine-crash",
@@ -757,37 +985,68 @@ fn engine_defects(md: &mut String, inp: &Inputs, n_version: usize) {
                 (_, false) => "engine-nondeterministic",
                 _ => continue,
             };
-            n_defects += 1;
-            let vector = match (&r.input, &r.value) {
-                (Some(h), _) => format!("decode `{}`", clip(h, 120)),
-                (_, Some(v)) => format!("encode `{}`", clip(&v.to_string(), 120)),
-                _ => String::new(),
-            };
-            let detail = if r.nondeterministic.is_empty() {
-                clip(&r.error.replace('|', "\\|").replace('\n', " "), 160)
-            } else {
-                format!("differs between runs: {}", r.nondeterministic.join(", "))
-            };
+            let cause = kinds::corpus_record(r);
+            let label = format!("{} {v}", r.name);
             writeln!(
                 md,
-                "| corpus `{}` | {} | {} | {} | {} | {} | `gdmarshal diff --engine {} --corpus-case {}` |",
+                "| corpus `{}` | {v} | {class} | {} | {} | {} | {} | `gdmarshal diff --engine {} --corpus-case {}` |",
                 r.name,
-                short(&c.entry.version),
-                class,
-                vector,
-                answer_cell(r),
-                detail,
+                cause.kind().name(),
+                cause.name(),
+                case_cell(r, app, &label),
+                answer_cell(r, app, &label),
                 c.profile,
                 r.name
             )
             .ok();
+            causes
+                .entry((cause.kind(), cause))
+                .or_default()
+                .push(format!("{v} corpus"));
         }
     }
-    write!(
-        md,
-        "\n{n_defects} defects listed; {n_version} version differences in §2.\n"
-    )
-    .ok();
+    for r in version_rows {
+        causes
+            .entry((r.cause.kind(), r.cause))
+            .or_default()
+            .push(format!("{} → {} §2", r.versions.0, r.versions.1));
+    }
+    md.push_str("\n### Counts by kind and cause\n\n");
+    md.push_str("Rows of the table above and of §2, counted by what they are. Engine defects are the engine's own\n");
+    md.push_str("wrong behaviour; version differences are deliberate changes between versions; oracle artefacts come\n");
+    md.push_str("from how the oracle's GDScript reads or re-encodes a value (the engine itself is right); codec\n");
+    md.push_str("differences are open differences of this crate's codec.\n\n");
+    md.push_str("| kind | cause | rows | where | why |\n|---|---|---|---|---|\n");
+    for ((kind, cause), wheres) in &causes {
+        let mut tally: BTreeMap<&str, usize> = BTreeMap::new();
+        for w in wheres {
+            *tally.entry(w.as_str()).or_default() += 1;
+        }
+        let at: Vec<String> = tally.iter().map(|(w, n)| format!("{w} ×{n}")).collect();
+        writeln!(
+            md,
+            "| {} | {} | {} | {} | {} |",
+            kind.name(),
+            cause.name(),
+            wheres.len(),
+            at.join(", "),
+            cause.text()
+        )
+        .ok();
+    }
+    md.push('\n');
+    let totals: Vec<String> = Kind::ALL
+        .iter()
+        .map(|k| {
+            let n: usize = causes
+                .iter()
+                .filter(|((kk, _), _)| kk == k)
+                .map(|(_, w)| w.len())
+                .sum();
+            format!("{n} {}", k.name())
+        })
+        .collect();
+    writeln!(md, "In all: {}.", totals.join(", ")).ok();
 }
 
 /// §4, last part: how much the logged campaigns have tried in all (cases per engine, seeds,
@@ -841,26 +1100,62 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
         )
         .ok();
     }
+    nondeterministic_causes(md, &t);
+}
+
+/// §4, last part: the engine-nondeterministic cases of the campaigns that recorded their causes,
+/// counted per cause.
+fn nondeterministic_causes(md: &mut String, t: &Totals) {
+    md.push_str("\n### Engine-nondeterministic campaign cases by cause\n\n");
+    md.push_str("Campaigns record the cause of each engine-nondeterministic case (`report::kinds`); campaigns logged\n");
+    md.push_str("before causes were recorded count the class only, and are left out here.\n\n");
+    md.push_str("| engine | campaigns with causes | nondeterministic cases in them | cause | cases | kind | why |\n|---|---|---|---|---|---|---|\n");
+    let mut any = false;
+    for (version, e) in &t.engines {
+        if e.campaigns_with_causes == 0 {
+            continue;
+        }
+        any = true;
+        for (key, n) in &e.nondeterministic_causes {
+            let cause = kinds::Cause::nondeterministic_by_key(key);
+            writeln!(
+                md,
+                "| {} | {} of {} | {} | {} | {} | {} | {} |",
+                short(version),
+                e.campaigns_with_causes,
+                e.campaigns,
+                log::group_digits(e.nondeterministic_in_them),
+                cause.map_or(key.as_str(), |c| c.name()),
+                log::group_digits(*n),
+                cause.map_or("", |c| c.kind().name()),
+                cause.map_or("", |c| c.text())
+            )
+            .ok();
+        }
+    }
+    if !any {
+        md.push_str("| — | 0 | — | — | — | — | no logged campaign records causes yet |\n");
+    }
 }
 
 /// §5: codec differences found against live engines (by the differential fuzz target or a
 /// campaign), now fixed.
-fn fixed_findings(md: &mut String, inp: &Inputs) {
+fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
     md.push_str("\n## 5. Codec differences found against live engines, now fixed\n\n");
     md.push_str("Inputs on which the codec answered otherwise than a live engine (found by the `differential`\n");
     md.push_str("fuzz target, docs/fuzzing.md, or a campaign). Each is fixed; `cargo test` judges the codec\n");
     md.push_str("against the engine's recorded answer in each file (`lab/tests/differential_findings.rs`).\n\n");
     md.push_str("| engine | source | input | what differed | engine's answer | replay |\n|---|---|---|---|---|---|\n");
     for (path, f) in &inp.fixed_findings {
-        let input = finding_vector(f);
+        let label = path.rsplit('/').next().unwrap_or(path);
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
             short(&f.version),
-            clip(&f.source(), 60),
-            input,
-            clip(&f.detail.replace('|', "\\|").replace('\n', " "), 160),
-            answer_cell(&f.engine_answer),
+            app.plain(&format!("{label} source"), &f.source(), 60),
+            case_cell(&f.engine_answer, app, label),
+            app.plain(&format!("{label} detail"), &f.detail, 160),
+            answer_cell(&f.engine_answer, app, label),
             path
         )
         .ok();
@@ -873,9 +1168,20 @@ fn fixed_findings(md: &mut String, inp: &Inputs) {
     .ok();
 }
 
-/// Writes the report to `path`.
-pub fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+/// Writes the report to `path` and its other files beside it (`report/…md` and `spec/…` in the
+/// same folder).
+pub fn write(path: &Path, r: &Rendered) -> Result<(), String> {
+    let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    std::fs::write(path, &r.report).map_err(|e| err(path, e))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for (name, text) in &r.files {
+        let p = dir.join(name);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| err(parent, e))?;
+        }
+        std::fs::write(&p, text).map_err(|e| err(&p, e))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -895,6 +1201,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn rid_record(value: &str, output: &str) -> Record {
+        Record {
+            name: "encode/RID/x".into(),
+            direction: Direction::Encode,
+            input: None,
+            value: Some(serde_json::json!({"type": "RID", "value": value})),
+            objects: false,
+            verdict: Verdict::Accepted,
+            consumed: None,
+            tree: None,
+            output: Some(output.into()),
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_type_row_whose_value_does_not_give_its_bytes_is_refused() {
+        let p: Profile = "4.6".parse().unwrap();
+        // The bytes 4.6.3 wrote for RID 1 (corpus encode/RID/one), paired with the value 0.
+        let wrong = rid_record("0", "170000000100000000000000");
+        assert!(check_encode_row(&wrong, p, "4.6.3").is_err());
+        let right = rid_record("1", "170000000100000000000000");
+        assert!(check_encode_row(&right, p, "4.6.3").is_ok());
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod batch;
 mod discover;
 mod engine;
 mod error;
+mod framing;
 mod limits;
 mod process;
 mod protocol;
@@ -44,6 +45,7 @@ pub use discover::{
 };
 pub use engine::{Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project};
 pub use error::OracleError;
+pub use framing::{Unframed, Via};
 pub use limits::EngineLimits;
 pub use rejection::{EngineRejection, engine_rejection};
 pub use result::{

@@ -152,7 +152,11 @@ pub fn plain_verdict(answer: Reply) -> Verdict {
 /// The answer's JSON, or the verdict that stands instead of it: a request the script refused as
 /// malformed (`{"error":...}`, e.g. a value GDScript cannot hold) is one it cannot pose,
 /// [`Verdict::Unsupported`]; no line, or an unreadable one, is [`Verdict::Unanswered`].
-fn open(answer: Reply, error_text: &mut String, notes: &mut Vec<String>) -> Result<Value, Verdict> {
+pub(super) fn open(
+    answer: Reply,
+    error_text: &mut String,
+    notes: &mut Vec<String>,
+) -> Result<Value, Verdict> {
     let (json, lossy, stderr) = match answer {
         Reply::Verdict(v) => return Err(v),
         Reply::Line {

@@ -1,0 +1,310 @@
+//! What each listed difference is: an engine defect, a difference between engine versions, an
+//! artefact of the oracle (how the GDScript side reads or re-encodes a value), or a difference
+//! of this crate's codec; and the cause behind it. The report counts the kinds apart.
+
+use serde_json::Value;
+
+use crate::campaign::{Class, FindingFile};
+use crate::corpus::{Record, Verdict};
+
+/// The four kinds the report counts apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// The engine does something wrong (crash, uninitialised bytes, unreadable keys).
+    EngineDefect,
+    /// Two engine versions answer the same case differently, each on purpose.
+    VersionDifference,
+    /// The difference comes from how the oracle reads or re-encodes the engine's value.
+    OracleArtefact,
+    /// This crate's codec answers otherwise than the engine (open).
+    CodecDifference,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 4] = [
+        Kind::EngineDefect,
+        Kind::VersionDifference,
+        Kind::OracleArtefact,
+        Kind::CodecDifference,
+    ];
+
+    /// The name in the report's tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::EngineDefect => "engine defect",
+            Kind::VersionDifference => "version difference",
+            Kind::OracleArtefact => "oracle artefact",
+            Kind::CodecDifference => "codec difference",
+        }
+    }
+}
+
+/// The cause of a listed difference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Cause {
+    /// The encoder skips a NodePath's name padding without writing it; in 3.x that leaves
+    /// uninitialised memory there.
+    NodePathPadding,
+    /// Decoding an Object id makes an `EncodedObjectAsID`; re-encoding writes that new object's
+    /// own instance id, which is fresh on every run.
+    FreshObjectId,
+    /// The 3.x oracle reads a float32 through a GDScript float (f64): a signalling NaN comes
+    /// back quiet in the tree while the engine keeps its bits.
+    F32ThroughF64,
+    /// 3.2.3 writes a Dictionary key it cannot look up (a PoolRealArray holding a NaN) as the
+    /// String "[Deleted Object]" with a Nil value.
+    DeletedObjectKey,
+    /// 3.2.3's decoder has no depth limit: deep nesting overflows the native stack.
+    DeepDecodeCrash,
+    /// The oracle measures bytes consumed by decoding the value inside one more Array: at the
+    /// depth limit that wrapper is one level too deep, so no count comes back.
+    ProbeNesting,
+    /// 3.6 added a nesting limit (1024 levels) to the decoder.
+    DepthLimitAdded,
+    /// 3.6's UTF-8 writer handles surrogates differently from 3.2's.
+    SurrogateWriting,
+    /// 4.6: a container typed as objects of no class; the codec does not model it yet.
+    TypedContainerOfNoClass,
+    /// None of the known causes fits.
+    Unexplained(Kind),
+}
+
+/// A String "[Deleted Object]" as 3.x writes it (hex, length 16 first).
+const DELETED_OBJECT: &str = "100000005b44656c65746564204f626a6563745d";
+
+impl Cause {
+    /// The kind the cause belongs to.
+    pub fn kind(self) -> Kind {
+        match self {
+            Cause::NodePathPadding | Cause::DeletedObjectKey | Cause::DeepDecodeCrash => {
+                Kind::EngineDefect
+            }
+            Cause::FreshObjectId | Cause::F32ThroughF64 | Cause::ProbeNesting => {
+                Kind::OracleArtefact
+            }
+            Cause::DepthLimitAdded | Cause::SurrogateWriting => Kind::VersionDifference,
+            Cause::TypedContainerOfNoClass => Kind::CodecDifference,
+            Cause::Unexplained(k) => k,
+        }
+    }
+
+    /// The cause's key in the campaign log (`findings/campaigns.jsonl`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Cause::NodePathPadding => "nodepath-padding",
+            Cause::FreshObjectId => "fresh-object-id",
+            Cause::F32ThroughF64 => "f32-through-f64",
+            Cause::DeletedObjectKey => "deleted-object-key",
+            Cause::DeepDecodeCrash => "deep-decode-crash",
+            Cause::ProbeNesting => "probe-nesting",
+            Cause::DepthLimitAdded => "depth-limit-added",
+            Cause::SurrogateWriting => "surrogate-writing",
+            Cause::TypedContainerOfNoClass => "typed-container-of-no-class",
+            Cause::Unexplained(_) => "unexplained",
+        }
+    }
+
+    /// The nondeterminism causes, by log key (for reading the log back).
+    pub fn nondeterministic_by_key(key: &str) -> Option<Cause> {
+        [
+            Cause::NodePathPadding,
+            Cause::FreshObjectId,
+            Cause::Unexplained(Kind::EngineDefect),
+        ]
+        .into_iter()
+        .find(|c| c.key() == key)
+    }
+
+    /// A short name for tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::NodePathPadding => "NodePath padding uninitialised",
+            Cause::FreshObjectId => "fresh EncodedObjectAsID id",
+            Cause::F32ThroughF64 => "float32 read through f64",
+            Cause::DeletedObjectKey => "\"[Deleted Object]\" key",
+            Cause::DeepDecodeCrash => "no depth limit: stack overflow",
+            Cause::ProbeNesting => "consumed-bytes probe nests once more",
+            Cause::DepthLimitAdded => "depth limit added in 3.6",
+            Cause::SurrogateWriting => "surrogates written differently",
+            Cause::TypedContainerOfNoClass => "typed container of objects of no class",
+            Cause::Unexplained(_) => "unexplained",
+        }
+    }
+
+    /// One line for people: the cause and where it comes from.
+    pub fn text(self) -> &'static str {
+        match self {
+            Cause::NodePathPadding => {
+                "`encode_variant` (core/io/marshalls.cpp, NODE_PATH) advances past each name's padding \
+                 (`buf += pad + utf8.length()`) without writing it; 3.x does not clear the buffer first, so \
+                 the padding is whatever memory held (4.6.3's padding came out zero in every run)"
+            }
+            Cause::FreshObjectId => {
+                "bytes2var makes an `EncodedObjectAsID` holding the id read; the oracle's re-encoding of it \
+                 writes that wrapper's own instance id, new on every run (the id read is stable: see the tree)"
+            }
+            Cause::F32ThroughF64 => {
+                "the 3.x oracle reads a float32 through a GDScript float (f64): a signalling NaN comes back \
+                 quiet in the tree; the engine's own re-encoding keeps the signalling bits"
+            }
+            Cause::DeletedObjectKey => {
+                "3.2.3 cannot look up a Dictionary key holding a NaN, and writes such a key as the String \
+                 \"[Deleted Object]\" with a Nil value (marshalls.cpp: `encode_variant(v ? E->get() : \
+                 Variant(\"[Deleted Object]\"), ...)`)"
+            }
+            Cause::DeepDecodeCrash => {
+                "3.2.3's `decode_variant` has no depth limit: a value nested 50,000 levels overflows the \
+                 native stack (SIGSEGV inside bytes2var itself)"
+            }
+            Cause::ProbeNesting => {
+                "the 3.x oracle measures the bytes consumed by decoding the input inside one more Array; \
+                 at 1024 levels that is one past 3.6's limit, so 3.6 gives no count: the value decodes alike"
+            }
+            Cause::DepthLimitAdded => {
+                "3.6 rejects values nested deeper than 1024 levels (\"Variant is too deep. Bailing.\"); \
+                 3.2 has no limit"
+            }
+            Cause::SurrogateWriting => {
+                "both read the same code units (surrogates, and CESU-8 pairs as two units), but 3.6's \
+                 UTF-8 writer (`String::utf8`) writes a high and low surrogate pair as one 4-byte form \
+                 and any other surrogate as a space (20); 3.2's writes every unit as it is"
+            }
+            Cause::TypedContainerOfNoClass => {
+                "4.6 writes a container typed as objects of no class as builtin Object; the codec does \
+                 not model this yet (open)"
+            }
+            Cause::Unexplained(_) => "no known cause fits; investigate",
+        }
+    }
+}
+
+/// Whether a tagged tree holds a string given as code units (`{"code_units": [...]}`).
+fn has_code_units(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => o.contains_key("code_units") || o.values().any(has_code_units),
+        Value::Array(a) => a.iter().any(has_code_units),
+        _ => false,
+    }
+}
+
+fn mentions(v: Option<&Value>, needle: &str) -> bool {
+    v.is_some_and(|v| v.to_string().contains(needle))
+}
+
+/// The cause of an answer that differed between two runs of the same case.
+pub fn nondeterministic(r: &Record) -> Cause {
+    let object_id = "\"type\":\"Object\",\"id\"";
+    if mentions(r.tree.as_ref(), object_id) || mentions(r.value.as_ref(), object_id) {
+        Cause::FreshObjectId
+    } else if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
+        Cause::NodePathPadding
+    } else {
+        Cause::Unexplained(Kind::EngineDefect)
+    }
+}
+
+/// The cause of a corpus record listed as a defect (crashed, hung or nondeterministic).
+pub fn corpus_record(r: &Record) -> Cause {
+    match r.verdict {
+        Verdict::Crashed if r.name.contains("depth") => Cause::DeepDecodeCrash,
+        Verdict::Crashed | Verdict::Hung => Cause::Unexplained(Kind::EngineDefect),
+        _ => nondeterministic(r),
+    }
+}
+
+/// Sets the quiet bit of every f32 NaN token (`0x7f8…`/`0xff8…`) in a tree.
+fn quieted(v: &Value) -> Value {
+    match v {
+        Value::String(s) => {
+            let bits = s
+                .strip_prefix("0x")
+                .filter(|h| h.len() == 8)
+                .and_then(|h| u32::from_str_radix(h, 16).ok());
+            match bits {
+                Some(b) if b & 0x7f80_0000 == 0x7f80_0000 && b & 0x007f_ffff != 0 => {
+                    Value::String(format!("0x{:08x}", b | 0x0040_0000))
+                }
+                _ => v.clone(),
+            }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(quieted).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), quieted(v))).collect()),
+        _ => v.clone(),
+    }
+}
+
+/// The cause of a saved campaign or fuzz reproducer.
+pub fn finding(f: &FindingFile) -> Cause {
+    let e = &f.engine_answer;
+    match f.class {
+        Class::CodecDiffers => {
+            let codec_tree = f.codec_answer.get("tree");
+            if let (Some(t), Some(c)) = (&e.tree, codec_tree)
+                && t != c
+                && *t == quieted(c)
+            {
+                return Cause::F32ThroughF64;
+            }
+            if e.output
+                .as_deref()
+                .is_some_and(|o| o.contains(DELETED_OBJECT))
+            {
+                return Cause::DeletedObjectKey;
+            }
+            let no_class = "{\"class\":\"\"}";
+            if mentions(e.tree.as_ref(), no_class) || mentions(f.value.as_ref(), no_class) {
+                return Cause::TypedContainerOfNoClass;
+            }
+            Cause::Unexplained(Kind::CodecDifference)
+        }
+        Class::EngineNondeterministic => nondeterministic(e),
+        _ => Cause::Unexplained(Kind::EngineDefect),
+    }
+}
+
+/// The cause of a case two versions of one major answer differently.
+pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
+    let d = a.differences(b);
+    if a.verdict == Verdict::Crashed || b.verdict == Verdict::Crashed {
+        return if name.contains("depth") {
+            Cause::DeepDecodeCrash
+        } else {
+            Cause::Unexplained(Kind::EngineDefect)
+        };
+    }
+    let units = |r: &Record| {
+        [&r.tree, &r.value]
+            .into_iter()
+            .flatten()
+            .any(has_code_units)
+    };
+    if units(a) || units(b) || name.contains("surrogate") {
+        return Cause::SurrogateWriting;
+    }
+    if d == ["output"] && mentions(a.tree.as_ref(), "NodePath") {
+        return Cause::NodePathPadding;
+    }
+    if d == ["consumed"] && (a.consumed.is_none() || b.consumed.is_none()) {
+        return Cause::ProbeNesting;
+    }
+    if name.contains("depth") && (a.is_invalid() || b.is_invalid()) {
+        return Cause::DepthLimitAdded;
+    }
+    Cause::Unexplained(Kind::VersionDifference)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_quieted_signalling_nan_is_the_only_change() {
+        let t = json!({"value": ["0x7f880000", "0x7fc00000", "0x3f800000"]});
+        assert_eq!(
+            quieted(&t),
+            json!({"value": ["0x7fc80000", "0x7fc00000", "0x3f800000"]})
+        );
+    }
+}

@@ -1,0 +1,388 @@
+//! The framing corpus (`corpus/framing/godot-VERSION.jsonl`): what each engine's `store_var`
+//! and `put_var` write around a value, what its `get_var` reads from framed bytes (right and
+//! wrong lengths), and its own Basis axes. Kept apart from the main corpus, with its own
+//! checksums (`corpus/framing/SHA256SUMS`); `gdmarshal corpus framing` records it.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::corpus::integrity::sha256_hex;
+use crate::oracle::{Engine, Via};
+use gdmarshal::float::FloatStyle;
+use gdmarshal::framing::{Framing, frame, unframe};
+use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::profile::Profile;
+use gdmarshal::value::Variant;
+use gdmarshal::{DecodeOptions, EncodeOptions, decode, encode};
+
+/// The checksum file: `SHA256  FILE` per corpus file.
+pub const SUMS: &str = "SHA256SUMS";
+
+/// The framing corpus folder.
+pub fn default_dir() -> PathBuf {
+    crate::corpus::default_dir().join("framing")
+}
+
+/// One framing case and one engine's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FramingRecord {
+    /// Stable name, e.g. `write/file/int_7` or `read/packet/length_past_end`.
+    pub name: String,
+    /// `file`, `stream` or `packet`; empty for the `axes` record.
+    pub via: String,
+    /// `full_objects` / `allow_objects`.
+    pub objects: bool,
+    /// Write: the value, tagged JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    /// Write: the bytes the engine wrote (hex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// Read: the bytes given to `get_var` (hex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
+    /// Read: what `get_var` returned (a Nil tree when it failed; no read case holds a Nil).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<Value>,
+    /// Read: how many bytes the reader moved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u64>,
+    /// The `axes` record: the engine's answer as it gave it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Value>,
+}
+
+impl FramingRecord {
+    /// Whether `get_var` gave a value (a read case holds no Nil, so Nil means it failed).
+    pub fn read_ok(&self) -> bool {
+        self.tree
+            .as_ref()
+            .is_some_and(|t| t.get("type").and_then(Value::as_str) != Some("Nil"))
+    }
+}
+
+fn values() -> Vec<(&'static str, Variant)> {
+    vec![
+        ("int_7", Variant::Int(7)),
+        ("String_ab", Variant::String("ab".into())),
+        (
+            "PackedByteArray_len3",
+            Variant::PackedByteArray(vec![1, 2, 3]),
+        ),
+        (
+            "Array_int_String",
+            Variant::Array(gdmarshal::value::Array::new(vec![
+                Variant::Int(1),
+                Variant::String("hi".into()),
+            ])),
+        ),
+    ]
+}
+
+fn le(n: u32) -> [u8; 4] {
+    n.to_le_bytes()
+}
+
+/// A Resource as full object, with the properties each major's engine writes for it (the main
+/// corpus's `encode/Object/Resource_full`).
+fn resource(p: Profile) -> Variant {
+    let script = if p.major() == 3 {
+        json!({"type": "Object", "value": null})
+    } else {
+        json!({"type": "Nil"})
+    };
+    let tree = json!({"type": "Object", "class": "Resource", "properties": [
+        ["resource_local_to_scene", {"type": "bool", "value": false}],
+        ["resource_name", {"type": "String", "value": "named"}],
+        ["script", script],
+    ]});
+    from_json(&tree, p).expect("the Resource tree reads")
+}
+
+/// An empty NodePath whose flags say absolute, as a 4.x or 3.x header writes it.
+fn nodepath_empty_absolute(p: Profile) -> Vec<u8> {
+    let id = p
+        .id_of(gdmarshal::VariantType::NodePath)
+        .expect("every profile has NodePath");
+    [le(id), le(0x8000_0000), le(0), le(1)].concat()
+}
+
+/// The read cases for a profile: (name, bytes, allow_objects).
+fn reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
+    let enc = |v: &Variant| encode(v, p, EncodeOptions::default()).expect("plain values encode");
+    let seven = enc(&Variant::Int(7));
+    let ab = enc(&Variant::String("ab".into()));
+    let mut two = frame(&seven, Framing::StoreVar);
+    two.extend(frame(&ab, Framing::StoreVar));
+    let cat = |parts: &[&[u8]]| parts.concat();
+    // A PackedByteArray of 3 bytes without its padding byte, last in the input.
+    let mut bytes3 = enc(&Variant::PackedByteArray(vec![1, 2, 3]));
+    bytes3.pop();
+    let full = encode(&resource(p), p, EncodeOptions { full_objects: true })
+        .expect("a Resource encodes in full");
+    let full = frame(&full, Framing::StoreVar);
+    vec![
+        ("exact", frame(&seven, Framing::StoreVar), false),
+        ("two_values", two, false),
+        ("string_padded", frame(&ab, Framing::StoreVar), false),
+        ("length_past_end", cat(&[&le(100), &seven]), false),
+        ("length_short", cat(&[&le(4), &seven]), false),
+        (
+            "length_long_bytes_present",
+            cat(&[&le(12), &seven, &le(0xffff_ffff)]),
+            false,
+        ),
+        ("length_zero", le(0).to_vec(), false),
+        ("no_length", vec![8, 0], false),
+        (
+            "unpadded_bytes_at_end",
+            frame(&bytes3, Framing::StoreVar),
+            false,
+        ),
+        ("full_object_not_allowed", full.clone(), false),
+        ("full_object_allowed", full, true),
+        // get_var decodes the payload as bytes_to_var does: an empty NodePath with the
+        // absolute flag (names 0 with bit 31, subnames 0, flags 1).
+        (
+            "nodepath_empty_absolute",
+            frame(&nodepath_empty_absolute(p), Framing::StoreVar),
+            false,
+        ),
+    ]
+}
+
+/// Asks an engine every framing case; the records in a stable order.
+pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, String> {
+    let p = engine.info().profile;
+    let mut out = Vec::new();
+    for via in Via::ALL {
+        for (name, v) in values() {
+            let bytes = engine.frame(&v, via, false)?;
+            out.push(FramingRecord {
+                name: format!("write/{}/{name}", via.name()),
+                via: via.name().into(),
+                objects: false,
+                value: Some(to_json(&v, p, FloatStyle::Shortest)),
+                output: Some(hex(&bytes)),
+                input: None,
+                tree: None,
+                position: None,
+                answer: None,
+            });
+        }
+        // full_objects changes nothing for a value without objects.
+        let v = Variant::Int(7);
+        out.push(FramingRecord {
+            name: format!("write/{}/int_7_full_objects", via.name()),
+            via: via.name().into(),
+            objects: true,
+            value: Some(to_json(&v, p, FloatStyle::Shortest)),
+            output: Some(hex(&engine.frame(&v, via, true)?)),
+            input: None,
+            tree: None,
+            position: None,
+            answer: None,
+        });
+        for (name, b, objects) in reads(p) {
+            let u = engine.unframe(&b, via, objects)?;
+            out.push(FramingRecord {
+                name: format!("read/{}/{name}", via.name()),
+                via: via.name().into(),
+                objects,
+                value: None,
+                output: None,
+                input: Some(hex(&b)),
+                tree: Some(u.tree),
+                position: Some(u.position),
+                answer: None,
+            });
+        }
+    }
+    out.push(FramingRecord {
+        name: "axes".into(),
+        via: String::new(),
+        objects: false,
+        value: None,
+        output: None,
+        input: None,
+        tree: None,
+        position: None,
+        answer: Some(axes_record(engine.axes()?)),
+    });
+    Ok(out)
+}
+
+fn file_name(version: &str) -> String {
+    format!("godot-{version}.jsonl")
+}
+
+/// Writes one engine's records and rewrites the checksum file.
+pub fn save(dir: &Path, version: &str, records: &[FramingRecord]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+        text.push('\n');
+    }
+    let path = dir.join(file_name(version));
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    write_sums(dir)
+}
+
+fn corpus_files(dir: &Path) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("godot-") && n.ends_with(".jsonl"))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+fn sums_text(dir: &Path) -> Result<String, String> {
+    let mut text = String::new();
+    for n in corpus_files(dir)? {
+        let b = std::fs::read(dir.join(&n)).map_err(|e| format!("{n}: {e}"))?;
+        text.push_str(&format!("{}  {n}\n", sha256_hex(&b)));
+    }
+    Ok(text)
+}
+
+fn write_sums(dir: &Path) -> Result<(), String> {
+    let text = sums_text(dir)?;
+    std::fs::write(dir.join(SUMS), text).map_err(|e| format!("{SUMS}: {e}"))
+}
+
+/// The committed framing corpus, by engine version, after checking every file's checksum.
+pub fn load(dir: &Path) -> Result<Vec<(String, Vec<FramingRecord>)>, String> {
+    let sums = std::fs::read_to_string(dir.join(SUMS)).map_err(|e| format!("{SUMS}: {e}"))?;
+    if sums != sums_text(dir)? {
+        return Err(format!(
+            "{}: the files do not match their checksums in {SUMS}",
+            dir.display()
+        ));
+    }
+    let mut out = Vec::new();
+    for n in corpus_files(dir)? {
+        let text = std::fs::read_to_string(dir.join(&n)).map_err(|e| format!("{n}: {e}"))?;
+        let records = text
+            .lines()
+            .map(serde_json::from_str)
+            .collect::<Result<Vec<FramingRecord>, _>>()
+            .map_err(|e| format!("{n}: {e}"))?;
+        let version = n
+            .trim_start_matches("godot-")
+            .trim_end_matches(".jsonl")
+            .to_string();
+        out.push((version, records));
+    }
+    Ok(out)
+}
+
+/// The framing a record's API uses.
+pub fn framing_of(via: &str) -> Option<Framing> {
+    match via {
+        "file" => Some(Framing::StoreVar),
+        "stream" => Some(Framing::Stream),
+        "packet" => Some(Framing::Packet),
+        _ => None,
+    }
+}
+
+/// Checks the codec against one record: a write gives the engine's bytes; a read gives the
+/// engine's value, or fails where `get_var` failed, and moves as far as a file or stream
+/// reader did. Returns why it does not, if it does not.
+pub fn check(r: &FramingRecord, p: Profile) -> Result<(), String> {
+    let Some(framing) = framing_of(&r.via) else {
+        return Ok(());
+    };
+    if let (Some(v), Some(out)) = (&r.value, &r.output) {
+        let v = from_json(v, p).map_err(|e| e.to_string())?;
+        let ours = frame(
+            &encode(&v, p, EncodeOptions::default()).map_err(|e| e.to_string())?,
+            framing,
+        );
+        if hex(&ours) != *out {
+            return Err(format!("wrote {}, the engine {out}", hex(&ours)));
+        }
+        return Ok(());
+    }
+    let input = unhex(r.input.as_deref().unwrap_or(""))?;
+    let ours = unframe(&input, framing, p)
+        .map_err(|e| e.to_string())
+        .and_then(|u| {
+            let d = decode(
+                u.payload,
+                p,
+                DecodeOptions {
+                    allow_objects: r.objects,
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            Ok((to_json(&d.value, p, FloatStyle::Shortest), u.consumed))
+        });
+    match (ours, r.read_ok()) {
+        (Ok((tree, consumed)), true) => {
+            if Some(&tree) != r.tree.as_ref() && !same_on_the_wire(&tree, r, p) {
+                return Err(format!("read {tree}, the engine {:?}", r.tree));
+            }
+            // A packet peer pulls everything the stream has into its buffer: no position to match.
+            if framing != Framing::Packet && Some(consumed as u64) != r.position {
+                return Err(format!(
+                    "moved {consumed} bytes, the engine {:?}",
+                    r.position
+                ));
+            }
+            Ok(())
+        }
+        (Err(_), false) => Ok(()),
+        (Ok((tree, _)), false) => Err(format!("read {tree}; the engine's get_var failed")),
+        (Err(e), true) => Err(format!("failed ({e}); the engine read {:?}", r.tree)),
+    }
+}
+
+/// Whether the codec's tree and the engine's encode to the same bytes: 3.x reports a property
+/// typed Object that holds nothing as a null Object where the wire holds a Nil, which is
+/// written back as the same Nil header.
+fn same_on_the_wire(ours: &Value, r: &FramingRecord, p: Profile) -> bool {
+    let opts = EncodeOptions { full_objects: true };
+    let bytes = |t: &Value| from_json(t, p).ok().and_then(|v| encode(&v, p, opts).ok());
+    match (bytes(ours), r.tree.as_ref().and_then(bytes)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The `axes` answer as recorded: components as numbers alike on every engine (3.x prints 1,
+/// 4.x 1.0), bytes as hex.
+fn axes_record(a: Value) -> Value {
+    let nums = |k: &str| -> Value {
+        let v: Vec<f64> = a
+            .get(k)
+            .and_then(Value::as_array)
+            .map(|xs| xs.iter().filter_map(Value::as_f64).collect())
+            .unwrap_or_default();
+        json!(v)
+    };
+    let bytes = |k: &str| -> Value {
+        use base64::Engine as _;
+        let b64 = a.get(k).and_then(Value::as_str).unwrap_or("");
+        let b = base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .unwrap_or_default();
+        Value::String(hex(&b))
+    };
+    let mut out = json!({
+        "x": nums("x"), "y": nums("y"), "z": nums("z"), "index0": nums("index0"),
+        "basis": bytes("basis"), "transform": bytes("transform"),
+        "transform2d": bytes("transform2d"),
+    });
+    // 3.x has no Projection.
+    if a.get("projection").is_some() {
+        out["projection"] = bytes("projection");
+    }
+    out
+}

@@ -1,0 +1,97 @@
+//! Requests about the framing around an encoded value: the bytes `store_var` (files) and
+//! `put_var` (stream and packet peers) write, what `get_var` reads back from given bytes, and
+//! the engine's own Basis axes (to settle the wire's component order).
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde_json::{Value, json};
+
+use super::engine::Engine;
+use super::requests::open;
+use gdmarshal::float::FloatStyle;
+use gdmarshal::json::to_json;
+use gdmarshal::value::Variant;
+
+/// Which engine API writes or reads the framed value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Via {
+    /// `FileAccess.store_var` / `get_var` (3.x `File`), through a file in `user://`.
+    File,
+    /// `StreamPeer.put_var` / `get_var`, on a `StreamPeerBuffer`.
+    Stream,
+    /// `PacketPeer.put_var` / `get_var`, on a `PacketPeerStream` over a `StreamPeerBuffer`.
+    Packet,
+}
+
+impl Via {
+    /// Every API, in report order.
+    pub const ALL: [Via; 3] = [Via::File, Via::Stream, Via::Packet];
+
+    /// The name on the wire and in the corpus.
+    pub fn name(self) -> &'static str {
+        match self {
+            Via::File => "file",
+            Via::Stream => "stream",
+            Via::Packet => "packet",
+        }
+    }
+}
+
+/// What `get_var` read from given bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unframed {
+    /// The value read, as the engine's tagged-JSON tree (Nil when `get_var` failed).
+    pub tree: Value,
+    /// How many bytes the reader advanced.
+    pub position: u64,
+}
+
+impl Engine {
+    fn ask_one(&mut self, line: String) -> Result<Value, String> {
+        let reply = self
+            .exchange(&[line])
+            .pop()
+            .ok_or("no answer to the request")?;
+        open(reply, &mut String::new(), &mut Vec::new()).map_err(|v| format!("{v:?}"))
+    }
+
+    /// The bytes the engine writes for `value` through `via` (`full_objects` as given).
+    pub fn frame(&mut self, value: &Variant, via: Via, objects: bool) -> Result<Vec<u8>, String> {
+        let profile = self.info().profile;
+        let line = json!({
+            "op": "frame",
+            "via": via.name(),
+            "objects": objects,
+            "tree": to_json(value, profile, FloatStyle::Bits),
+        })
+        .to_string();
+        let j = self.ask_one(line)?;
+        let b = j
+            .get("bytes")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("the engine wrote nothing: {j}"))?;
+        BASE64.decode(b).map_err(|e| e.to_string())
+    }
+
+    /// What the engine's `get_var` reads from `bytes` through `via`.
+    pub fn unframe(&mut self, bytes: &[u8], via: Via, objects: bool) -> Result<Unframed, String> {
+        let line = json!({
+            "op": "unframe",
+            "via": via.name(),
+            "objects": objects,
+            "bytes": BASE64.encode(bytes),
+        })
+        .to_string();
+        let j = self.ask_one(line)?;
+        Ok(Unframed {
+            tree: j.get("value").cloned().unwrap_or(Value::Null),
+            position: j.get("position").and_then(Value::as_u64).unwrap_or(0),
+        })
+    }
+
+    /// A Basis built from the axes (1,2,3), (4,5,6), (7,8,9): its `x`, `y`, `z` and `[0]` as the
+    /// engine reports them, and the bytes of it and of a Transform3D with origin (10,11,12).
+    pub fn axes(&mut self) -> Result<Value, String> {
+        self.ask_one(r#"{"op":"axes"}"#.to_string())
+    }
+}
