@@ -359,6 +359,56 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
         }));
     }
     md.push_str(&row("cases/s", &|e| group_digits(e.rate().round() as u64)));
+    md.push_str(&per_campaign(entries));
+    md
+}
+
+/// One row per logged campaign, oldest first: when, which seed and how many cases, and per engine
+/// the classes that say the codec or the set-up is wrong (so that a reader sees which campaigns
+/// ran the codec as it is now, and which found what was fixed since).
+fn per_campaign(entries: &[LogEntry]) -> String {
+    const WATCHED: [Class; 2] = [Class::CodecDiffers, Class::Unanswered];
+    let mut versions: Vec<&str> = entries
+        .iter()
+        .flat_map(|e| e.engines.iter().map(|l| l.version.as_str()))
+        .collect();
+    versions.sort_unstable();
+    versions.dedup();
+    let mut md = String::from(
+        "\nPer campaign (codec-differs / unanswered per engine; `-` where the engine did not run):\n\n",
+    );
+    let heads: Vec<String> = versions.iter().map(|v| short(v)).collect();
+    writeln!(
+        md,
+        "| date | generation | seed | cases per engine | {} |\n|---|---|---|---|{}",
+        heads.join(" | "),
+        "---|".repeat(heads.len())
+    )
+    .ok();
+    for e in entries {
+        let cells: Vec<String> = versions
+            .iter()
+            .map(|v| match e.engines.iter().find(|l| l.version == *v) {
+                Some(l) => WATCHED
+                    .iter()
+                    .map(|c| group_digits(l.counts.get(c).copied().unwrap_or(0)))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                None => "-".into(),
+            })
+            .collect();
+        writeln!(
+            md,
+            "| {} | {} | {}{} | {} | {} |",
+            e.date,
+            e.generation,
+            e.seed,
+            if e.interrupted { " (interrupted)" } else { "" },
+            group_digits(e.cases),
+            cells.join(" | ")
+        )
+        .ok();
+    }
     md
 }
 
@@ -461,5 +511,6 @@ mod tests {
         let md = summary_markdown(&[entry(1, 100, false)]);
         assert!(md.contains("| agree | 100 |"), "{md}");
         assert!(md.contains("| cases/s | 100 |"), "{md}");
+        assert!(md.contains("| 1 | 100 | 0 / 0 |"), "{md}");
     }
 }
