@@ -61,7 +61,8 @@ pub struct ConformArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Write the report to FILE as well as the result line to stdout.
+    /// Write the report to FILE; stdout then shows only the summary (what the testee does not
+    /// claim, the counts and the result line).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Testee processes to run the cases on (1 to 64).
@@ -82,13 +83,23 @@ pub struct ConformArgs {
     /// Corpus folder (default: the corpus this binary was built with).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Live mode: instead of the corpus, draw N random values, ask the installed engine of
-    /// --godot to encode them and to decode its own bytes, and judge the testee on its answers.
+    /// Live mode: instead of the corpus, draw N random values of every type the version has
+    /// (N per type), ask the installed engine of --godot to encode them and to decode its own
+    /// bytes, and judge the testee on its answers.
     #[arg(long, value_name = "N")]
     live: Option<usize>,
     /// Seed of the live mode's values (default: from the clock; the report shows it).
     #[arg(long, value_name = "S", requires = "live")]
     seed: Option<u64>,
+    /// Send the cases the testee's handshake does not claim (versions, types, decode, encode)
+    /// too, and report how it answered them apart; they never fail the run.
+    #[arg(long)]
+    probe_undeclared: bool,
+    /// A rejected case passes only when the testee's refusal states the expected kind
+    /// ("kind": truncated, bad-type, bad-count, bad-utf8, too-deep, not-allowed-object,
+    /// bad-value; docs/conformance.md).
+    #[arg(long)]
+    strict_errors: bool,
 }
 
 /// `gdmarshal testee`.
@@ -131,7 +142,7 @@ pub fn run(a: &ConformArgs) -> ExitCode {
     let corpora;
     let engine = if let Some(n) = a.live {
         eprintln!(
-            "live mode: {n} random values, seed {seed}, asked of the Godot {} engine",
+            "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
             a.profile
         );
         live = match conform::live::live_corpus(a.profile, n, seed) {
@@ -185,6 +196,8 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         handshake_timeout: a.handshake_timeout.unwrap_or(a.timeout),
         max_failures_in_a_row: a.max_failures_in_a_row,
         sample: a.live.is_some(),
+        probe_undeclared: a.probe_undeclared,
+        strict_errors: a.strict_errors,
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,
@@ -196,6 +209,25 @@ pub fn run(a: &ConformArgs) -> ExitCode {
     if let Some(line) = report::stopped(&result) {
         eprintln!("gdmarshal: {line}");
     }
+    if !result.claims_version() {
+        eprintln!(
+            "gdmarshal: testee {:?} declares Godot {}, not {}: every case is skipped as not claimed{}",
+            conform::limits::escape_control(&result.hello.name),
+            conform::limits::escape_control(&result.hello.versions.to_string()),
+            a.profile,
+            if a.probe_undeclared {
+                " (sent anyway: --probe-undeclared)"
+            } else {
+                ""
+            }
+        );
+    }
+    if !result.hello.unknown_types.is_empty() {
+        eprintln!(
+            "gdmarshal: the testee's handshake names unknown types: {}",
+            conform::limits::escape_control(&result.hello.unknown_types.join(", "))
+        );
+    }
     let mut extra = String::new();
     if let Some(n) = a.live {
         extra.push_str(&format!(" --live {n} --seed {seed}"));
@@ -205,6 +237,12 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             " --corpus {}",
             report::shell_quote(&d.display().to_string())
         ));
+    }
+    if a.strict_errors {
+        extra.push_str(" --strict-errors");
+    }
+    if a.probe_undeclared {
+        extra.push_str(" --probe-undeclared");
     }
     if let Some(p) = &a.expect_fail {
         extra.push_str(&format!(
@@ -236,7 +274,8 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             if let Err(e) = std::fs::write(path, &text) {
                 return fail(format!("{}: {e}", path.display()));
             }
-            let summary = report::text(&result, &extra);
+            let mut summary = report::summary(&result);
+            summary.push_str(&format!("report: {}\n", path.display()));
             let _ = write_stdout(summary.as_bytes());
         }
         None => {

@@ -23,6 +23,7 @@ pub mod group;
 pub mod judge;
 pub mod oracle;
 pub mod this_codec;
+pub mod tree_diff;
 
 pub use answer::{Answer, Reencoded};
 pub use answerer::Answerer;

@@ -11,6 +11,7 @@ pub mod excerpt;
 pub mod limits;
 pub mod live;
 pub mod report;
+pub mod score;
 pub mod serve;
 pub mod testee;
 
@@ -21,14 +22,18 @@ use std::time::{Duration, Instant};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
+use crate::answer::Answer;
 use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
-use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
+use crate::corpus::{
+    EngineCorpus, Mismatch, Record, RejectKind, RejectionKind, SkipReason, Undeclared,
+};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
-use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, MAX_TESTEE_TEXT, truncate};
+use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
+use score::Score;
 use testee::{Hello, Testee};
 
 /// What to run.
@@ -55,6 +60,12 @@ pub struct Options {
     /// The cases are a sample (live mode), not the whole corpus: an expected-failure entry that
     /// matches none of them is not stale.
     pub sample: bool,
+    /// Send the cases the handshake does not claim too, and report them apart
+    /// (`--probe-undeclared`): they never fail the run.
+    pub probe_undeclared: bool,
+    /// A rejection passes a rejected case only when the kind it states is the expected one
+    /// (`--strict-errors`; [`crate::corpus::RejectionKind`]).
+    pub strict_errors: bool,
 }
 
 /// One case after the run, with what a report shows.
@@ -77,6 +88,13 @@ pub struct Case {
     /// The case was not run: the run stopped early ([`Conformance::stopped`]) before it came up.
     /// It counts as a failure.
     pub not_run: bool,
+    /// How the case counts in the report.
+    pub score: Score,
+    /// What the testee's handshake does not claim that the case needs: such a case is skipped,
+    /// or sent anyway with `--probe-undeclared` and then reported apart, never failing the run.
+    pub unclaimed: Option<Undeclared>,
+    /// The time the case took (asking the testee and judging its answer).
+    pub elapsed: Duration,
 }
 
 impl Case {
@@ -94,12 +112,16 @@ impl Case {
         };
         result.answer = None;
         lighten(&mut result.settled);
+        let score = Score::of(&result.settled, &result.record);
         Case {
             result,
             family,
             message,
             details,
             not_run: false,
+            score,
+            unclaimed: None,
+            elapsed: Duration::ZERO,
         }
     }
 
@@ -197,10 +219,31 @@ pub struct Conformance {
 }
 
 impl Conformance {
-    /// Whether the run passed: no failure, no unexpected pass, no stale entry.
+    /// Whether the run passed: no failure or unexpected pass among the cases the testee claims,
+    /// no stale entry, no unknown type name in the handshake.
     pub fn passed(&self) -> bool {
-        self.stale.is_empty() && !self.cases.iter().any(|c| is_failure(&c.result.settled))
+        self.stale.is_empty()
+            && self.hello.unknown_types.is_empty()
+            && !self.cases.iter().any(|c| c.counts() && c.score.fails())
     }
+
+    /// Whether the testee's handshake claims the run's engine version.
+    pub fn claims_version(&self) -> bool {
+        claims_version(&self.hello, self.profile)
+    }
+}
+
+impl Case {
+    /// Whether the case counts toward the run's result: it is claimed by the testee.
+    pub fn counts(&self) -> bool {
+        self.unclaimed.is_none()
+    }
+}
+
+fn claims_version(hello: &Hello, profile: Profile) -> bool {
+    hello
+        .versions
+        .covers(&profile.to_string(), &[&profile.major().to_string()])
 }
 
 /// Whether a settled case makes the run fail.
@@ -293,7 +336,7 @@ pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undecla
     if !hello.versions.covers(&version, &[&major]) {
         return Some(Undeclared::Version(version));
     }
-    if !hello.directions.covers(r.direction.as_str(), &[]) {
+    if !hello.capabilities.claims(r.direction.as_str()) {
         return Some(Undeclared::Direction(r.direction.to_string()));
     }
     let missing: Vec<String> = case_types(r, profile)
@@ -310,57 +353,120 @@ pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undecla
 /// processes it started.
 type Part = (Vec<(usize, Case)>, usize);
 
+/// The records `--run`, `--skip` and `--direction` select, in corpus order; an error naming the
+/// first `--run` glob that matches no case of the corpus at all.
+fn select<'c>(corpus: &'c EngineCorpus, o: &Options) -> Result<Vec<&'c Record>, String> {
+    let run_set = globs(&o.run)?;
+    let skip_set = globs(&o.skip)?;
+    for pattern in &o.run {
+        let one = globs(std::slice::from_ref(pattern))?;
+        if !corpus.records.iter().any(|r| one.is_match(&r.name)) {
+            return Err(format!(
+                "--run {pattern:?} matches no case of Godot {} (case names: docs/corpus.md)",
+                corpus.entry.version
+            ));
+        }
+    }
+    let selected: Vec<&Record> = corpus
+        .records
+        .iter()
+        .filter(|r| {
+            (o.run.is_empty() || run_set.is_match(&r.name))
+                && !skip_set.is_match(&r.name)
+                && o.directions.contains(&r.direction)
+        })
+        .collect();
+    if selected.is_empty() && !o.run.is_empty() {
+        return Err(format!(
+            "--run, --skip and --direction leave no case of Godot {} to run",
+            corpus.entry.version
+        ));
+    }
+    Ok(selected)
+}
+
+/// With `--strict-errors`: a rejection that passed a rejected decode case, held to the kind the
+/// case expects (this crate's codec's kind for the input; none where the codec accepts it).
+fn strict_kind(result: &mut CaseResult, profile: Profile, known: &[Entry]) {
+    let (Settled::Pass, Some(Answer::Rejected(rejection))) = (&result.settled, &result.answer)
+    else {
+        return;
+    };
+    let Some(expected) = expected_kind(&result.record, profile) else {
+        return;
+    };
+    let got = match rejection.kind {
+        Some(RejectKind::Stated(k)) => Some(k),
+        _ => None,
+    };
+    if got == Some(expected) {
+        return;
+    }
+    let version = &result.engine;
+    result.settled = match known.iter().find(|k| k.matches(version, &result.name)) {
+        Some(k) => Settled::ExpectedFail(format!("{}: {}", k.origin, k.reason)),
+        None => Settled::Fail(Mismatch::RejectionKind {
+            expected,
+            got,
+            rejection: rejection.clone(),
+        }),
+    };
+}
+
+/// The kind of rejection a rejected decode case expects: the kind of this crate's codec's
+/// refusal of its input.
+pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
+    if r.direction != Direction::Decode || r.verdict != crate::corpus::Verdict::Rejected {
+        return None;
+    }
+    let input = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
+    let options = gdmarshal::decode::DecodeOptions {
+        allow_objects: r.objects,
+    };
+    match gdmarshal::decode::decode(&input, profile, options) {
+        Err(e) => RejectionKind::of_decode(&e.kind),
+        Ok(_) => None,
+    }
+}
+
 /// Runs the selected cases of one engine's corpus through the testee.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
     let started = Instant::now();
-    let run_set = globs(&o.run)?;
-    let skip_set = globs(&o.skip)?;
     let profile = corpus.profile;
+    let selected = select(corpus, o)?;
     let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?;
     let hello = first.hello().clone();
-    if !hello
-        .versions
-        .covers(&profile.to_string(), &[&profile.major().to_string()])
-    {
-        return Err(format!(
-            "testee {:?} does not declare Godot {profile} (it declares {})",
-            hello.name,
-            truncate(&format!("{:?}", hello.versions), MAX_TESTEE_TEXT)
-        ));
-    }
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
 
-    // Selection, in corpus order; undeclared cases are settled here as skipped.
+    // Undeclared cases are settled here as skipped, or marked to be reported apart.
     let mut slots: Vec<Option<Case>> = Vec::new();
-    let mut todo: Vec<(usize, Record)> = Vec::new();
-    for r in &corpus.records {
-        if (!o.run.is_empty() && !run_set.is_match(&r.name))
-            || skip_set.is_match(&r.name)
-            || !o.directions.contains(&r.direction)
-        {
-            continue;
-        }
+    let mut todo: Vec<(usize, Record, Option<Undeclared>)> = Vec::new();
+    for r in selected {
         let index = slots.len();
         match undeclared(&hello, r, profile) {
-            Some(why) => slots.push(Some(Case::new(
-                CaseResult {
-                    engine: corpus.entry.version.clone(),
-                    name: r.name.clone(),
-                    record: r.clone(),
-                    answer: None,
-                    settled: Settled::Skip(SkipReason::Undeclared(why)),
-                },
-                profile,
-            ))),
-            None => {
+            Some(why) if !o.probe_undeclared => {
+                let mut case = Case::new(
+                    CaseResult {
+                        engine: corpus.entry.version.clone(),
+                        name: r.name.clone(),
+                        record: r.clone(),
+                        answer: None,
+                        settled: Settled::Skip(SkipReason::Undeclared(why.clone())),
+                    },
+                    profile,
+                );
+                case.unclaimed = Some(why);
+                slots.push(Some(case));
+            }
+            why => {
                 slots.push(None);
-                todo.push((index, r.clone()));
+                todo.push((index, r.clone(), why));
             }
         }
     }
 
     let jobs = o.jobs.clamp(1, todo.len().max(1));
-    let mut chunks: Vec<Vec<(usize, Record)>> = vec![Vec::new(); jobs];
+    let mut chunks: Vec<Vec<(usize, Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
     for (i, item) in todo.into_iter().enumerate() {
         chunks[i % jobs].push(item);
     }
@@ -384,21 +490,31 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                         };
                         let mut cases = Vec::with_capacity(chunk.len());
                         // One case at a time: its answer is dropped before the next is asked.
-                        for (i, record) in chunk {
+                        for (i, record, unclaimed) in chunk {
                             if stop.get().is_some() {
                                 let engine = &corpus.entry.version;
-                                cases.push((i, Case::not_run(engine, record, profile)));
+                                let mut case = Case::not_run(engine, record, profile);
+                                case.unclaimed = unclaimed;
+                                cases.push((i, case));
                                 continue;
                             }
+                            let asked = Instant::now();
                             let part = EngineCorpus {
                                 entry: corpus.entry.clone(),
                                 profile,
                                 records: vec![record],
                             };
-                            let result = run(&mut testee, &part, known, &|_, _| true, &mut || {})
-                                .pop()
-                                .expect("one result per record");
-                            cases.push((i, Case::new(result, profile)));
+                            let mut result =
+                                run(&mut testee, &part, known, &|_, _| true, &mut || {})
+                                    .pop()
+                                    .expect("one result per record");
+                            if o.strict_errors {
+                                strict_kind(&mut result, profile, known);
+                            }
+                            let mut case = Case::new(result, profile);
+                            case.unclaimed = unclaimed;
+                            case.elapsed = asked.elapsed();
+                            cases.push((i, case));
                             let (n, last) = testee.failures_in_a_row();
                             if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
                                 let last = last.and_then(|l| l.lines().next()).unwrap_or("");
