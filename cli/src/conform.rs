@@ -102,6 +102,18 @@ pub struct ConformArgs {
     strict_errors: bool,
 }
 
+/// The directions `--direction` selects.
+fn directions(d: Direction) -> Vec<gdmarshal_lab::Direction> {
+    match d {
+        Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
+        Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
+        Direction::Both => vec![
+            gdmarshal_lab::Direction::Decode,
+            gdmarshal_lab::Direction::Encode,
+        ],
+    }
+}
+
 /// `gdmarshal testee`.
 #[derive(clap::Args, Debug)]
 pub struct TesteeArgs {}
@@ -139,7 +151,8 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             .unwrap_or(1)
     });
     let live;
-    let corpora;
+    let mut with_stress;
+    let mut stress = None;
     let engine = if let Some(n) = a.live {
         eprintln!(
             "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
@@ -152,11 +165,11 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         &live
     } else {
         let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
-        corpora = match corpus::load(&dir) {
+        let mut corpora = match corpus::load(&dir) {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
-        let Some(engine) = corpora.iter().find(|c| c.profile == a.profile) else {
+        let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
             let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
             return fail(format!(
                 "the corpus has no answers for Godot {} (it has {})",
@@ -164,10 +177,30 @@ pub fn run(a: &ConformArgs) -> ExitCode {
                 have.join(", ")
             ));
         };
-        if let Err(e) = engine.enough_answers() {
+        if let Err(e) = corpora[at].enough_answers() {
             return fail(e);
         }
-        engine
+        // The stress cases (large values, recorded as recipes and hashes) join the corpus: the
+        // ones the run selects.
+        with_stress = corpora.swap_remove(at);
+        drop(corpora);
+        let filter = Options {
+            run: a.run.clone(),
+            skip: a.skip.clone(),
+            directions: directions(a.direction),
+            ..Options::new(a.testee.clone())
+        };
+        let wanted = match conform::selects(&filter) {
+            Ok(w) => w,
+            Err(e) => return fail(e),
+        };
+        let (version, profile) = (with_stress.entry.version.clone(), with_stress.profile);
+        match corpus::stress::stand_ins(&dir, &version, profile, &wanted) {
+            Ok(records) => with_stress.records.extend(records),
+            Err(e) => return fail(e),
+        }
+        stress = Some((dir, version, profile));
+        &with_stress
     };
     let known = match &a.expect_fail {
         Some(p) if !p.exists() => return fail(format!("{}: no such file", p.display())),
@@ -177,14 +210,7 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    let directions = match a.direction {
-        Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
-        Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
-        Direction::Both => vec![
-            gdmarshal_lab::Direction::Decode,
-            gdmarshal_lab::Direction::Encode,
-        ],
-    };
+    let directions = directions(a.direction);
     let options = Options {
         testee: a.testee.clone(),
         directions,
@@ -198,6 +224,16 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         sample: a.live.is_some(),
         probe_undeclared: a.probe_undeclared,
         strict_errors: a.strict_errors,
+        expand: stress.map(|(dir, version, profile)| {
+            let expand: conform::Expand = Box::new(move |r: &corpus::Record| {
+                if corpus::stress::is_stress(r) {
+                    corpus::stress::materialize(&dir, &version, profile, &r.name)
+                } else {
+                    Ok(r.clone())
+                }
+            });
+            expand
+        }),
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,

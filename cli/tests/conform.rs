@@ -57,7 +57,8 @@ fn failure<'a>(report: &'a str, case: &str) -> &'a str {
 fn own_codec_passes_every_version_through_a_persistent_testee() {
     for version in ["4.6", "3.6", "3.2"] {
         let started = Instant::now();
-        let o = conform(&own_testee(), version, &[]);
+        // The stress cases (tests/conform_stress.rs) take longer.
+        let o = conform(&own_testee(), version, &["--skip", "*/stress/**"]);
         let took = started.elapsed();
         let text = stdout(&o);
         assert!(o.status.success(), "Godot {version}:\n{text}");
@@ -88,7 +89,11 @@ fn own_codec_passes_every_version_through_a_persistent_testee() {
 
 #[test]
 fn jobs_split_the_cases_between_testee_processes() {
-    let o = conform(&own_testee(), "4.6", &["--jobs", "3", "--format", "json"]);
+    let o = conform(
+        &own_testee(),
+        "4.6",
+        &["--jobs", "3", "--format", "json", "--skip", "*/stress/**"],
+    );
     assert!(o.status.success(), "{}", stdout(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["passed"], true);
@@ -108,7 +113,7 @@ fn python_example_passes_what_it_declares_and_skips_the_rest() {
         let o = conform(
             "python3 testees/python/gdmarshal_testee.py",
             version,
-            &["--format", "json"],
+            &["--format", "json", "--skip", "*/stress/**"],
         );
         let report: serde_json::Value =
             serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
@@ -572,13 +577,21 @@ fn temp(name: &str, text: &str) -> (tempfile::TempDir, PathBuf) {
 
 #[test]
 fn expected_failures_are_strict_and_the_runner_prints_the_list_that_passes() {
-    let list = conform(&wrong("float64"), "4.6", &["--print-expect-fail"]);
+    let list = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--print-expect-fail", "--skip", "*/stress/**"],
+    );
     assert_eq!(list.status.code(), Some(1));
     let list = stdout(&list);
     assert!(list.contains("4.6.3.stable encode/float/one "), "{list}");
     let (_dir, path) = temp("expect.txt", &list);
     let path = path.to_str().unwrap();
-    let o = conform(&wrong("float64"), "4.6", &["--expect-fail", path]);
+    let o = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--expect-fail", path, "--skip", "*/stress/**"],
+    );
     assert!(o.status.success(), "{}", stdout(&o));
 
     // An entry for a case that passes, and one that matches nothing, are errors.
@@ -589,7 +602,12 @@ fn expected_failures_are_strict_and_the_runner_prints_the_list_that_passes() {
     let o = conform(
         &wrong("float64"),
         "4.6",
-        &["--expect-fail", path2.to_str().unwrap()],
+        &[
+            "--expect-fail",
+            path2.to_str().unwrap(),
+            "--skip",
+            "*/stress/**",
+        ],
     );
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
@@ -607,7 +625,11 @@ fn expected_failures_are_strict_and_the_runner_prints_the_list_that_passes() {
 
 #[test]
 fn junit_report_is_well_formed_and_counts_right() {
-    let o = conform(&wrong("float64"), "4.6", &["--format", "junit"]);
+    let o = conform(
+        &wrong("float64"),
+        "4.6",
+        &["--format", "junit", "--skip", "*/stress/**"],
+    );
     assert_eq!(o.status.code(), Some(1));
     let (_dir, path) = temp("junit.xml", &stdout(&o));
     let check = command("python3")

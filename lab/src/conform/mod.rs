@@ -66,14 +66,43 @@ pub struct Options {
     /// A rejection passes a rejected case only when the kind it states is the expected one
     /// (`--strict-errors`; [`crate::corpus::RejectionKind`]).
     pub strict_errors: bool,
+    /// Builds a record's full form when its case comes up (a stress case's stand-in becomes
+    /// its large value: [`crate::corpus::stress`]); `None`: records are used as they are.
+    pub expand: Option<Expand>,
+}
+
+/// See [`Options::expand`]: the full record, or why it cannot be built.
+pub type Expand = Box<dyn Fn(&Record) -> Result<Record, String> + Send + Sync>;
+
+impl Options {
+    /// The defaults of `gdmarshal conform` for a testee command: every case of both
+    /// directions, one process, 5 s per answer and for the handshake.
+    pub fn new(testee: String) -> Options {
+        Options {
+            testee,
+            directions: vec![Direction::Decode, Direction::Encode],
+            run: Vec::new(),
+            skip: Vec::new(),
+            known: Vec::new(),
+            jobs: 1,
+            timeout: Duration::from_secs(5),
+            handshake_timeout: Duration::from_secs(5),
+            max_failures_in_a_row: limits::DEFAULT_MAX_FAILURES_IN_A_ROW,
+            sample: false,
+            probe_undeclared: false,
+            strict_errors: false,
+            expand: None,
+        }
+    }
 }
 
 /// One case after the run, with what a report shows.
 ///
 /// Only what a report needs is kept, so that a run's memory does not grow with what a testee
 /// answers: the answer itself is dropped once the case is judged (`details` holds what reports
-/// show of it), and a testee's tree of more than [`MAX_KEPT_TREE`] bytes in the mismatch is
-/// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line).
+/// show of it), a testee's tree of more than [`MAX_KEPT_TREE`] bytes in the mismatch is
+/// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line), and the
+/// record's input, value, tree and bytes of more than [`MAX_KEPT_TREE`] bytes are dropped.
 #[derive(Clone, Debug)]
 pub struct Case {
     /// The judged case, without the testee's answer.
@@ -112,6 +141,7 @@ impl Case {
         };
         result.answer = None;
         lighten(&mut result.settled);
+        lighten_record(&mut result.record);
         let score = Score::of(&result.settled, &result.record);
         Case {
             result,
@@ -123,6 +153,22 @@ impl Case {
             unclaimed: None,
             elapsed: Duration::ZERO,
         }
+    }
+
+    /// A case whose record could not be built ([`Options::expand`]): a failure.
+    fn unbuildable(engine: &str, record: Record, profile: Profile, why: String) -> Case {
+        Case::new(
+            CaseResult {
+                engine: engine.to_string(),
+                name: record.name.clone(),
+                record,
+                answer: None,
+                settled: Settled::Fail(Mismatch::BadRecord {
+                    what: crate::corpus::RecordDefect::UnreadableValue(why),
+                }),
+            },
+            profile,
+        )
     }
 
     /// A case not run because the run stopped early.
@@ -180,6 +226,28 @@ fn lighten(settled: &mut Settled) {
         let _ = serde_json::to_writer(&mut size, tree);
         if size.0 > MAX_KEPT_TREE {
             *tree = Value::String(format!("(a tree of {} bytes of JSON, not kept)", size.0));
+        }
+    }
+}
+
+/// Drops the fields of a judged case's record that are larger than [`MAX_KEPT_TREE`] bytes (a
+/// stress case's input, value, tree and bytes): what reports show of them is in the case's
+/// message and details already, and a run keeps every case.
+fn lighten_record(r: &mut Record) {
+    let big = |s: &Option<String>| s.as_ref().is_some_and(|s| s.len() > MAX_KEPT_TREE);
+    if big(&r.input) {
+        r.input = None;
+    }
+    if big(&r.output) {
+        r.output = None;
+    }
+    for tree in [&mut r.value, &mut r.tree] {
+        if tree.is_some() {
+            let mut size = Count(0);
+            let _ = serde_json::to_writer(&mut size, &*tree);
+            if size.0 > MAX_KEPT_TREE {
+                *tree = None;
+            }
         }
     }
 }
@@ -429,6 +497,23 @@ pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
     }
 }
 
+/// Whether `--run`, `--skip` and `--direction` select a case name (without checking the
+/// globs against a corpus): for building only the stress cases a run needs.
+pub fn selects(o: &Options) -> Result<impl Fn(&str) -> bool + '_, String> {
+    let run_set = globs(&o.run)?;
+    let skip_set = globs(&o.skip)?;
+    Ok(move |name: &str| {
+        let direction = match name.split('/').next() {
+            Some("decode") => Some(Direction::Decode),
+            Some("encode") => Some(Direction::Encode),
+            _ => None,
+        };
+        (o.run.is_empty() || run_set.is_match(name))
+            && !skip_set.is_match(name)
+            && direction.is_none_or(|d| o.directions.contains(&d))
+    })
+}
+
 /// Runs the selected cases of one engine's corpus through the testee.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
     let started = Instant::now();
@@ -440,7 +525,7 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
 
     // Undeclared cases are settled here as skipped, or marked to be reported apart.
     let mut slots: Vec<Option<Case>> = Vec::new();
-    let mut todo: Vec<(usize, Record, Option<Undeclared>)> = Vec::new();
+    let mut todo: Vec<(usize, &Record, Option<Undeclared>)> = Vec::new();
     for r in selected {
         let index = slots.len();
         match undeclared(&hello, r, profile) {
@@ -460,13 +545,13 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
             }
             why => {
                 slots.push(None);
-                todo.push((index, r.clone(), why));
+                todo.push((index, r, why));
             }
         }
     }
 
     let jobs = o.jobs.clamp(1, todo.len().max(1));
-    let mut chunks: Vec<Vec<(usize, Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
+    let mut chunks: Vec<Vec<(usize, &Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
     for (i, item) in todo.into_iter().enumerate() {
         chunks[i % jobs].push(item);
     }
@@ -493,16 +578,32 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                         for (i, record, unclaimed) in chunk {
                             if stop.get().is_some() {
                                 let engine = &corpus.entry.version;
-                                let mut case = Case::not_run(engine, record, profile);
+                                let mut case = Case::not_run(engine, record.clone(), profile);
                                 case.unclaimed = unclaimed;
                                 cases.push((i, case));
                                 continue;
                             }
                             let asked = Instant::now();
+                            // One record at a time is copied (or built: a stress case's tree
+                            // is large).
+                            let full = match &o.expand {
+                                Some(expand) => expand(record),
+                                None => Ok(record.clone()),
+                            };
+                            let full = match full {
+                                Ok(r) => r,
+                                Err(why) => {
+                                    let engine = &corpus.entry.version;
+                                    let mut case = Case::unbuildable(engine, record.clone(), profile, why);
+                                    case.unclaimed = unclaimed;
+                                    cases.push((i, case));
+                                    continue;
+                                }
+                            };
                             let part = EngineCorpus {
                                 entry: corpus.entry.clone(),
                                 profile,
-                                records: vec![record],
+                                records: vec![full],
                             };
                             let mut result =
                                 run(&mut testee, &part, known, &|_, _| true, &mut || {})

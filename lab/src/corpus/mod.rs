@@ -16,6 +16,7 @@ pub mod record;
 pub mod rejection_kind;
 pub mod run;
 pub mod skip;
+pub mod stress;
 pub mod tree;
 
 use std::path::{Path, PathBuf};
