@@ -132,6 +132,16 @@ fn unknown_type_names_in_the_handshake_fail_the_run() {
     assert!(stderr(&o).contains("names unknown types: Vectro2"));
     // The cases it does claim still ran and passed.
     assert!(out.contains("FAILED: 0 failing cases"), "{out}");
+    let junit = conform(
+        &wrong("types Nil,int,Vectro2"),
+        "4.6",
+        &["--run", "encode/int/*", "--format", "junit"],
+    );
+    let xml = stdout(&junit);
+    assert!(
+        xml.contains("<failure message=\"unknown type names: Vectro2\" type=\"unknown-types\"/>"),
+        "{xml}"
+    );
 }
 
 #[test]
