@@ -165,8 +165,14 @@ fn one_wrong_nested_float_is_reported_at_its_path_with_both_bit_patterns() {
     assert!(
         out.contains(
             "FAIL decode/valid/Dictionary/mixed [type Dictionary]\n    decoded value differs at \
-             $.value[1][1].value: engine \"2.5\", got \"0x4004000000000001\" \
-             (bits 0x4004000000000000 vs 0x4004000000000001)"
+             $.value[1][1].value:\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "\n    first differing node: $.value[1][1].value: engine \"2.5\", got \
+             \"0x4004000000000001\" (bits 0x4004000000000000 vs 0x4004000000000001)\n"
         ),
         "{out}"
     );
@@ -373,6 +379,10 @@ crashed = [float(c.get("time")) for c in cases if c.find("error") is not None]
 answered = [float(c.get("time")) for c in cases if c.find("error") is None]
 assert max(crashed) > max(answered), (crashed, answered)
 assert abs(sum(times) - float(root.get("time"))) < float(root.get("time")), root.get("time")
+props = {p.get("name"): int(p.get("value")) for p in root.find("testsuite[@name='godot-4.6.3.stable.float']/properties")}
+assert props["accepted_equal"] > 0 and props["wrong"] == 0 and props["error"] == 0, props
+vec = {p.get("name"): int(p.get("value")) for p in root.find("testsuite[@name='godot-4.6.3.stable.Vector2']/properties")}
+assert vec["error"] == len(crashed), (vec, crashed)
 print(len(errors))
 "#,
         )

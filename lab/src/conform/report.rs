@@ -226,8 +226,15 @@ pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
             out.push(format!("input: {}", clip(input, 200)));
         }
         let testee_tree = answer.and_then(Answer::tree);
-        // A differing value's message names the node and shows both trees already.
-        let shown = matches!(result.settled, Settled::Fail(Mismatch::Value { .. }));
+        // A differing value's message shows both trees already; the node that differs, with
+        // both spellings and bit patterns, comes first.
+        let shown = match &result.settled {
+            Settled::Fail(Mismatch::Value { at, .. }) => {
+                out.insert(0, format!("first differing node: {at}"));
+                true
+            }
+            _ => false,
+        };
         match (&r.tree, testee_tree) {
             _ if shown => {}
             (Some(e), Some(g)) => {
@@ -718,6 +725,21 @@ pub fn junit(c: &Conformance, extra: &str) -> String {
             r[2],
             r[3],
         );
+        // What a JUnit pass cannot say: a pass on an accepted case or on a rejected one.
+        let counts = families(c).remove(family).unwrap_or_default();
+        s.push_str("    <properties>\n");
+        for (name, n) in [
+            ("accepted_equal", counts.accepted_equal),
+            ("rejected_as_expected", counts.rejected_as_expected),
+            ("wrong", counts.wrong),
+            ("error", counts.errors),
+            ("expected_fail", counts.expected_fail),
+            ("skipped", counts.skipped),
+            ("unclaimed", counts.unclaimed),
+        ] {
+            let _ = writeln!(s, "      <property name=\"{name}\" value=\"{n}\"/>");
+        }
+        s.push_str("    </properties>\n");
         for x in c.cases.iter().filter(|x| &x.family == family) {
             let _ = write!(
                 s,

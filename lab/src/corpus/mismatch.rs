@@ -281,9 +281,12 @@ impl fmt::Display for Mismatch {
                 "accepted input the engine rejects ({}), as {tree}",
                 engine_error.lines().next().unwrap_or("")
             ),
+            // The node's spellings and bits ([`NodeDiff`]'s own Display) are for reports that
+            // show them on a line of their own; this text is what saved findings hold.
             Mismatch::Value { at, expected, got } => write!(
                 f,
-                "decoded value differs at {at}\n    engine: {expected}\n    got:    {got}"
+                "decoded value differs at {}:\n    engine: {expected}\n    got:    {got}",
+                at.path
             ),
             Mismatch::Consumed { expected, got } => {
                 write!(f, "consumed {got} bytes, the engine {expected}")
