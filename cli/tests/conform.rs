@@ -139,7 +139,7 @@ fn python_example_passes_what_it_declares_and_skips_the_rest() {
 
 #[test]
 fn documented_type_table_is_caught_at_byte_zero() {
-    let o = conform(&wrong("doc-type-table"), "4.6", &[]);
+    let o = conform(&wrong("doc-type-table"), "4.6", &["--skip", "*/stress/**"]);
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     let f = failure(&text, "encode/Array/empty");
@@ -167,13 +167,13 @@ fn documented_type_table_is_caught_at_byte_zero() {
         "{f}"
     );
     // 3.x uses exactly these ids: the same testee passes there.
-    let o = conform(&wrong("doc-type-table"), "3.6", &[]);
+    let o = conform(&wrong("doc-type-table"), "3.6", &["--skip", "*/stress/**"]);
     assert!(o.status.success(), "{}", stdout(&o));
 }
 
 #[test]
 fn always_64_bit_floats_are_caught_at_the_flag_byte() {
-    let o = conform(&wrong("float64"), "4.6", &[]);
+    let o = conform(&wrong("float64"), "4.6", &["--skip", "*/stress/**"]);
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{text}");
     let f = failure(&text, "encode/float/one");
@@ -476,7 +476,8 @@ fn a_testee_that_stops_reading_its_input_times_out() {
     let text = std::fs::read_to_string(&out).unwrap();
     assert_eq!(status.code(), Some(1), "{text}");
     let f = failure(&text, "decode/depth/arrays_50000");
-    assert!(f.contains("testee hung: no answer within 1.0 s"), "{f}");
+    // 1 s, once more per MiB of the request (800 KB of hex).
+    assert!(f.contains("testee hung: no answer within 1.8 s"), "{f}");
 }
 
 #[test]

@@ -555,6 +555,7 @@ impl Testee {
         }
         let mut line = serde_json::to_string(request).expect("requests serialize");
         line.push('\n');
+        let timeout = scaled(timeout, line.len());
         let sent = match &p.requests {
             Some(requests) => requests.send(line.into_bytes()).map_err(|_| ()),
             None => Err(()),
@@ -610,6 +611,12 @@ impl Testee {
         }
         Ok(answer)
     }
+}
+
+/// The time a testee has for a request of `len` bytes: `timeout` once more per mebibyte, so that
+/// a stress case (a request of up to a few MiB, and an answer as large) is not taken for a hang.
+fn scaled(timeout: Duration, len: usize) -> Duration {
+    timeout.mul_f64(1.0 + len as f64 / f64::from(1u32 << 20))
 }
 
 /// An answer line as JSON, within the nesting limit.
