@@ -7,30 +7,40 @@
 //! text, JSON or JUnit XML.
 
 mod answers;
+mod claims;
 pub mod excerpt;
+mod expect_fail;
+mod junit;
 pub mod limits;
 pub mod live;
 pub mod report;
 pub mod score;
+mod select;
 pub mod serve;
+mod strict;
 pub mod testee;
 
-use std::collections::BTreeSet;
+pub(crate) use claims::collect_types;
+pub use claims::{case_types, family, undeclared};
+pub use expect_fail::expect_fail_list;
+pub use select::{check_glob, selects};
+pub use strict::expected_kind;
+
+use claims::claims_version;
+use expect_fail::stale;
+use select::select;
+use strict::strict_kind;
+
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
-use crate::answer::Answer;
 use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
-use crate::corpus::{
-    EngineCorpus, Mismatch, Record, RejectKind, RejectionKind, SkipReason, Undeclared,
-};
+use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
-use gdmarshal::types::VariantType;
 
 use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
 use score::Score;
@@ -308,211 +318,14 @@ impl Case {
     }
 }
 
-fn claims_version(hello: &Hello, profile: Profile) -> bool {
-    hello
-        .versions
-        .covers(&profile.to_string(), &[&profile.major().to_string()])
-}
-
 /// Whether a settled case makes the run fail.
 pub fn is_failure(s: &Settled) -> bool {
     matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_))
 }
 
-/// Checks a case-name glob (for `--run` / `--skip`), so that a bad one is refused before any
-/// testee starts.
-pub fn check_glob(pattern: &str) -> Result<String, String> {
-    Glob::new(pattern)
-        .map(|_| pattern.to_string())
-        .map_err(|e| e.to_string())
-}
-
-fn globs(patterns: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        b.add(Glob::new(p).map_err(|e| format!("{p:?}: {e}"))?);
-    }
-    b.build().map_err(|e| e.to_string())
-}
-
-/// The type a decode input's header names, if the profile knows the id.
-fn header_type(r: &Record, profile: Profile) -> Option<VariantType> {
-    let bytes = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
-    let id = *bytes.first()? as u32;
-    profile.type_of(id)
-}
-
-fn node_type(v: &Value) -> Option<&str> {
-    v.get("type").and_then(Value::as_str)
-}
-
-/// The type family of a case: the type its name names (`encode/<T>/…`, `decode/valid/<T>/…`),
-/// else the type of its value or of its input's header, else its name's second segment.
-pub fn family(r: &Record, profile: Profile) -> String {
-    let segs: Vec<&str> = r.name.split('/').collect();
-    for s in segs.iter().skip(1).take(2) {
-        if let Some(t) = VariantType::from_name(s) {
-            return t.name().to_string();
-        }
-    }
-    if let Some(t) = r.value.as_ref().or(r.tree.as_ref()).and_then(node_type) {
-        return VariantType::from_name(t)
-            .map(|t| t.name().to_string())
-            .unwrap_or_else(|| t.to_string());
-    }
-    if let Some(t) = header_type(r, profile) {
-        return t.name().to_string();
-    }
-    segs.get(1).unwrap_or(&"other").to_string()
-}
-
-pub(crate) fn collect_types(v: &Value, out: &mut BTreeSet<String>) {
-    match v {
-        Value::Object(m) => {
-            if let Some(t) = m.get("type").and_then(Value::as_str) {
-                out.insert(
-                    VariantType::from_name(t)
-                        .map(|t| t.name().to_string())
-                        .unwrap_or_else(|| t.to_string()),
-                );
-            }
-            for v in m.values() {
-                collect_types(v, out);
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|v| collect_types(v, out)),
-        _ => {}
-    }
-}
-
-/// Every type a case involves: the types in its value and tree, and its input header's type.
-pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for v in [&r.value, &r.tree].into_iter().flatten() {
-        collect_types(v, &mut out);
-    }
-    if let Some(t) = header_type(r, profile) {
-        out.insert(t.name().to_string());
-    }
-    out
-}
-
-/// What the testee's handshake leaves out that a case needs, if anything.
-pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undeclared> {
-    let version = profile.to_string();
-    let major = profile.major().to_string();
-    if !hello.versions.covers(&version, &[&major]) {
-        return Some(Undeclared::Version(version));
-    }
-    if !hello.capabilities.claims(r.direction.as_str()) {
-        return Some(Undeclared::Direction(r.direction.to_string()));
-    }
-    let missing: Vec<String> = case_types(r, profile)
-        .into_iter()
-        .filter(|t| !hello.types.covers(t, &[]))
-        .collect();
-    if !missing.is_empty() {
-        return Some(Undeclared::Types(missing));
-    }
-    None
-}
-
 /// What one runner thread returns: its cases with their corpus positions, and how many testee
 /// processes it started.
 type Part = (Vec<(usize, Case)>, usize);
-
-/// The records `--run`, `--skip` and `--direction` select, in corpus order; an error naming the
-/// first `--run` glob that matches no case of the corpus at all.
-fn select<'c>(corpus: &'c EngineCorpus, o: &Options) -> Result<Vec<&'c Record>, String> {
-    let run_set = globs(&o.run)?;
-    let skip_set = globs(&o.skip)?;
-    for pattern in &o.run {
-        let one = globs(std::slice::from_ref(pattern))?;
-        if !corpus.records.iter().any(|r| one.is_match(&r.name)) {
-            return Err(format!(
-                "--run {pattern:?} matches no case of Godot {} (case names: docs/corpus.md)",
-                corpus.entry.version
-            ));
-        }
-    }
-    let selected: Vec<&Record> = corpus
-        .records
-        .iter()
-        .filter(|r| {
-            (o.run.is_empty() || run_set.is_match(&r.name))
-                && !skip_set.is_match(&r.name)
-                && o.directions.contains(&r.direction)
-        })
-        .collect();
-    if selected.is_empty() && !o.run.is_empty() {
-        return Err(format!(
-            "--run, --skip and --direction leave no case of Godot {} to run",
-            corpus.entry.version
-        ));
-    }
-    Ok(selected)
-}
-
-/// With `--strict-errors`: a rejection that passed a rejected decode case, held to the kind the
-/// case expects (this crate's codec's kind for the input; none where the codec accepts it).
-fn strict_kind(result: &mut CaseResult, profile: Profile, known: &[Entry]) {
-    let (Settled::Pass, Some(Answer::Rejected(rejection))) = (&result.settled, &result.answer)
-    else {
-        return;
-    };
-    let Some(expected) = expected_kind(&result.record, profile) else {
-        return;
-    };
-    let got = match rejection.kind {
-        Some(RejectKind::Stated(k)) => Some(k),
-        _ => None,
-    };
-    if got == Some(expected) {
-        return;
-    }
-    let version = &result.engine;
-    result.settled = match known.iter().find(|k| k.matches(version, &result.name)) {
-        Some(k) => Settled::ExpectedFail(format!("{}: {}", k.origin, k.reason)),
-        None => Settled::Fail(Mismatch::RejectionKind {
-            expected,
-            got,
-            rejection: rejection.clone(),
-        }),
-    };
-}
-
-/// The kind of rejection a rejected decode case expects: the kind of this crate's codec's
-/// refusal of its input.
-pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
-    if r.direction != Direction::Decode || r.verdict != crate::corpus::Verdict::Rejected {
-        return None;
-    }
-    let input = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
-    let options = gdmarshal::decode::DecodeOptions {
-        allow_objects: r.objects,
-    };
-    match gdmarshal::decode::decode(&input, profile, options) {
-        Err(e) => RejectionKind::of_decode(&e.kind),
-        Ok(_) => None,
-    }
-}
-
-/// Whether `--run`, `--skip` and `--direction` select a case name (without checking the
-/// globs against a corpus): for building only the stress cases a run needs.
-pub fn selects(o: &Options) -> Result<impl Fn(&str) -> bool + '_, String> {
-    let run_set = globs(&o.run)?;
-    let skip_set = globs(&o.skip)?;
-    Ok(move |name: &str| {
-        let direction = match name.split('/').next() {
-            Some("decode") => Some(Direction::Decode),
-            Some("encode") => Some(Direction::Encode),
-            _ => None,
-        };
-        (o.run.is_empty() || run_set.is_match(name))
-            && !skip_set.is_match(name)
-            && direction.is_none_or(|d| o.directions.contains(&d))
-    })
-}
 
 /// Runs the selected cases of one engine's corpus through the testee.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
@@ -665,164 +478,4 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         // A stop after the last case stopped nothing.
         stopped: stop.into_inner().filter(|_| not_run),
     })
-}
-
-/// Entries for this engine that match no case at all, or match cases that were run and now all
-/// pass. Entries whose cases were all skipped or not selected cannot be judged and are not stale;
-/// `flaky:` entries never are.
-fn stale(known: &[Entry], corpus: &EngineCorpus, cases: &[Case], sample: bool) -> Vec<Stale> {
-    let version = &corpus.entry.version;
-    known
-        .iter()
-        .filter(|k| !k.flaky())
-        .filter_map(|k| {
-            if !corpus.records.iter().any(|r| k.matches(version, &r.name)) {
-                let why = if k.engine_glob_matches(version) && !sample {
-                    format!("matches no case of Godot {version}")
-                } else {
-                    return None;
-                };
-                return Some(Stale {
-                    origin: k.origin.clone(),
-                    why,
-                });
-            }
-            let mine: Vec<&Settled> = cases
-                .iter()
-                .filter(|c| k.matches(version, &c.result.name))
-                .map(|c| &c.result.settled)
-                .collect();
-            let now_passes = !mine.is_empty()
-                && mine
-                    .iter()
-                    .all(|s| matches!(s, Settled::Pass | Settled::UnexpectedPass(_)));
-            now_passes.then(|| Stale {
-                origin: k.origin.clone(),
-                why: "every case it matches now passes: remove it".into(),
-            })
-        })
-        .collect()
-}
-
-/// The expected-failure list that would make this run pass: the entries still in use, and one
-/// entry per new failure.
-pub fn expect_fail_list(c: &Conformance) -> String {
-    let mut out = String::from(
-        "# Expected failures for `gdmarshal conform` (ENGINE-GLOB CASE-GLOB REASON).\n",
-    );
-    let stale: BTreeSet<&str> = c.stale.iter().map(|s| s.origin.as_str()).collect();
-    for k in &c.known {
-        if stale.contains(k.origin.as_str()) {
-            continue;
-        }
-        if !k.engine_glob_matches(&c.engine) || k.flaky() {
-            out.push_str(&format!(
-                "{} {} {}\n",
-                k.engine_glob(),
-                k.case_glob(),
-                k.reason
-            ));
-            continue;
-        }
-        let mine: Vec<&Case> = c
-            .cases
-            .iter()
-            .filter(|x| k.matches(&c.engine, &x.result.name))
-            .collect();
-        if mine
-            .iter()
-            .any(|x| matches!(x.result.settled, Settled::UnexpectedPass(_)))
-        {
-            // Some of its cases pass now: narrow it to the ones that still fail.
-            for x in mine {
-                if matches!(x.result.settled, Settled::ExpectedFail(_)) {
-                    out.push_str(&format!(
-                        "{} {} {}\n",
-                        globset::escape(&c.engine),
-                        globset::escape(&x.result.name),
-                        k.reason
-                    ));
-                }
-            }
-        } else {
-            out.push_str(&format!(
-                "{} {} {}\n",
-                k.engine_glob(),
-                k.case_glob(),
-                k.reason
-            ));
-        }
-    }
-    for x in &c.cases {
-        // A case not run is no difference to expect: the run stopped before it.
-        if matches!(x.result.settled, Settled::Fail(_)) && !x.not_run {
-            let reason: String = x
-                .message
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .take(120)
-                .collect();
-            out.push_str(&format!(
-                "{} {} {}\n",
-                globset::escape(&c.engine),
-                globset::escape(&x.result.name),
-                limits::escape_control(&reason).replace('#', "")
-            ));
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
-        Record {
-            name: name.into(),
-            direction: Direction::Decode,
-            input: input.map(str::to_string),
-            value: None,
-            objects: false,
-            verdict: crate::corpus::Verdict::Rejected,
-            consumed: None,
-            tree,
-            output: None,
-            nondeterministic: Vec::new(),
-            error: String::new(),
-        }
-    }
-
-    #[test]
-    fn families_come_from_names_values_and_headers() {
-        let p46: Profile = "4.6".parse().unwrap();
-        let p36: Profile = "3.6".parse().unwrap();
-        let f = |n: &str, i: Option<&str>, p| family(&record(n, i, None), p);
-        assert_eq!(f("encode/float/one", None, p46), "float");
-        assert_eq!(
-            f("decode/valid/Vector2/x", Some("05000000"), p46),
-            "Vector2"
-        );
-        assert_eq!(
-            f("decode/truncated/Array/1/at_3", Some("1c00"), p46),
-            "Array"
-        );
-        assert_eq!(f("decode/noncanonical/x", Some("1c000000"), p46), "Array");
-        assert_eq!(f("decode/noncanonical/x", Some("13000000"), p36), "Array");
-        assert_eq!(
-            f("decode/unknown_type/64", Some("40000000"), p46),
-            "unknown_type"
-        );
-        let types = case_types(
-            &record(
-                "decode/x",
-                Some("1c000000"),
-                Some(serde_json::json!({"type":"Array","value":[{"type":"float","value":"1"}]})),
-            ),
-            p46,
-        );
-        assert_eq!(types.into_iter().collect::<Vec<_>>(), ["Array", "float"]);
-    }
 }
