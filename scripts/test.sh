@@ -5,9 +5,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/install-engines.sh
+# The Node.js adapter kit (scripts/kits.sh) needs Node; Debian's package will do.
+command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs; }
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The regression gate: every corpus case against the codec and, again, against the live engines.
 cargo run --quiet --release --bin gdmarshal -- corpus check
+# The adapter kits under testees/: each passes every engine version; their broken variants fail.
+bash scripts/kits.sh

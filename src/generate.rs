@@ -44,6 +44,25 @@ pub fn canonical_value(u: &mut Unstructured, o: &GenOptions) -> Result<Variant> 
     value(u, o, 0)
 }
 
+/// Draws a value of type `ty` (what it holds drawn as [`canonical_value`] draws it); `ty` must
+/// be a type of `o.profile`.
+pub fn canonical_value_of(
+    u: &mut Unstructured,
+    o: &GenOptions,
+    ty: VariantType,
+) -> Result<Variant> {
+    of_type(u, o, ty, 0)
+}
+
+/// The types a profile has, in [`TYPES`] order: what [`canonical_value_of`] draws.
+pub fn profile_types(profile: Profile) -> Vec<VariantType> {
+    TYPES
+        .iter()
+        .map(|t| t.ty)
+        .filter(|&t| profile.id_of(t).is_some())
+        .collect()
+}
+
 fn types_of(o: &GenOptions, depth: usize) -> Vec<VariantType> {
     TYPES
         .iter()

@@ -61,7 +61,8 @@ pub struct ConformArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Write the report to FILE as well as the result line to stdout.
+    /// Write the report to FILE; stdout then shows only the summary (what the testee does not
+    /// claim, the counts and the result line).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Testee processes to run the cases on (1 to 64).
@@ -82,13 +83,35 @@ pub struct ConformArgs {
     /// Corpus folder (default: the corpus this binary was built with).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
-    /// Live mode: instead of the corpus, draw N random values, ask the installed engine of
-    /// --godot to encode them and to decode its own bytes, and judge the testee on its answers.
+    /// Live mode: instead of the corpus, draw N random values of every type the version has
+    /// (N per type), ask the installed engine of --godot to encode them and to decode its own
+    /// bytes, and judge the testee on its answers.
     #[arg(long, value_name = "N")]
     live: Option<usize>,
     /// Seed of the live mode's values (default: from the clock; the report shows it).
     #[arg(long, value_name = "S", requires = "live")]
     seed: Option<u64>,
+    /// Send the cases the testee's handshake does not claim (versions, types, decode, encode)
+    /// too, and report how it answered them apart; they never fail the run.
+    #[arg(long)]
+    probe_undeclared: bool,
+    /// A rejected case passes only when the testee's refusal states the expected kind
+    /// ("kind": truncated, bad-type, bad-count, bad-utf8, too-deep, not-allowed-object,
+    /// bad-value; docs/conformance.md).
+    #[arg(long)]
+    strict_errors: bool,
+}
+
+/// The directions `--direction` selects.
+fn directions(d: Direction) -> Vec<gdmarshal_lab::Direction> {
+    match d {
+        Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
+        Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
+        Direction::Both => vec![
+            gdmarshal_lab::Direction::Decode,
+            gdmarshal_lab::Direction::Encode,
+        ],
+    }
 }
 
 /// `gdmarshal testee`.
@@ -128,10 +151,11 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             .unwrap_or(1)
     });
     let live;
-    let corpora;
+    let mut with_stress;
+    let mut stress = None;
     let engine = if let Some(n) = a.live {
         eprintln!(
-            "live mode: {n} random values, seed {seed}, asked of the Godot {} engine",
+            "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
             a.profile
         );
         live = match conform::live::live_corpus(a.profile, n, seed) {
@@ -141,11 +165,11 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         &live
     } else {
         let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
-        corpora = match corpus::load(&dir) {
+        let mut corpora = match corpus::load(&dir) {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
-        let Some(engine) = corpora.iter().find(|c| c.profile == a.profile) else {
+        let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
             let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
             return fail(format!(
                 "the corpus has no answers for Godot {} (it has {})",
@@ -153,10 +177,30 @@ pub fn run(a: &ConformArgs) -> ExitCode {
                 have.join(", ")
             ));
         };
-        if let Err(e) = engine.enough_answers() {
+        if let Err(e) = corpora[at].enough_answers() {
             return fail(e);
         }
-        engine
+        // The stress cases (large values, recorded as recipes and hashes) join the corpus: the
+        // ones the run selects.
+        with_stress = corpora.swap_remove(at);
+        drop(corpora);
+        let filter = Options {
+            run: a.run.clone(),
+            skip: a.skip.clone(),
+            directions: directions(a.direction),
+            ..Options::new(a.testee.clone())
+        };
+        let wanted = match conform::selects(&filter) {
+            Ok(w) => w,
+            Err(e) => return fail(e),
+        };
+        let (version, profile) = (with_stress.entry.version.clone(), with_stress.profile);
+        match corpus::stress::stand_ins(&dir, &version, profile, &wanted) {
+            Ok(records) => with_stress.records.extend(records),
+            Err(e) => return fail(e),
+        }
+        stress = Some((dir, version, profile));
+        &with_stress
     };
     let known = match &a.expect_fail {
         Some(p) if !p.exists() => return fail(format!("{}: no such file", p.display())),
@@ -166,14 +210,7 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    let directions = match a.direction {
-        Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
-        Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
-        Direction::Both => vec![
-            gdmarshal_lab::Direction::Decode,
-            gdmarshal_lab::Direction::Encode,
-        ],
-    };
+    let directions = directions(a.direction);
     let options = Options {
         testee: a.testee.clone(),
         directions,
@@ -185,6 +222,18 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         handshake_timeout: a.handshake_timeout.unwrap_or(a.timeout),
         max_failures_in_a_row: a.max_failures_in_a_row,
         sample: a.live.is_some(),
+        probe_undeclared: a.probe_undeclared,
+        strict_errors: a.strict_errors,
+        expand: stress.map(|(dir, version, profile)| {
+            let expand: conform::Expand = Box::new(move |r: &corpus::Record| {
+                if corpus::stress::is_stress(r) {
+                    corpus::stress::materialize(&dir, &version, profile, &r.name)
+                } else {
+                    Ok(r.clone())
+                }
+            });
+            expand
+        }),
     };
     let result = match conform::conform(engine, &options) {
         Ok(r) => r,
@@ -196,6 +245,25 @@ pub fn run(a: &ConformArgs) -> ExitCode {
     if let Some(line) = report::stopped(&result) {
         eprintln!("gdmarshal: {line}");
     }
+    if !result.claims_version() {
+        eprintln!(
+            "gdmarshal: testee {:?} declares Godot {}, not {}: every case is skipped as not claimed{}",
+            conform::limits::escape_control(&result.hello.name),
+            conform::limits::escape_control(&result.hello.versions.to_string()),
+            a.profile,
+            if a.probe_undeclared {
+                " (sent anyway: --probe-undeclared)"
+            } else {
+                ""
+            }
+        );
+    }
+    if !result.hello.unknown_types.is_empty() {
+        eprintln!(
+            "gdmarshal: the testee's handshake names unknown types: {}",
+            conform::limits::escape_control(&result.hello.unknown_types.join(", "))
+        );
+    }
     let mut extra = String::new();
     if let Some(n) = a.live {
         extra.push_str(&format!(" --live {n} --seed {seed}"));
@@ -205,6 +273,12 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             " --corpus {}",
             report::shell_quote(&d.display().to_string())
         ));
+    }
+    if a.strict_errors {
+        extra.push_str(" --strict-errors");
+    }
+    if a.probe_undeclared {
+        extra.push_str(" --probe-undeclared");
     }
     if let Some(p) = &a.expect_fail {
         extra.push_str(&format!(
@@ -236,7 +310,8 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             if let Err(e) = std::fs::write(path, &text) {
                 return fail(format!("{}: {e}", path.display()));
             }
-            let summary = report::text(&result, &extra);
+            let mut summary = report::summary(&result);
+            summary.push_str(&format!("report: {}\n", path.display()));
             let _ = write_stdout(summary.as_bytes());
         }
         None => {

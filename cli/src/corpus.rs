@@ -25,6 +25,9 @@ enum CorpusCommand {
     /// Check the codec against every case, and (with engines) that the engines still answer as
     /// the corpus says: the regression gate.
     Check(CheckArgs),
+    /// Ask every installed engine the stress cases (large values, stored as recipes and hashes
+    /// in corpus/stress.jsonl) and rewrite its lines of that file.
+    Stress(GenerateArgs),
     /// Ask every installed engine the framing cases (store_var / put_var / get_var, and its
     /// Basis axes) and rewrite corpus/framing/ and its checksums.
     Framing(FramingArgs),
@@ -63,6 +66,7 @@ pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
         CorpusCommand::Generate(g) => generate_cmd(g),
         CorpusCommand::Check(c) => check_cmd(c),
         CorpusCommand::Framing(f) => framing_cmd(f),
+        CorpusCommand::Stress(g) => stress_cmd(g),
     }
 }
 
@@ -162,6 +166,46 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
             100.0 * invalid as f64 / records.len().max(1) as f64,
             odd,
             incidents
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn stress_cmd(a: &GenerateArgs) -> ExitCode {
+    let engines = match start_engines(&a.engines) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    for mut engine in engines {
+        let info = engine.info().clone();
+        let started = std::time::Instant::now();
+        let records = match corpus::stress::record(&mut engine) {
+            Ok(r) => r,
+            Err(e) => {
+                return fail(format!(
+                    "engine {}: {e}; the stress file was not written",
+                    info.version
+                ));
+            }
+        };
+        print_incidents(&info.version, &engine.take_incidents());
+        if let Err(e) = corpus::stress::write(&a.dir, &records) {
+            return fail(e);
+        }
+        // The rebuilt records must be the engine's answers, or conform could not use them.
+        if let Err(e) = corpus::stress::check(&a.dir, &info.version, info.profile) {
+            return fail(e);
+        }
+        let accepted = records
+            .iter()
+            .filter(|r| r.verdict == corpus::Verdict::Accepted)
+            .count();
+        outln!(
+            "Godot {}: {} stress cases, {} accepted, in {:.1} s",
+            info.version,
+            records.len(),
+            accepted,
+            started.elapsed().as_secs_f64()
         );
     }
     ExitCode::SUCCESS

@@ -64,6 +64,9 @@ pub enum Reencoded {
     Skipped(String),
     /// It gave no answer when asked.
     Unanswered(String),
+    /// It was not asked: the answerer does not claim to re-encode (a decode-only testee), and
+    /// the decode is judged on the decoded value alone.
+    NotClaimed,
     /// None was given: an engine answer without its re-encoding, or a record whose re-encoding
     /// differs between runs.
     Absent,

@@ -25,6 +25,7 @@ pub mod judge;
 pub mod oracle;
 pub mod spec_page;
 pub mod this_codec;
+pub mod tree_diff;
 
 pub use answer::{Answer, Reencoded};
 pub use answerer::Answerer;

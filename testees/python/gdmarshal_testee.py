@@ -138,11 +138,14 @@ def decode_value(r, major, depth):
     if name == "Dictionary":
         count = r.u32() & 0x7FFFFFFF
         pairs = []
+        seen = set()
         for _ in range(count):
             k = decode_value(r, major, depth + 1)
             v = decode_value(r, major, depth + 1)
-            if any(k == k2 for k2, _ in pairs):
+            key = json.dumps(k, sort_keys=True)
+            if key in seen:
                 raise Skip("duplicate dictionary keys are not handled here")
+            seen.add(key)
             pairs.append([k, v])
         return {"type": "Dictionary", "value": pairs}
     if name == "PackedByteArray":

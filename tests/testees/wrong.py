@@ -8,6 +8,16 @@ Each is the example testee (testees/python/gdmarshal_testee.py) with one defect:
     wrong.py float64          always writes floats as 64-bit (the docs say "always double")
     wrong.py crash-on TYPE    exits when asked about a value of TYPE
     wrong.py hang-on TYPE     stops answering when asked about a value of TYPE
+    wrong.py versions V,...   declares only these versions (e.g. 4)
+    wrong.py types T,...      declares only these types, as written (unknown names included)
+    wrong.py float-spelling   right, but writes floats it decodes in other spellings (0x bits,
+                              exponent forms): no failure
+    wrong.py deep-float-off   decodes floats nested in a container one bit off
+    wrong.py reject-all       rejects every input and value
+    wrong.py decode-only      claims to decode only (no encode, no re-encode) and refuses to encode
+    wrong.py cap-65535        refuses arrays, dictionaries and packed arrays past 65,535 elements
+
+With GDMARSHAL_TESTEE_TYPES=T,... in its environment any of them declares only those types.
 """
 
 import os
@@ -58,8 +68,99 @@ elif defect in ("crash-on", "hang-on"):
 
     t.answer = faulty
 
+elif defect in ("versions", "types"):
+    hello = t.answer
+    listed = sys.argv[2].split(",")
+
+    def answer(request):
+        reply = hello(request)
+        if request.get("op") == "hello":
+            reply[defect] = listed
+        return reply
+
+    t.answer = answer
+
+elif defect == "float-spelling":
+    spelled = [0]
+
+    def f64_token(x):
+        spelled[0] += 1
+        bits = t.struct.unpack("<Q", t.struct.pack("<d", x))[0]
+        if t.math.isnan(x) or t.math.isinf(x) or spelled[0] % 2:
+            return "0x%016x" % bits
+        return "%.17e" % x
+
+    t.f64_token = f64_token
+
+elif defect == "deep-float-off":
+    decode = t.decode_value
+
+    def decode_value(r, major, depth):
+        v = decode(r, major, depth)
+        if v.get("type") == "float" and depth >= 1:
+            bits = t.token_bits(v["value"], 8) ^ 1
+            v["value"] = "0x%016x" % bits
+        return v
+
+    t.decode_value = decode_value
+
+elif defect == "reject-all":
+    def answer(request):
+        if request.get("op") == "hello":
+            return hello(request)
+        return {"id": request.get("id"), "ok": False, "error": "rejected", "kind": "truncated"}
+
+    hello = t.answer
+    t.answer = answer
+
+elif defect == "decode-only":
+    inner = t.answer
+
+    def answer(request):
+        if request.get("op") == "hello":
+            reply = inner(request)
+            del reply["directions"]
+            reply["capabilities"] = ["decode"]
+            return reply
+        if request.get("op") == "encode":
+            return {"id": request.get("id"), "ok": False, "error": "this testee does not encode"}
+        return inner(request)
+
+    t.answer = answer
+
+elif defect == "cap-65535":
+    # A library that stores element counts in 16 bits: past 65,535 it refuses.
+    decode = t.decode_value
+
+    def decode_value(r, major, depth):
+        v = decode(r, major, depth)
+        if v.get("type") in ("Array", "Dictionary") and len(v["value"]) > 65535:
+            raise t.Reject("more than 65,535 elements are not supported")
+        return v
+
+    t.decode_value = decode_value
+    encode = t.encode_value
+
+    def encode_value(v, major, out, depth=0):
+        if v.get("type") in ("Array", "Dictionary") and len(v["value"]) > 65535:
+            raise t.Reject("more than 65,535 elements are not supported")
+        return encode(v, major, out, depth)
+
+    t.encode_value = encode_value
+
 else:
     sys.exit("unknown defect %r" % defect)
+
+if os.environ.get("GDMARSHAL_TESTEE_TYPES"):
+    declared = t.answer
+
+    def answer_with_types(request):
+        reply = declared(request)
+        if request.get("op") == "hello":
+            reply["types"] = os.environ["GDMARSHAL_TESTEE_TYPES"].split(",")
+        return reply
+
+    t.answer = answer_with_types
 
 t.sys.setrecursionlimit(20000)
 t.threading.stack_size(256 * 1024 * 1024)

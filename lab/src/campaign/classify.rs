@@ -468,7 +468,12 @@ mod tests {
         same.input = Some("0200000001000000".into());
         same.output = same.input.clone();
         let value = Mismatch::Value {
-            path: "$".into(),
+            at: Box::new(crate::tree_diff::NodeDiff {
+                path: "$.value".into(),
+                expected: "\"1\"".into(),
+                got: "\"2\"".into(),
+                bits: None,
+            }),
             expected: serde_json::json!({"type": "int", "value": "1"}),
             got: serde_json::json!({"type": "int", "value": "2"}),
         };

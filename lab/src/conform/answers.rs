@@ -2,8 +2,9 @@
 //! [`Answer`]. A decode the testee accepts is followed by an encode request for the tree it
 //! answered, whose reply is the answer's re-encoding.
 //!
-//! The testee's words are free text, cut to [`MAX_TESTEE_TEXT`] bytes: its refusals carry no
-//! kind, and a reply that breaks the protocol is [`Answer::Unanswered`].
+//! The testee's words are free text, cut to [`MAX_TESTEE_TEXT`] bytes; a refusal may state its
+//! kind from the small vocabulary of [`RejectionKind`], and a reply that breaks the protocol is
+//! [`Answer::Unanswered`]. A testee that does not claim to re-encode is not asked to.
 
 use serde_json::{Value, json};
 
@@ -16,7 +17,7 @@ use super::testee::Testee;
 use crate::answer::{Answer, Reencoded};
 use crate::answerer::Answerer;
 use crate::case::Case;
-use crate::corpus::Rejection;
+use crate::corpus::{RejectKind, Rejection, RejectionKind};
 
 const NEITHER: &str = "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"";
 
@@ -43,6 +44,26 @@ fn skipped(answer: &Value) -> Option<String> {
     answer.get("skipped").map(text)
 }
 
+/// A refusal: its text, and the kind it states (`"kind"`), when that is one of the vocabulary's.
+/// A kind outside the vocabulary is kept in the text, so that the report shows it.
+fn refusal(answer: &Value) -> Rejection {
+    let mut r = Rejection::text(error_text(answer));
+    match answer
+        .get("kind")
+        .map(|k| k.as_str().map(str::parse::<RejectionKind>))
+    {
+        Some(Some(Ok(k))) => r.kind = Some(RejectKind::Stated(k)),
+        Some(Some(Err(e))) => {
+            r.message = truncate(&format!("{} ({e})", r.message), MAX_TESTEE_TEXT)
+        }
+        Some(None) => {
+            r.message = format!("{} (\"kind\" is not a string)", r.message);
+        }
+        None => {}
+    }
+    r
+}
+
 fn error_text(answer: &Value) -> String {
     answer
         .get("error")
@@ -59,7 +80,7 @@ impl Testee {
         }
         match answer.get("ok") {
             Some(Value::Bool(true)) => Ok(answer),
-            Some(Value::Bool(false)) => Err(NotOk::Refused(Rejection::text(error_text(&answer)))),
+            Some(Value::Bool(false)) => Err(NotOk::Refused(refusal(&answer))),
             _ => Err(NotOk::Unanswered(NEITHER.into())),
         }
     }
@@ -97,6 +118,14 @@ impl Testee {
             .get("consumed")
             .and_then(Value::as_u64)
             .map(|c| c as usize);
+        if !self.hello().capabilities.reencode {
+            return Answer::Decoded {
+                tree: Some(tree.clone()),
+                consumed,
+                reencoded: Reencoded::NotClaimed,
+                log: String::new(),
+            };
+        }
         let reencoded = match self.encode_tree(tree, objects) {
             Ok(b) => Reencoded::Bytes(b),
             Err(NotOk::Refused(r)) => Reencoded::Refused(r),

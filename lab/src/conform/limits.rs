@@ -3,7 +3,9 @@
 //! progress fails (a protocol error, restarting the testee) or the text is cut with a marker;
 //! nothing a testee writes aborts the run or grows the runner's memory past these bounds.
 //!
-//! The corpus's largest legitimate answer is 123 KB (Godot 3.2's `decode/depth/arrays_4096`, a
+//! Apart from the stress cases (sized to fit the answer line: their largest answer, a Dictionary of
+//! 65,536 keys, is 3.5 MB as the Python example writes it), the corpus's largest legitimate answer
+//! is 123 KB (Godot 3.2's `decode/depth/arrays_4096`, a
 //! value nested 4,096 levels, as the Python example writes it), and its deepest is 8,194 JSON
 //! levels (the same answer: two levels per Array, one for the answer object); live mode draws its
 //! values from 4 KiB of random bytes, far smaller.

@@ -7,7 +7,7 @@ use crate::corpus::generate::generate;
 use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
 use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::generate::{GenOptions, canonical_value};
+use gdmarshal::generate::{GenOptions, canonical_value_of, profile_types};
 use gdmarshal::json::{to_json, unhex};
 use gdmarshal::profile::Profile;
 
@@ -59,7 +59,7 @@ fn label(value: &gdmarshal::value::Variant, profile: Profile) -> String {
     }
 }
 
-/// `count` random values of the profile's types, each asked of the live engine as an encode case
+/// `count` random values of each of the profile's types, each asked of the live engine as an encode case
 /// (`live/encode/TYPE/SEED/I`) and its bytes then as a decode case (`live/decode/TYPE/SEED/I`); every case
 /// is asked twice so that answers that change between runs are not compared.
 pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCorpus, String> {
@@ -67,14 +67,16 @@ pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCo
     let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let options = GenOptions::new(profile);
     let mut encode_cases = Vec::new();
-    for i in 0..count {
-        let data = bytes(&mut state, 4096);
-        if let Ok(value) = canonical_value(&mut Unstructured::new(&data), &options) {
-            encode_cases.push(Case::Encode {
-                name: format!("live/encode/{}/{seed}/{i}", label(&value, profile)),
-                value,
-                full_objects: false,
-            });
+    for ty in profile_types(profile) {
+        for i in 0..count {
+            let data = bytes(&mut state, 4096);
+            if let Ok(value) = canonical_value_of(&mut Unstructured::new(&data), &options, ty) {
+                encode_cases.push(Case::Encode {
+                    name: format!("live/encode/{}/{seed}/{i}", label(&value, profile)),
+                    value,
+                    full_objects: false,
+                });
+            }
         }
     }
     let mut records = generate(&mut engine, &encode_cases, &mut |_| {})

@@ -7,18 +7,33 @@
 //! text, JSON or JUnit XML.
 
 mod answers;
+mod claims;
 pub mod excerpt;
+mod expect_fail;
+mod junit;
 pub mod limits;
 pub mod live;
 pub mod report;
+pub mod score;
+mod select;
 pub mod serve;
+mod strict;
 pub mod testee;
 
-use std::collections::BTreeSet;
+pub(crate) use claims::collect_types;
+pub use claims::{case_types, family, undeclared};
+pub use expect_fail::expect_fail_list;
+pub use select::{check_glob, selects};
+pub use strict::expected_kind;
+
+use claims::claims_version;
+use expect_fail::stale;
+use select::select;
+use strict::strict_kind;
+
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 
 use crate::case::Direction;
@@ -26,9 +41,9 @@ use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
 use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
-use gdmarshal::types::VariantType;
 
-use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, MAX_TESTEE_TEXT, truncate};
+use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
+use score::Score;
 use testee::{Hello, Testee};
 
 /// What to run.
@@ -55,14 +70,49 @@ pub struct Options {
     /// The cases are a sample (live mode), not the whole corpus: an expected-failure entry that
     /// matches none of them is not stale.
     pub sample: bool,
+    /// Send the cases the handshake does not claim too, and report them apart
+    /// (`--probe-undeclared`): they never fail the run.
+    pub probe_undeclared: bool,
+    /// A rejection passes a rejected case only when the kind it states is the expected one
+    /// (`--strict-errors`; [`crate::corpus::RejectionKind`]).
+    pub strict_errors: bool,
+    /// Builds a record's full form when its case comes up (a stress case's stand-in becomes
+    /// its large value: [`crate::corpus::stress`]); `None`: records are used as they are.
+    pub expand: Option<Expand>,
+}
+
+/// See [`Options::expand`]: the full record, or why it cannot be built.
+pub type Expand = Box<dyn Fn(&Record) -> Result<Record, String> + Send + Sync>;
+
+impl Options {
+    /// The defaults of `gdmarshal conform` for a testee command: every case of both
+    /// directions, one process, 5 s per answer and for the handshake.
+    pub fn new(testee: String) -> Options {
+        Options {
+            testee,
+            directions: vec![Direction::Decode, Direction::Encode],
+            run: Vec::new(),
+            skip: Vec::new(),
+            known: Vec::new(),
+            jobs: 1,
+            timeout: Duration::from_secs(5),
+            handshake_timeout: Duration::from_secs(5),
+            max_failures_in_a_row: limits::DEFAULT_MAX_FAILURES_IN_A_ROW,
+            sample: false,
+            probe_undeclared: false,
+            strict_errors: false,
+            expand: None,
+        }
+    }
 }
 
 /// One case after the run, with what a report shows.
 ///
 /// Only what a report needs is kept, so that a run's memory does not grow with what a testee
 /// answers: the answer itself is dropped once the case is judged (`details` holds what reports
-/// show of it), and a testee's tree of more than [`MAX_KEPT_TREE`] bytes in the mismatch is
-/// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line).
+/// show of it), a testee's tree of more than [`MAX_KEPT_TREE`] bytes in the mismatch is
+/// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line), and the
+/// record's input, value, tree and bytes of more than [`MAX_KEPT_TREE`] bytes are dropped.
 #[derive(Clone, Debug)]
 pub struct Case {
     /// The judged case, without the testee's answer.
@@ -77,6 +127,13 @@ pub struct Case {
     /// The case was not run: the run stopped early ([`Conformance::stopped`]) before it came up.
     /// It counts as a failure.
     pub not_run: bool,
+    /// How the case counts in the report.
+    pub score: Score,
+    /// What the testee's handshake does not claim that the case needs: such a case is skipped,
+    /// or sent anyway with `--probe-undeclared` and then reported apart, never failing the run.
+    pub unclaimed: Option<Undeclared>,
+    /// The time the case took (asking the testee and judging its answer).
+    pub elapsed: Duration,
 }
 
 impl Case {
@@ -94,13 +151,34 @@ impl Case {
         };
         result.answer = None;
         lighten(&mut result.settled);
+        lighten_record(&mut result.record);
+        let score = Score::of(&result.settled, &result.record);
         Case {
             result,
             family,
             message,
             details,
             not_run: false,
+            score,
+            unclaimed: None,
+            elapsed: Duration::ZERO,
         }
+    }
+
+    /// A case whose record could not be built ([`Options::expand`]): a failure.
+    fn unbuildable(engine: &str, record: Record, profile: Profile, why: String) -> Case {
+        Case::new(
+            CaseResult {
+                engine: engine.to_string(),
+                name: record.name.clone(),
+                record,
+                answer: None,
+                settled: Settled::Fail(Mismatch::BadRecord {
+                    what: crate::corpus::RecordDefect::UnreadableValue(why),
+                }),
+            },
+            profile,
+        )
     }
 
     /// A case not run because the run stopped early.
@@ -162,6 +240,28 @@ fn lighten(settled: &mut Settled) {
     }
 }
 
+/// Drops the fields of a judged case's record that are larger than [`MAX_KEPT_TREE`] bytes (a
+/// stress case's input, value, tree and bytes): what reports show of them is in the case's
+/// message and details already, and a run keeps every case.
+fn lighten_record(r: &mut Record) {
+    let big = |s: &Option<String>| s.as_ref().is_some_and(|s| s.len() > MAX_KEPT_TREE);
+    if big(&r.input) {
+        r.input = None;
+    }
+    if big(&r.output) {
+        r.output = None;
+    }
+    for tree in [&mut r.value, &mut r.tree] {
+        if tree.is_some() {
+            let mut size = Count(0);
+            let _ = serde_json::to_writer(&mut size, &*tree);
+            if size.0 > MAX_KEPT_TREE {
+                *tree = None;
+            }
+        }
+    }
+}
+
 /// An expected-failure entry that is out of date.
 #[derive(Clone, Debug)]
 pub struct Stale {
@@ -197,113 +297,30 @@ pub struct Conformance {
 }
 
 impl Conformance {
-    /// Whether the run passed: no failure, no unexpected pass, no stale entry.
+    /// Whether the run passed: no failure or unexpected pass among the cases the testee claims,
+    /// no stale entry, no unknown type name in the handshake.
     pub fn passed(&self) -> bool {
-        self.stale.is_empty() && !self.cases.iter().any(|c| is_failure(&c.result.settled))
+        self.stale.is_empty()
+            && self.hello.unknown_types.is_empty()
+            && !self.cases.iter().any(|c| c.counts() && c.score.fails())
+    }
+
+    /// Whether the testee's handshake claims the run's engine version.
+    pub fn claims_version(&self) -> bool {
+        claims_version(&self.hello, self.profile)
+    }
+}
+
+impl Case {
+    /// Whether the case counts toward the run's result: it is claimed by the testee.
+    pub fn counts(&self) -> bool {
+        self.unclaimed.is_none()
     }
 }
 
 /// Whether a settled case makes the run fail.
 pub fn is_failure(s: &Settled) -> bool {
     matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_))
-}
-
-/// Checks a case-name glob (for `--run` / `--skip`), so that a bad one is refused before any
-/// testee starts.
-pub fn check_glob(pattern: &str) -> Result<String, String> {
-    Glob::new(pattern)
-        .map(|_| pattern.to_string())
-        .map_err(|e| e.to_string())
-}
-
-fn globs(patterns: &[String]) -> Result<GlobSet, String> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        b.add(Glob::new(p).map_err(|e| format!("{p:?}: {e}"))?);
-    }
-    b.build().map_err(|e| e.to_string())
-}
-
-/// The type a decode input's header names, if the profile knows the id.
-fn header_type(r: &Record, profile: Profile) -> Option<VariantType> {
-    let bytes = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
-    let id = *bytes.first()? as u32;
-    profile.type_of(id)
-}
-
-fn node_type(v: &Value) -> Option<&str> {
-    v.get("type").and_then(Value::as_str)
-}
-
-/// The type family of a case: the type its name names (`encode/<T>/…`, `decode/valid/<T>/…`),
-/// else the type of its value or of its input's header, else its name's second segment.
-pub fn family(r: &Record, profile: Profile) -> String {
-    let segs: Vec<&str> = r.name.split('/').collect();
-    for s in segs.iter().skip(1).take(2) {
-        if let Some(t) = VariantType::from_name(s) {
-            return t.name().to_string();
-        }
-    }
-    if let Some(t) = r.value.as_ref().or(r.tree.as_ref()).and_then(node_type) {
-        return VariantType::from_name(t)
-            .map(|t| t.name().to_string())
-            .unwrap_or_else(|| t.to_string());
-    }
-    if let Some(t) = header_type(r, profile) {
-        return t.name().to_string();
-    }
-    segs.get(1).unwrap_or(&"other").to_string()
-}
-
-pub(crate) fn collect_types(v: &Value, out: &mut BTreeSet<String>) {
-    match v {
-        Value::Object(m) => {
-            if let Some(t) = m.get("type").and_then(Value::as_str) {
-                out.insert(
-                    VariantType::from_name(t)
-                        .map(|t| t.name().to_string())
-                        .unwrap_or_else(|| t.to_string()),
-                );
-            }
-            for v in m.values() {
-                collect_types(v, out);
-            }
-        }
-        Value::Array(a) => a.iter().for_each(|v| collect_types(v, out)),
-        _ => {}
-    }
-}
-
-/// Every type a case involves: the types in its value and tree, and its input header's type.
-pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for v in [&r.value, &r.tree].into_iter().flatten() {
-        collect_types(v, &mut out);
-    }
-    if let Some(t) = header_type(r, profile) {
-        out.insert(t.name().to_string());
-    }
-    out
-}
-
-/// What the testee's handshake leaves out that a case needs, if anything.
-pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undeclared> {
-    let version = profile.to_string();
-    let major = profile.major().to_string();
-    if !hello.versions.covers(&version, &[&major]) {
-        return Some(Undeclared::Version(version));
-    }
-    if !hello.directions.covers(r.direction.as_str(), &[]) {
-        return Some(Undeclared::Direction(r.direction.to_string()));
-    }
-    let missing: Vec<String> = case_types(r, profile)
-        .into_iter()
-        .filter(|t| !hello.types.covers(t, &[]))
-        .collect();
-    if !missing.is_empty() {
-        return Some(Undeclared::Types(missing));
-    }
-    None
 }
 
 /// What one runner thread returns: its cases with their corpus positions, and how many testee
@@ -313,54 +330,41 @@ type Part = (Vec<(usize, Case)>, usize);
 /// Runs the selected cases of one engine's corpus through the testee.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
     let started = Instant::now();
-    let run_set = globs(&o.run)?;
-    let skip_set = globs(&o.skip)?;
     let profile = corpus.profile;
+    let selected = select(corpus, o)?;
     let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?;
     let hello = first.hello().clone();
-    if !hello
-        .versions
-        .covers(&profile.to_string(), &[&profile.major().to_string()])
-    {
-        return Err(format!(
-            "testee {:?} does not declare Godot {profile} (it declares {})",
-            hello.name,
-            truncate(&format!("{:?}", hello.versions), MAX_TESTEE_TEXT)
-        ));
-    }
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
 
-    // Selection, in corpus order; undeclared cases are settled here as skipped.
+    // Undeclared cases are settled here as skipped, or marked to be reported apart.
     let mut slots: Vec<Option<Case>> = Vec::new();
-    let mut todo: Vec<(usize, Record)> = Vec::new();
-    for r in &corpus.records {
-        if (!o.run.is_empty() && !run_set.is_match(&r.name))
-            || skip_set.is_match(&r.name)
-            || !o.directions.contains(&r.direction)
-        {
-            continue;
-        }
+    let mut todo: Vec<(usize, &Record, Option<Undeclared>)> = Vec::new();
+    for r in selected {
         let index = slots.len();
         match undeclared(&hello, r, profile) {
-            Some(why) => slots.push(Some(Case::new(
-                CaseResult {
-                    engine: corpus.entry.version.clone(),
-                    name: r.name.clone(),
-                    record: r.clone(),
-                    answer: None,
-                    settled: Settled::Skip(SkipReason::Undeclared(why)),
-                },
-                profile,
-            ))),
-            None => {
+            Some(why) if !o.probe_undeclared => {
+                let mut case = Case::new(
+                    CaseResult {
+                        engine: corpus.entry.version.clone(),
+                        name: r.name.clone(),
+                        record: r.clone(),
+                        answer: None,
+                        settled: Settled::Skip(SkipReason::Undeclared(why.clone())),
+                    },
+                    profile,
+                );
+                case.unclaimed = Some(why);
+                slots.push(Some(case));
+            }
+            why => {
                 slots.push(None);
-                todo.push((index, r.clone()));
+                todo.push((index, r, why));
             }
         }
     }
 
     let jobs = o.jobs.clamp(1, todo.len().max(1));
-    let mut chunks: Vec<Vec<(usize, Record)>> = vec![Vec::new(); jobs];
+    let mut chunks: Vec<Vec<(usize, &Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
     for (i, item) in todo.into_iter().enumerate() {
         chunks[i % jobs].push(item);
     }
@@ -384,21 +388,47 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                         };
                         let mut cases = Vec::with_capacity(chunk.len());
                         // One case at a time: its answer is dropped before the next is asked.
-                        for (i, record) in chunk {
+                        for (i, record, unclaimed) in chunk {
                             if stop.get().is_some() {
                                 let engine = &corpus.entry.version;
-                                cases.push((i, Case::not_run(engine, record, profile)));
+                                let mut case = Case::not_run(engine, record.clone(), profile);
+                                case.unclaimed = unclaimed;
+                                cases.push((i, case));
                                 continue;
                             }
+                            let asked = Instant::now();
+                            // One record at a time is copied (or built: a stress case's tree
+                            // is large).
+                            let full = match &o.expand {
+                                Some(expand) => expand(record),
+                                None => Ok(record.clone()),
+                            };
+                            let full = match full {
+                                Ok(r) => r,
+                                Err(why) => {
+                                    let engine = &corpus.entry.version;
+                                    let mut case = Case::unbuildable(engine, record.clone(), profile, why);
+                                    case.unclaimed = unclaimed;
+                                    cases.push((i, case));
+                                    continue;
+                                }
+                            };
                             let part = EngineCorpus {
                                 entry: corpus.entry.clone(),
                                 profile,
-                                records: vec![record],
+                                records: vec![full],
                             };
-                            let result = run(&mut testee, &part, known, &|_, _| true, &mut || {})
-                                .pop()
-                                .expect("one result per record");
-                            cases.push((i, Case::new(result, profile)));
+                            let mut result =
+                                run(&mut testee, &part, known, &|_, _| true, &mut || {})
+                                    .pop()
+                                    .expect("one result per record");
+                            if o.strict_errors {
+                                strict_kind(&mut result, profile, known);
+                            }
+                            let mut case = Case::new(result, profile);
+                            case.unclaimed = unclaimed;
+                            case.elapsed = asked.elapsed();
+                            cases.push((i, case));
                             let (n, last) = testee.failures_in_a_row();
                             if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
                                 let last = last.and_then(|l| l.lines().next()).unwrap_or("");
@@ -448,164 +478,4 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         // A stop after the last case stopped nothing.
         stopped: stop.into_inner().filter(|_| not_run),
     })
-}
-
-/// Entries for this engine that match no case at all, or match cases that were run and now all
-/// pass. Entries whose cases were all skipped or not selected cannot be judged and are not stale;
-/// `flaky:` entries never are.
-fn stale(known: &[Entry], corpus: &EngineCorpus, cases: &[Case], sample: bool) -> Vec<Stale> {
-    let version = &corpus.entry.version;
-    known
-        .iter()
-        .filter(|k| !k.flaky())
-        .filter_map(|k| {
-            if !corpus.records.iter().any(|r| k.matches(version, &r.name)) {
-                let why = if k.engine_glob_matches(version) && !sample {
-                    format!("matches no case of Godot {version}")
-                } else {
-                    return None;
-                };
-                return Some(Stale {
-                    origin: k.origin.clone(),
-                    why,
-                });
-            }
-            let mine: Vec<&Settled> = cases
-                .iter()
-                .filter(|c| k.matches(version, &c.result.name))
-                .map(|c| &c.result.settled)
-                .collect();
-            let now_passes = !mine.is_empty()
-                && mine
-                    .iter()
-                    .all(|s| matches!(s, Settled::Pass | Settled::UnexpectedPass(_)));
-            now_passes.then(|| Stale {
-                origin: k.origin.clone(),
-                why: "every case it matches now passes: remove it".into(),
-            })
-        })
-        .collect()
-}
-
-/// The expected-failure list that would make this run pass: the entries still in use, and one
-/// entry per new failure.
-pub fn expect_fail_list(c: &Conformance) -> String {
-    let mut out = String::from(
-        "# Expected failures for `gdmarshal conform` (ENGINE-GLOB CASE-GLOB REASON).\n",
-    );
-    let stale: BTreeSet<&str> = c.stale.iter().map(|s| s.origin.as_str()).collect();
-    for k in &c.known {
-        if stale.contains(k.origin.as_str()) {
-            continue;
-        }
-        if !k.engine_glob_matches(&c.engine) || k.flaky() {
-            out.push_str(&format!(
-                "{} {} {}\n",
-                k.engine_glob(),
-                k.case_glob(),
-                k.reason
-            ));
-            continue;
-        }
-        let mine: Vec<&Case> = c
-            .cases
-            .iter()
-            .filter(|x| k.matches(&c.engine, &x.result.name))
-            .collect();
-        if mine
-            .iter()
-            .any(|x| matches!(x.result.settled, Settled::UnexpectedPass(_)))
-        {
-            // Some of its cases pass now: narrow it to the ones that still fail.
-            for x in mine {
-                if matches!(x.result.settled, Settled::ExpectedFail(_)) {
-                    out.push_str(&format!(
-                        "{} {} {}\n",
-                        globset::escape(&c.engine),
-                        globset::escape(&x.result.name),
-                        k.reason
-                    ));
-                }
-            }
-        } else {
-            out.push_str(&format!(
-                "{} {} {}\n",
-                k.engine_glob(),
-                k.case_glob(),
-                k.reason
-            ));
-        }
-    }
-    for x in &c.cases {
-        // A case not run is no difference to expect: the run stopped before it.
-        if matches!(x.result.settled, Settled::Fail(_)) && !x.not_run {
-            let reason: String = x
-                .message
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .take(120)
-                .collect();
-            out.push_str(&format!(
-                "{} {} {}\n",
-                globset::escape(&c.engine),
-                globset::escape(&x.result.name),
-                limits::escape_control(&reason).replace('#', "")
-            ));
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
-        Record {
-            name: name.into(),
-            direction: Direction::Decode,
-            input: input.map(str::to_string),
-            value: None,
-            objects: false,
-            verdict: crate::corpus::Verdict::Rejected,
-            consumed: None,
-            tree,
-            output: None,
-            nondeterministic: Vec::new(),
-            error: String::new(),
-        }
-    }
-
-    #[test]
-    fn families_come_from_names_values_and_headers() {
-        let p46: Profile = "4.6".parse().unwrap();
-        let p36: Profile = "3.6".parse().unwrap();
-        let f = |n: &str, i: Option<&str>, p| family(&record(n, i, None), p);
-        assert_eq!(f("encode/float/one", None, p46), "float");
-        assert_eq!(
-            f("decode/valid/Vector2/x", Some("05000000"), p46),
-            "Vector2"
-        );
-        assert_eq!(
-            f("decode/truncated/Array/1/at_3", Some("1c00"), p46),
-            "Array"
-        );
-        assert_eq!(f("decode/noncanonical/x", Some("1c000000"), p46), "Array");
-        assert_eq!(f("decode/noncanonical/x", Some("13000000"), p36), "Array");
-        assert_eq!(
-            f("decode/unknown_type/64", Some("40000000"), p46),
-            "unknown_type"
-        );
-        let types = case_types(
-            &record(
-                "decode/x",
-                Some("1c000000"),
-                Some(serde_json::json!({"type":"Array","value":[{"type":"float","value":"1"}]})),
-            ),
-            p46,
-        );
-        assert_eq!(types.into_iter().collect::<Vec<_>>(), ["Array", "float"]);
-    }
 }

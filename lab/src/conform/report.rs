@@ -9,7 +9,7 @@ use crate::answer::Answer;
 use crate::case::Direction;
 use crate::corpus::Mismatch;
 use crate::corpus::run::{CaseResult, Settled};
-use crate::judge::first_difference;
+use crate::tree_diff::first_value_difference;
 use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{to_json, unhex};
@@ -17,7 +17,11 @@ use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 
 use super::limits::escape_control;
+use super::score::Score;
+use super::testee::Declared;
 use super::{Conformance, is_failure};
+
+pub use super::junit::junit;
 
 /// Quotes a word for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {
@@ -194,7 +198,8 @@ fn byte_details(
     };
     match (tree(expected), tree(got)) {
         (Some(e), Some(g)) => {
-            let path = first_difference(&e, &g, "$")
+            let path = first_value_difference(&e, &g, profile)
+                .map(|d| d.to_string())
                 .unwrap_or_else(|| "none (same value, other bytes)".into());
             out.push(format!(
                 "as values (read back by gdmarshal): first differing node {path}"
@@ -223,10 +228,20 @@ pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
             out.push(format!("input: {}", clip(input, 200)));
         }
         let testee_tree = answer.and_then(Answer::tree);
+        // A differing value's message shows both trees already; the node that differs, with
+        // both spellings and bit patterns, comes first.
+        let shown = match &result.settled {
+            Settled::Fail(Mismatch::Value { at, .. }) => {
+                out.insert(0, format!("first differing node: {at}"));
+                true
+            }
+            _ => false,
+        };
         match (&r.tree, testee_tree) {
+            _ if shown => {}
             (Some(e), Some(g)) => {
-                if let Some(path) = first_difference(e, g, "$") {
-                    out.push(format!("first differing node: {path}"));
+                if let Some(d) = first_value_difference(e, g, profile) {
+                    out.push(format!("first differing node: {d}"));
                 }
                 out.push(format!("engine tree: {}", clip(&e.to_string(), 400)));
                 out.push(format!("testee tree: {}", clip(&g.to_string(), 400)));
@@ -256,30 +271,105 @@ pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
     out
 }
 
-/// Counts per type family: cases, pass, expected failures, skipped, failures.
-pub fn families(c: &Conformance) -> BTreeMap<String, [usize; 5]> {
-    let mut m: BTreeMap<String, [usize; 5]> = BTreeMap::new();
+/// How many cases of a report's row count which way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Cases in the row.
+    pub cases: usize,
+    /// The engine accepted, the testee answered the same.
+    pub accepted_equal: usize,
+    /// The engine rejected, and so did the testee.
+    pub rejected_as_expected: usize,
+    /// Answered otherwise than the engine (or an unexpected pass).
+    pub wrong: usize,
+    /// No answer: crashed, hung, broke the protocol, or not run.
+    pub errors: usize,
+    /// Failed as expected.
+    pub expected_fail: usize,
+    /// Not compared (skipped by the testee, or no engine answer).
+    pub skipped: usize,
+    /// Outside what the testee claims (skipped, or probed with `--probe-undeclared`).
+    pub unclaimed: usize,
+}
+
+impl Counts {
+    fn add(&mut self, score: Score) {
+        self.cases += 1;
+        match score {
+            Score::AcceptedEqual => self.accepted_equal += 1,
+            Score::RejectedAsExpected => self.rejected_as_expected += 1,
+            Score::Wrong => self.wrong += 1,
+            Score::Error => self.errors += 1,
+            Score::ExpectedFail => self.expected_fail += 1,
+            Score::Skipped => self.skipped += 1,
+            Score::Unclaimed => self.unclaimed += 1,
+        }
+    }
+
+    /// Cases that pass: accepted and equal, or rejected as expected.
+    pub fn pass(&self) -> usize {
+        self.accepted_equal + self.rejected_as_expected
+    }
+
+    /// Cases that fail: wrong, or no answer.
+    pub fn fail(&self) -> usize {
+        self.wrong + self.errors
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "cases": self.cases,
+            "accepted_equal": self.accepted_equal,
+            "rejected_as_expected": self.rejected_as_expected,
+            "wrong": self.wrong,
+            "error": self.errors,
+            "expected_fail": self.expected_fail,
+            "skip": self.skipped,
+            "unclaimed": self.unclaimed,
+            "pass": self.pass(),
+            "fail": self.fail(),
+        })
+    }
+}
+
+/// Counts per type family. A case outside what the testee claims counts as unclaimed, however
+/// it went when probed ([`probed`] counts those).
+pub fn families(c: &Conformance) -> BTreeMap<String, Counts> {
+    let mut m: BTreeMap<String, Counts> = BTreeMap::new();
     for x in &c.cases {
-        let row = m.entry(x.family.clone()).or_default();
-        row[0] += 1;
-        let i = match x.result.settled {
-            Settled::Pass => 1,
-            Settled::ExpectedFail(_) => 2,
-            Settled::Skip(_) => 3,
-            Settled::Fail(_) | Settled::UnexpectedPass(_) => 4,
+        let score = if x.counts() {
+            x.score
+        } else {
+            Score::Unclaimed
         };
-        row[i] += 1;
+        m.entry(x.family.clone()).or_default().add(score);
     }
     m
 }
 
-fn totals(c: &Conformance) -> [usize; 5] {
-    families(c).values().fold([0; 5], |mut a, r| {
-        for i in 0..5 {
-            a[i] += r[i];
+/// Counts over every family.
+pub fn totals(c: &Conformance) -> Counts {
+    let mut t = Counts::default();
+    for x in &c.cases {
+        t.add(if x.counts() {
+            x.score
+        } else {
+            Score::Unclaimed
+        });
+    }
+    t
+}
+
+/// Counts of the cases outside the testee's claims that were sent anyway
+/// (`--probe-undeclared`) and answered.
+pub fn probed(c: &Conformance) -> Counts {
+    let mut t = Counts::default();
+    for x in c.cases.iter().filter(|x| !x.counts()) {
+        if !matches!(x.score, Score::Unclaimed | Score::Skipped) {
+            t.add(x.score);
         }
-        a
-    })
+    }
+    t
 }
 
 fn rate(c: &Conformance) -> f64 {
@@ -295,6 +385,80 @@ pub fn stopped(c: &Conformance) -> Option<String> {
     ))
 }
 
+/// The lines about what the testee's handshake does not claim: a version it does not declare,
+/// what it does not do, unknown type names, and what probing found. Empty when it claims all.
+pub fn claims(c: &Conformance) -> Vec<String> {
+    let mut out = Vec::new();
+    let h = &c.hello;
+    let unclaimed = c.cases.iter().filter(|x| !x.counts()).count();
+    if !c.claims_version() {
+        out.push(format!(
+            "the testee declares Godot {} but not {}: its {} cases are not claimed",
+            h.versions,
+            c.profile,
+            c.cases.len()
+        ));
+    }
+    let not = h.capabilities.unclaimed();
+    if !not.is_empty() {
+        let mut line = format!("not claimed: {}", not.join(", "));
+        if !h.capabilities.reencode && h.capabilities.decode {
+            line.push_str(" (decode cases are judged on the decoded value alone)");
+        }
+        out.push(line);
+    }
+    if let Declared::Some(types) = &h.types {
+        let known: Vec<&String> = types
+            .iter()
+            .filter(|t| !h.unknown_types.contains(t))
+            .collect();
+        out.push(format!(
+            "types claimed: {}",
+            known
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if !h.unknown_types.is_empty() {
+        out.push(format!(
+            "FAIL handshake: unknown type names {} (type names are tagged JSON's: docs/tagged-json.md)",
+            h.unknown_types
+                .iter()
+                .map(|t| format!("{t:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if unclaimed > 0 {
+        let p = probed(c);
+        if p.cases > 0 {
+            out.push(format!(
+                "not claimed, but answered (--probe-undeclared): {}; {} of {} wrong",
+                p.cases,
+                p.fail(),
+                p.cases
+            ));
+        } else {
+            out.push(format!("{unclaimed} cases not claimed, not sent"));
+        }
+    }
+    out
+}
+
+fn failure_block(s: &mut String, c: &Conformance, x: &super::Case, extra: &str, label: &str) {
+    let _ = writeln!(s, "{label} {} [type {}]", x.result.name, x.family);
+    for line in x
+        .message
+        .lines()
+        .chain(x.details.iter().map(String::as_str))
+    {
+        let _ = writeln!(s, "    {}", escape_control(line));
+    }
+    let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
+}
+
 /// The text report. Whatever came from the testee has its control characters escaped
 /// ([`escape_control`]), so that the report cannot drive a terminal.
 pub fn text(c: &Conformance, extra: &str) -> String {
@@ -303,15 +467,12 @@ pub fn text(c: &Conformance, extra: &str) -> String {
         if !is_failure(&x.result.settled) || x.not_run {
             continue;
         }
-        let _ = writeln!(s, "FAIL {} [type {}]", x.result.name, x.family);
-        for line in x
-            .message
-            .lines()
-            .chain(x.details.iter().map(String::as_str))
-        {
-            let _ = writeln!(s, "    {}", escape_control(line));
-        }
-        let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
+        let label = if x.counts() {
+            "FAIL"
+        } else {
+            "WRONG (not claimed)"
+        };
+        failure_block(&mut s, c, x, extra, label);
     }
     for x in &c.cases {
         if let Settled::ExpectedFail(entry) = &x.result.settled {
@@ -332,23 +493,32 @@ pub fn text(c: &Conformance, extra: &str) -> String {
             escape_control(&st.why)
         );
     }
-    let _ = writeln!(
-        s,
-        "\n{:<20} {:>6} {:>6} {:>9} {:>6} {:>6}",
-        "type family", "cases", "pass", "expected", "skip", "FAIL"
-    );
-    let row = |s: &mut String, name: &str, r: &[usize; 5]| {
+    let header = |s: &mut String| {
         let _ = writeln!(
             s,
-            "{:<20} {:>6} {:>6} {:>9} {:>6} {:>6}",
-            name, r[0], r[1], r[2], r[3], r[4]
+            "\n{:<20} {:>6} {:>6} {:>9} {:>9} {:>6} {:>10} {:>6}",
+            "type family", "cases", "equal", "rejected", "expected", "skip", "unclaimed", "WRONG"
+        );
+    };
+    header(&mut s);
+    let row = |s: &mut String, name: &str, r: &Counts| {
+        let _ = writeln!(
+            s,
+            "{:<20} {:>6} {:>6} {:>9} {:>9} {:>6} {:>10} {:>6}",
+            name,
+            r.cases,
+            r.accepted_equal,
+            r.rejected_as_expected,
+            r.expected_fail,
+            r.skipped,
+            r.unclaimed,
+            r.fail()
         );
     };
     for (f, r) in families(c) {
         row(&mut s, &f, &r);
     }
-    let t = totals(c);
-    row(&mut s, "total", &t);
+    row(&mut s, "total", &totals(c));
     let mut skips: BTreeMap<String, usize> = BTreeMap::new();
     for x in &c.cases {
         if let Settled::Skip(why) = &x.result.settled {
@@ -361,11 +531,23 @@ pub fn text(c: &Conformance, extra: &str) -> String {
             let _ = writeln!(s, "{n:>6}  {}", escape_control(&why));
         }
     }
+    s.push('\n');
+    s.push_str(&summary(c));
+    s
+}
+
+/// The end of the text report, which is all stdout shows with `--output FILE`: what the testee
+/// does not claim, the run's numbers and its result.
+pub fn summary(c: &Conformance) -> String {
+    let mut s = String::new();
+    for line in claims(c) {
+        let _ = writeln!(s, "{}", escape_control(&line));
+    }
     let _ = writeln!(
         s,
-        "\ntestee {:?} ({}) against Godot {} (format {}): {} cases in {:.2} s ({:.0} cases/s), {} testee process start(s)",
-        c.hello.name,
-        c.command,
+        "testee {:?} ({}) against Godot {} (format {}): {} cases in {:.2} s ({:.0} cases/s), {} testee process start(s)",
+        escape_control(&c.hello.name),
+        escape_control(&c.command),
         c.engine,
         c.profile,
         c.cases.len(),
@@ -376,21 +558,25 @@ pub fn text(c: &Conformance, extra: &str) -> String {
     if let Some(line) = stopped(c) {
         let _ = writeln!(s, "{line}");
     }
+    let t = totals(c);
+    let counts = format!(
+        "{} accepted and equal, {} rejected as expected, {} wrong, {} errors, {} expected failures, {} skipped, {} not claimed",
+        t.accepted_equal,
+        t.rejected_as_expected,
+        t.wrong,
+        t.errors,
+        t.expected_fail,
+        t.skipped,
+        t.unclaimed
+    );
     if c.passed() {
-        let _ = writeln!(
-            s,
-            "ok: {} passed, {} expected failures, {} skipped",
-            t[1], t[2], t[3]
-        );
+        let _ = writeln!(s, "ok: {counts}");
     } else {
         let _ = writeln!(
             s,
-            "FAILED: {} failing cases, {} stale expected-failure entries ({} passed, {} expected failures, {} skipped)",
-            t[4],
-            c.stale.len(),
-            t[1],
-            t[2],
-            t[3]
+            "FAILED: {} failing cases, {} stale expected-failure entries: {counts}",
+            t.fail(),
+            c.stale.len()
         );
     }
     s
@@ -398,24 +584,43 @@ pub fn text(c: &Conformance, extra: &str) -> String {
 
 /// The JSON report.
 pub fn json(c: &Conformance, extra: &str) -> Value {
-    let t = totals(c);
+    let h = &c.hello;
     let mut report = json!({
-        "testee": {"name": c.hello.name, "command": c.command},
+        "testee": {"name": h.name, "command": c.command},
         "engine": c.engine,
         "profile": c.profile.to_string(),
         "passed": c.passed(),
         "seconds": c.elapsed.as_secs_f64(),
         "testee_starts": c.starts,
-        "totals": {"cases": t[0], "pass": t[1], "expected_fail": t[2], "skip": t[3], "fail": t[4]},
-        "families": families(c).into_iter().map(|(f, r)| json!({
-            "family": f, "cases": r[0], "pass": r[1], "expected_fail": r[2], "skip": r[3], "fail": r[4],
-        })).collect::<Vec<_>>(),
+        "claims": {
+            "version": c.claims_version(),
+            "versions": h.versions.to_string(),
+            "capabilities": crate::conform::testee::Capabilities::NAMES
+                .into_iter()
+                .filter(|n| h.capabilities.claims(n))
+                .collect::<Vec<_>>(),
+            "not_claimed": h.capabilities.unclaimed(),
+            "types": h.types.to_string(),
+            "unknown_types": h.unknown_types,
+        },
+        "totals": totals(c).json(),
+        "probed": probed(c).json(),
+        "families": families(c).into_iter().map(|(f, r)| {
+            let mut o = r.json();
+            o["family"] = json!(f);
+            o
+        }).collect::<Vec<_>>(),
         "cases": c.cases.iter().map(|x| {
             let mut o = json!({
                 "name": x.result.name,
                 "family": x.family,
                 "status": status(&x.result.settled),
+                "score": x.score.name(),
+                "seconds": x.elapsed.as_secs_f64(),
             });
+            if !x.counts() {
+                o["claimed"] = json!(false);
+            }
             if !x.message.is_empty() {
                 o["message"] = json!(x.message);
             }
@@ -459,96 +664,6 @@ pub fn xml_escape(s: &str) -> String {
         }
     }
     out
-}
-
-/// The JUnit XML report: one test suite per type family, one test case per corpus case; expected
-/// failures and skipped cases are `<skipped>`; stale entries are failures of a suite of their own.
-pub fn junit(c: &Conformance, extra: &str) -> String {
-    let t = totals(c);
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        s,
-        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
-        xml_escape(&format!(
-            "gdmarshal conform {} Godot {}",
-            c.hello.name, c.engine
-        )),
-        t[0] + c.stale.len(),
-        t[4] + c.stale.len(),
-        t[2] + t[3],
-        c.elapsed.as_secs_f64()
-    );
-    let per_case = c.elapsed.as_secs_f64() / c.cases.len().max(1) as f64;
-    let class = |f: &str| format!("godot-{}.{}", c.engine, f);
-    for (family, r) in families(c) {
-        let _ = writeln!(
-            s,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{:.3}\">",
-            xml_escape(&class(&family)),
-            r[0],
-            r[4],
-            r[2] + r[3],
-            per_case * r[0] as f64
-        );
-        for x in c.cases.iter().filter(|x| x.family == family) {
-            let _ = write!(
-                s,
-                "    <testcase name=\"{}\" classname=\"{}\" time=\"{per_case:.4}\"",
-                xml_escape(&x.result.name),
-                xml_escape(&class(&family))
-            );
-            match &x.result.settled {
-                Settled::Pass => s.push_str("/>\n"),
-                Settled::Skip(_) | Settled::ExpectedFail(_) => {
-                    let _ = writeln!(
-                        s,
-                        ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                        xml_escape(&x.message)
-                    );
-                }
-                Settled::Fail(_) | Settled::UnexpectedPass(_) => {
-                    let m = &x.message;
-                    let mut body = m.clone();
-                    for line in &x.details {
-                        body.push('\n');
-                        body.push_str(line);
-                    }
-                    body.push_str("\nreplay: ");
-                    body.push_str(&replay(c, &x.result.name, extra));
-                    let _ = writeln!(
-                        s,
-                        ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>",
-                        xml_escape(&format!(
-                            "[type {}] {}",
-                            x.family,
-                            m.lines().next().unwrap_or("")
-                        )),
-                        status(&x.result.settled),
-                        xml_escape(&body)
-                    );
-                }
-            }
-        }
-        s.push_str("  </testsuite>\n");
-    }
-    if !c.stale.is_empty() {
-        let _ = writeln!(
-            s,
-            "  <testsuite name=\"expected-failures\" tests=\"{0}\" failures=\"{0}\" errors=\"0\" skipped=\"0\">",
-            c.stale.len()
-        );
-        for st in &c.stale {
-            let _ = writeln!(
-                s,
-                "    <testcase name=\"{}\" classname=\"expected-failures\">\n      <failure message=\"{}\" type=\"stale\"/>\n    </testcase>",
-                xml_escape(&st.origin),
-                xml_escape(&format!("stale expected failure: {}", st.why))
-            );
-        }
-        s.push_str("  </testsuite>\n");
-    }
-    s.push_str("</testsuites>\n");
-    s
 }
 
 #[cfg(test)]

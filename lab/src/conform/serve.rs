@@ -4,6 +4,7 @@ use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
 
+use crate::corpus::{RejectKind, RejectionKind};
 use crate::this_codec::ThisCodec;
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
@@ -42,7 +43,7 @@ pub fn answer(line: &str) -> Value {
             "name": format!("gdmarshal {}", env!("CARGO_PKG_VERSION")),
             "protocol": PROTOCOL,
             "versions": "all",
-            "directions": ["decode", "encode"],
+            "capabilities": ["decode", "encode", "reencode"],
             "types": "all",
             "expect_fail": known_differences(),
         });
@@ -66,7 +67,15 @@ pub fn answer(line: &str) -> Value {
                 Ok((tree, consumed)) => {
                     json!({"id": id, "ok": true, "value": tree, "consumed": consumed})
                 }
-                Err(e) => json!({"id": id, "ok": false, "error": e.message}),
+                Err(e) => {
+                    let mut refusal = json!({"id": id, "ok": false, "error": e.message});
+                    if let Some(RejectKind::Decode(k)) = &e.kind
+                        && let Some(kind) = RejectionKind::of_decode(k)
+                    {
+                        refusal["kind"] = json!(kind.name());
+                    }
+                    refusal
+                }
             }
         }
         "encode" => {

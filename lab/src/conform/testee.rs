@@ -69,6 +69,92 @@ impl Declared {
     }
 }
 
+impl std::fmt::Display for Declared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Declared::All => f.write_str("all"),
+            Declared::Some(list) if list.is_empty() => f.write_str("none"),
+            Declared::Some(list) => f.write_str(&list.join(", ")),
+        }
+    }
+}
+
+/// What a testee claims to do (`capabilities` in the handshake; docs/conformance.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// It decodes: decode cases are sent.
+    pub decode: bool,
+    /// It encodes: encode cases are sent.
+    pub encode: bool,
+    /// It re-encodes what it decoded: after an accepted decode it is asked to encode the value,
+    /// and the bytes are judged too. Without it a decode is judged on the value alone.
+    pub reencode: bool,
+}
+
+impl Capabilities {
+    /// The names the handshake uses.
+    pub const NAMES: [&'static str; 3] = ["decode", "encode", "reencode"];
+
+    /// Whether `name` (`decode`, `encode`, `reencode`) is claimed.
+    pub fn claims(&self, name: &str) -> bool {
+        match name {
+            "decode" => self.decode,
+            "encode" => self.encode,
+            "reencode" => self.reencode,
+            _ => false,
+        }
+    }
+
+    /// The names not claimed.
+    pub fn unclaimed(&self) -> Vec<&'static str> {
+        Self::NAMES
+            .into_iter()
+            .filter(|n| !self.claims(n))
+            .collect()
+    }
+
+    /// From the handshake: `capabilities` when given, else the older `directions` (a decode
+    /// claim then includes the re-encoding, as it always did).
+    fn parse(v: &Value) -> Result<Capabilities, String> {
+        match (v.get("capabilities"), v.get("directions")) {
+            (Some(_), Some(_)) => {
+                Err("hello: give \"capabilities\" or the older \"directions\", not both".into())
+            }
+            (Some(c), None) => {
+                let declared = Declared::parse(Some(c), "capabilities")?;
+                if let Declared::Some(list) = &declared
+                    && let Some(bad) = list.iter().find(|n| !Self::NAMES.contains(&n.as_str()))
+                {
+                    return Err(format!(
+                        "hello: capabilities: unknown {bad:?} (they are decode, encode, reencode)"
+                    ));
+                }
+                Ok(Capabilities {
+                    decode: declared.covers("decode", &[]),
+                    encode: declared.covers("encode", &[]),
+                    reencode: declared.covers("reencode", &[]),
+                })
+            }
+            (None, d) => {
+                let declared = Declared::parse(d, "directions")?;
+                if let Declared::Some(list) = &declared
+                    && let Some(bad) = list.iter().find(|n| *n != "decode" && *n != "encode")
+                {
+                    return Err(format!(
+                        "hello: directions: unknown {bad:?} (they are decode, encode)"
+                    ));
+                }
+                let decode = declared.covers("decode", &[]);
+                Ok(Capabilities {
+                    decode,
+                    encode: declared.covers("encode", &[]),
+                    reencode: decode,
+                })
+            }
+        }
+    }
+}
+
 /// The testee's answer to the handshake.
 #[derive(Clone, Debug)]
 pub struct Hello {
@@ -76,10 +162,13 @@ pub struct Hello {
     pub name: String,
     /// Engine versions (format profiles such as `4.6`, or a major such as `4`).
     pub versions: Declared,
-    /// `decode`, `encode`.
-    pub directions: Declared,
+    /// What it does: decode, encode, re-encode.
+    pub capabilities: Capabilities,
     /// Type names (Godot 4 names, as in tagged JSON).
     pub types: Declared,
+    /// Names in `types` that are no type name tagged JSON knows (they fail the run: a typo would
+    /// otherwise skip a type's cases in silence).
+    pub unknown_types: Vec<String>,
     /// The testee's own expected failures, `ENGINE-GLOB CASE-GLOB REASON` lines (optional).
     pub expect_fail: Vec<crate::corpus::known::Entry>,
 }
@@ -98,11 +187,21 @@ impl Hello {
                 "hello: the testee speaks protocol {p}, this runner {PROTOCOL}"
             ));
         }
+        let types = Declared::parse(v.get("types"), "types")?;
+        let unknown_types = match &types {
+            Declared::All => Vec::new(),
+            Declared::Some(list) => list
+                .iter()
+                .filter(|t| gdmarshal::types::VariantType::from_name(t).is_none())
+                .map(|t| truncate(t, MAX_NAME))
+                .collect(),
+        };
         Ok(Hello {
             name,
             versions: Declared::parse(v.get("versions"), "versions")?,
-            directions: Declared::parse(v.get("directions"), "directions")?,
-            types: Declared::parse(v.get("types"), "types")?,
+            capabilities: Capabilities::parse(v)?,
+            types,
+            unknown_types,
             expect_fail: match v.get("expect_fail") {
                 None => Vec::new(),
                 Some(Value::Array(lines)) => {
@@ -456,6 +555,7 @@ impl Testee {
         }
         let mut line = serde_json::to_string(request).expect("requests serialize");
         line.push('\n');
+        let timeout = scaled(timeout, line.len());
         let sent = match &p.requests {
             Some(requests) => requests.send(line.into_bytes()).map_err(|_| ()),
             None => Err(()),
@@ -511,6 +611,12 @@ impl Testee {
         }
         Ok(answer)
     }
+}
+
+/// The time a testee has for a request of `len` bytes: `timeout` once more per mebibyte, so that
+/// a stress case (a request of up to a few MiB, and an answer as large) is not taken for a hang.
+fn scaled(timeout: Duration, len: usize) -> Duration {
+    timeout.mul_f64(1.0 + len as f64 / f64::from(1u32 << 20))
 }
 
 /// An answer line as JSON, within the nesting limit.

@@ -8,7 +8,9 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::rejection_kind::RejectionKind;
 use crate::oracle::EngineRejection;
+use crate::tree_diff::NodeDiff;
 use gdmarshal::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use gdmarshal::json::{JsonError, hex};
 
@@ -34,6 +36,8 @@ pub enum RejectKind {
     /// An engine refused the input, for a reason [`crate::oracle::engine_rejection`] reads from
     /// its error output.
     Engine(EngineRejection),
+    /// A testee refused it and stated the kind (`"kind"` in its answer).
+    Stated(RejectionKind),
 }
 
 impl Rejection {
@@ -186,8 +190,9 @@ pub enum Mismatch {
     },
     /// It decoded another value than the engine.
     Value {
-        /// The first differing node, e.g. `$.value[2]`.
-        path: String,
+        /// The first node that differs by value (e.g. `$.value[2].value`), with both sides'
+        /// spelling and, for a float, both bit patterns.
+        at: Box<NodeDiff>,
         /// The engine's tree.
         expected: Value,
         /// The implementation's tree.
@@ -225,6 +230,16 @@ pub enum Mismatch {
         /// Its reason.
         rejection: Rejection,
     },
+    /// It rejected input the engine rejects, but not for the kind of reason the engine's (and
+    /// this crate's codec's) rejection is (`--strict-errors`).
+    RejectionKind {
+        /// The kind expected.
+        expected: RejectionKind,
+        /// The kind it stated, if it stated one.
+        got: Option<RejectionKind>,
+        /// Its rejection.
+        rejection: Rejection,
+    },
     /// The record cannot be judged against.
     BadRecord {
         /// What is wrong with it.
@@ -258,13 +273,12 @@ impl fmt::Display for Mismatch {
                 "accepted input the engine rejects ({}), as {tree}",
                 engine_error.lines().next().unwrap_or("")
             ),
-            Mismatch::Value {
-                path,
-                expected,
-                got,
-            } => write!(
+            // The node's spellings and bits ([`NodeDiff`]'s own Display) are for reports that
+            // show them on a line of their own; this text is what saved findings hold.
+            Mismatch::Value { at, expected, got } => write!(
                 f,
-                "decoded value differs at {path}:\n    engine: {expected}\n    got:    {got}"
+                "decoded value differs at {}:\n    engine: {expected}\n    got:    {got}",
+                at.path
             ),
             Mismatch::Consumed { expected, got } => {
                 write!(f, "consumed {got} bytes, the engine {expected}")
@@ -282,6 +296,22 @@ impl fmt::Display for Mismatch {
             Mismatch::EncodeRefused { rejection } => {
                 write!(f, "refused a value the engine encodes: {rejection}")
             }
+            Mismatch::RejectionKind {
+                expected,
+                got: Some(got),
+                rejection,
+            } => write!(
+                f,
+                "rejected as {got}, the engine's rejection is {expected}: {rejection}"
+            ),
+            Mismatch::RejectionKind {
+                expected,
+                got: None,
+                rejection,
+            } => write!(
+                f,
+                "rejected without stating the kind (expected \"kind\":\"{expected}\"): {rejection}"
+            ),
             Mismatch::BadRecord { what } => write!(f, "{what}"),
         }
     }

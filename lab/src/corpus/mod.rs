@@ -13,8 +13,10 @@ pub mod integrity;
 pub mod known;
 pub mod mismatch;
 pub mod record;
+pub mod rejection_kind;
 pub mod run;
 pub mod skip;
+pub mod stress;
 pub mod tree;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +28,7 @@ pub use cases::all_cases;
 pub use integrity::{CorpusError, sha256_hex};
 pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Record, Verdict};
+pub use rejection_kind::RejectionKind;
 pub use skip::{SkipReason, Undeclared};
 
 use gdmarshal::profile::Profile;

@@ -1,0 +1,153 @@
+//! What a testee claims (its handshake) against what a case needs: the types a case involves,
+//! its type family, and what of it the handshake leaves out.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::corpus::{Record, Undeclared};
+use gdmarshal::profile::Profile;
+use gdmarshal::types::VariantType;
+
+use super::testee::Hello;
+
+pub(super) fn claims_version(hello: &Hello, profile: Profile) -> bool {
+    hello
+        .versions
+        .covers(&profile.to_string(), &[&profile.major().to_string()])
+}
+
+/// The type a decode input's header names, if the profile knows the id.
+fn header_type(r: &Record, profile: Profile) -> Option<VariantType> {
+    let bytes = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
+    let id = *bytes.first()? as u32;
+    profile.type_of(id)
+}
+
+fn node_type(v: &Value) -> Option<&str> {
+    v.get("type").and_then(Value::as_str)
+}
+
+/// The type family of a case: the type its name names (`encode/<T>/…`, `decode/valid/<T>/…`),
+/// else the type of its value or of its input's header, else its name's second segment.
+pub fn family(r: &Record, profile: Profile) -> String {
+    let segs: Vec<&str> = r.name.split('/').collect();
+    for s in segs.iter().skip(1).take(2) {
+        if let Some(t) = VariantType::from_name(s) {
+            return t.name().to_string();
+        }
+    }
+    if let Some(t) = r.value.as_ref().or(r.tree.as_ref()).and_then(node_type) {
+        return VariantType::from_name(t)
+            .map(|t| t.name().to_string())
+            .unwrap_or_else(|| t.to_string());
+    }
+    if let Some(t) = header_type(r, profile) {
+        return t.name().to_string();
+    }
+    segs.get(1).unwrap_or(&"other").to_string()
+}
+
+pub(crate) fn collect_types(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(t) = m.get("type").and_then(Value::as_str) {
+                out.insert(
+                    VariantType::from_name(t)
+                        .map(|t| t.name().to_string())
+                        .unwrap_or_else(|| t.to_string()),
+                );
+            }
+            for v in m.values() {
+                collect_types(v, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| collect_types(v, out)),
+        _ => {}
+    }
+}
+
+/// Every type a case involves: the types in its value and tree, and its input header's type.
+pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for v in [&r.value, &r.tree].into_iter().flatten() {
+        collect_types(v, &mut out);
+    }
+    if let Some(t) = header_type(r, profile) {
+        out.insert(t.name().to_string());
+    }
+    out
+}
+
+/// What the testee's handshake leaves out that a case needs, if anything.
+pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undeclared> {
+    let version = profile.to_string();
+    let major = profile.major().to_string();
+    if !hello.versions.covers(&version, &[&major]) {
+        return Some(Undeclared::Version(version));
+    }
+    if !hello.capabilities.claims(r.direction.as_str()) {
+        return Some(Undeclared::Direction(r.direction.to_string()));
+    }
+    let missing: Vec<String> = case_types(r, profile)
+        .into_iter()
+        .filter(|t| !hello.types.covers(t, &[]))
+        .collect();
+    if !missing.is_empty() {
+        return Some(Undeclared::Types(missing));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Direction;
+
+    fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
+        Record {
+            name: name.into(),
+            direction: Direction::Decode,
+            input: input.map(str::to_string),
+            value: None,
+            objects: false,
+            verdict: crate::corpus::Verdict::Rejected,
+            consumed: None,
+            tree,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        }
+    }
+
+    #[test]
+    fn families_come_from_names_values_and_headers() {
+        let p46: Profile = "4.6".parse().unwrap();
+        let p36: Profile = "3.6".parse().unwrap();
+        let f = |n: &str, i: Option<&str>, p| family(&record(n, i, None), p);
+        assert_eq!(f("encode/float/one", None, p46), "float");
+        assert_eq!(
+            f("decode/valid/Vector2/x", Some("05000000"), p46),
+            "Vector2"
+        );
+        assert_eq!(
+            f("decode/truncated/Array/1/at_3", Some("1c00"), p46),
+            "Array"
+        );
+        assert_eq!(f("decode/noncanonical/x", Some("1c000000"), p46), "Array");
+        assert_eq!(f("decode/noncanonical/x", Some("13000000"), p36), "Array");
+        assert_eq!(
+            f("decode/unknown_type/64", Some("40000000"), p46),
+            "unknown_type"
+        );
+        let types = case_types(
+            &record(
+                "decode/x",
+                Some("1c000000"),
+                Some(serde_json::json!({"type":"Array","value":[{"type":"float","value":"1"}]})),
+            ),
+            p46,
+        );
+        assert_eq!(types.into_iter().collect::<Vec<_>>(), ["Array", "float"]);
+    }
+}
