@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::campaign::{Class, FindingFile};
+use crate::corpus::tree::mentions_type;
 use crate::corpus::{Record, Verdict};
 
 /// The four kinds the report counts apart.
@@ -188,14 +189,47 @@ fn has_code_units(v: &Value) -> bool {
     }
 }
 
-fn mentions(v: Option<&Value>, needle: &str) -> bool {
-    v.is_some_and(|v| v.to_string().contains(needle))
+/// Whether a tagged tree holds a value of type `ty` anywhere.
+fn mentions(v: Option<&Value>, ty: &str) -> bool {
+    v.is_some_and(|v| mentions_type(v, ty))
+}
+
+/// Whether a tagged tree holds an object read as an instance id (`{"type": "Object", "id": …}`).
+fn has_object_id(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            (o.get("type").and_then(Value::as_str) == Some("Object") && o.contains_key("id"))
+                || o.values().any(has_object_id)
+        }
+        Value::Array(a) => a.iter().any(has_object_id),
+        _ => false,
+    }
+}
+
+/// Whether a tagged tree holds a container typed as objects of no class (`{"class": ""}`).
+fn has_class_of_no_name(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            ["element_type", "key_type", "value_type"].iter().any(|k| {
+                o.get(*k)
+                    .and_then(|t| t.get("class"))
+                    .and_then(Value::as_str)
+                    == Some("")
+            }) || o.values().any(has_class_of_no_name)
+        }
+        Value::Array(a) => a.iter().any(has_class_of_no_name),
+        _ => false,
+    }
+}
+
+/// Whether a case is one of the corpus's nesting-depth cases (`decode/depth/…`).
+fn is_depth_case(name: &str) -> bool {
+    name.starts_with("decode/depth/")
 }
 
 /// The cause of an answer that differed between two runs of the same case.
 pub fn nondeterministic(r: &Record) -> Cause {
-    let object_id = "\"type\":\"Object\",\"id\"";
-    if mentions(r.tree.as_ref(), object_id) || mentions(r.value.as_ref(), object_id) {
+    if [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
         Cause::FreshObjectId
     } else if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
         Cause::NodePathPadding
@@ -207,7 +241,7 @@ pub fn nondeterministic(r: &Record) -> Cause {
 /// The cause of a corpus record listed as a defect (crashed, hung or nondeterministic).
 pub fn corpus_record(r: &Record) -> Cause {
     match r.verdict {
-        Verdict::Crashed if r.name.contains("depth") => Cause::DeepDecodeCrash,
+        Verdict::Crashed if is_depth_case(&r.name) => Cause::DeepDecodeCrash,
         Verdict::Crashed | Verdict::Hung => Cause::Unexplained(Kind::EngineDefect),
         _ => nondeterministic(r),
     }
@@ -252,8 +286,11 @@ pub fn finding(f: &FindingFile) -> Cause {
             {
                 return Cause::DeletedObjectKey;
             }
-            let no_class = "{\"class\":\"\"}";
-            if mentions(e.tree.as_ref(), no_class) || mentions(f.value.as_ref(), no_class) {
+            if [&e.tree, &f.value]
+                .into_iter()
+                .flatten()
+                .any(has_class_of_no_name)
+            {
                 return Cause::TypedContainerOfNoClass;
             }
             Cause::Unexplained(Kind::CodecDifference)
@@ -267,7 +304,7 @@ pub fn finding(f: &FindingFile) -> Cause {
 pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
     let d = a.differences(b);
     if a.verdict == Verdict::Crashed || b.verdict == Verdict::Crashed {
-        return if name.contains("depth") {
+        return if is_depth_case(name) {
             Cause::DeepDecodeCrash
         } else {
             Cause::Unexplained(Kind::EngineDefect)
@@ -279,7 +316,7 @@ pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
             .flatten()
             .any(has_code_units)
     };
-    if units(a) || units(b) || name.contains("surrogate") {
+    if units(a) || units(b) {
         return Cause::SurrogateWriting;
     }
     if d == ["output"] && mentions(a.tree.as_ref(), "NodePath") {
@@ -288,7 +325,7 @@ pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
     if d == ["consumed"] && (a.consumed.is_none() || b.consumed.is_none()) {
         return Cause::ProbeNesting;
     }
-    if name.contains("depth") && (a.is_invalid() || b.is_invalid()) {
+    if is_depth_case(name) && (a.is_invalid() || b.is_invalid()) {
         return Cause::DepthLimitAdded;
     }
     Cause::Unexplained(Kind::VersionDifference)
