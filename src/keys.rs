@@ -477,6 +477,52 @@ mod tests {
         }
     }
 
+    /// `hash_compare` (`core/variant/variant.cpp`) tells keys apart by value: floats by value (so
+    /// different floats are different keys), containers element by element with the same rule
+    /// (so `[0.0]` and `[-0.0]` are one key, and dictionaries of one entry with different values
+    /// are two), and any other type by its components (so equal vectors are one key).
+    #[test]
+    fn keys_differ_by_value() {
+        let array = |v: Variant| Variant::Array(crate::value::Array::new(vec![v]));
+        let dict = |v: i64| {
+            Variant::Dictionary(crate::value::Dictionary::new(vec![(
+                Variant::Int(1),
+                Variant::Int(v),
+            )]))
+        };
+        let vec2 = |x: f32| Variant::Vector2(crate::value::Reals::from(vec![x, 2.0]));
+        assert!(!same_key(&Variant::Float(1.0), &Variant::Float(2.0), K4));
+        assert!(same_key(
+            &array(Variant::Float(0.0)),
+            &array(Variant::Float(-0.0)),
+            K4
+        ));
+        assert!(!same_key(
+            &array(Variant::Int(1)),
+            &array(Variant::Int(2)),
+            K4
+        ));
+        assert!(same_key(&dict(1), &dict(1), K4));
+        assert!(!same_key(&dict(1), &dict(2), K4));
+        assert!(same_key(&vec2(1.0), &vec2(1.0), K4));
+        assert!(!same_key(&vec2(1.0), &vec2(3.0), K4));
+        assert!(same_key(&Variant::Bool(true), &Variant::Bool(true), K4));
+    }
+
+    /// An entry filled in place and settled replaces the earlier entry with the same key, as the
+    /// engine's `d[key] = value` does.
+    #[test]
+    fn settled_blank_entries_overwrite() {
+        let mut s = EntrySet::default();
+        for v in [1, 2] {
+            let (k, val) = s.push_blank();
+            *k = Variant::Int(7);
+            *val = Variant::Int(v);
+            s.settle_last();
+        }
+        assert_eq!(s.into_entries(), vec![(Variant::Int(7), Variant::Int(2))]);
+    }
+
     /// The rules of 3.2.3 and 3.6.2, as their engines showed them (reproducers in
     /// tests/differential/codec-differs/3.2-keys-* and 3.6-keys-*).
     #[test]
