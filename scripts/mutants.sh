@@ -7,7 +7,7 @@
 #   tests    score 1: the codec crate's own tests, no engines (.cargo/mutants.toml)
 #   corpus   score 2: each mutant's binary as a testee, the committed corpus of 3.2, 3.6 and 4.6 run
 #            against it by the unmutated binary (.cargo/mutants-corpus.toml,
-#            cli/tests/mutants_corpus.rs)
+#            cli/tests/conform.rs and conform_stress.rs, own-codec runs)
 #   --shard K/N   only the K-th of N shards (K from 0), for splitting a run across machines or days
 #   --file GLOB   only mutants in files matching GLOB (repeatable), e.g. --file src/keys.rs
 #   --list        list the mutants that would run, and stop

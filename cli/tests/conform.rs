@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Instant;
 
-use common::{BIN, Group, command, gdmarshal_command, limit_address_space};
+use common::{BIN, Group, conform_runner, gdmarshal_command, limit_address_space, python_check};
 
 /// The repository root: the corpus and the example testees live there.
 fn root() -> &'static Path {
@@ -21,7 +21,7 @@ fn root() -> &'static Path {
 
 fn conform(testee: &str, version: &str, extra: &[&str]) -> Output {
     Group::spawn(
-        gdmarshal_command()
+        conform_runner()
             .current_dir(root())
             .args(["conform", "--testee", testee, "--godot", version])
             .args(extra)
@@ -523,10 +523,8 @@ fn control_bytes_from_a_testee_are_escaped_and_its_long_errors_cut() {
         &["--run", "encode/int/0", "--format", "junit"],
     );
     let (_dir, path) = temp("junit.xml", &stdout(&o));
-    let check = command("python3")
-        .arg("-c")
-        .arg(
-            r#"
+    python_check(
+        r#"
 import sys, xml.dom.minidom
 doc = xml.dom.minidom.parse(sys.argv[1])
 failure = doc.getElementsByTagName("failure")[0]
@@ -534,14 +532,7 @@ text = failure.firstChild.data
 assert "bad \\u{1b}[31mred" in text, text[:200]
 print(len(text))
 "#,
-        )
-        .arg(&path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
+        &path,
     );
 }
 
@@ -633,10 +624,8 @@ fn junit_report_is_well_formed_and_counts_right() {
     );
     assert_eq!(o.status.code(), Some(1));
     let (_dir, path) = temp("junit.xml", &stdout(&o));
-    let check = command("python3")
-        .arg("-c")
-        .arg(
-            r#"
+    let check = python_check(
+        r#"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites", root.tag
@@ -656,14 +645,7 @@ one = [c for c in cases if c.get("name") == "encode/float/one"][0]
 assert "first differing byte: offset 2" in one.find("failure").text
 print(len(cases), len(failures), len(skipped))
 "#,
-        )
-        .arg(&path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
+        &path,
     );
     let counts = stdout(&check);
     let n: Vec<usize> = counts

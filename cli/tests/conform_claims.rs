@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{BIN, Group, command, gdmarshal_command};
+use common::{BIN, Group, gdmarshal_command, python_check};
 use serde_json::Value;
 
 /// The stress cases take long in a debug build; tests/conform_stress.rs runs them.
@@ -364,10 +364,8 @@ fn junit_gives_each_case_its_time_and_reports_crashes_and_hangs_as_errors() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("junit.xml");
     std::fs::write(&path, &o.stdout).unwrap();
-    let check = command("python3")
-        .arg("-c")
-        .arg(
-            r#"
+    python_check(
+        r#"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 cases = root.findall("./testsuite/testcase")
@@ -394,14 +392,7 @@ vec = {p.get("name"): int(p.get("value")) for p in root.find("testsuite[@name='g
 assert vec["error"] == len(crashed), (vec, crashed)
 print(len(errors))
 "#,
-        )
-        .arg(&path)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
+        &path,
     );
 }
 

@@ -35,6 +35,16 @@ pub fn gdmarshal_command() -> Command {
     command(BIN)
 }
 
+/// The `gdmarshal` that judges in `gdmarshal conform` runs: this tree's, or the binary named by
+/// `GDMARSHAL_CONFORM_RUNNER`. Mutation testing (scripts/mutants.sh corpus) names one built from
+/// the unmutated tree, so that a mutant of the codec changes the testee's answers but not the judge.
+pub fn conform_runner() -> Command {
+    match std::env::var_os("GDMARSHAL_CONFORM_RUNNER") {
+        Some(runner) => command(runner),
+        None => gdmarshal_command(),
+    }
+}
+
 /// Limits the address space of the command's process to `bytes`.
 pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
     let rlimit = libc::rlimit {
@@ -122,4 +132,21 @@ pub fn gdmarshal(args: &[&str], input: &[u8]) -> Output {
         .write_all(input)
         .expect("stdin takes the input");
     group.wait_with_output()
+}
+
+/// Runs a Python check `script` on `file` (its `sys.argv[1]`), fails the test with the script's
+/// stderr unless it succeeds, and returns its output.
+pub fn python_check(script: &str, file: &std::path::Path) -> std::process::Output {
+    let check = command("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(file)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    check
 }
