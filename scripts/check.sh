@@ -19,7 +19,7 @@ echo "== corpus: $(find corpus -maxdepth 1 -name "*.jsonl" | wc -l) engine versi
 ./target/release/gdmarshal corpus check || status=1
 echo
 echo "== conformance runner: the codec as a testee, and the Python example, per engine version"
-for v in 3.2 3.6 4.6; do
+for v in 3.2 3.6 4.6 4.6-double; do
   ./target/release/gdmarshal conform --testee "./target/release/gdmarshal testee" --godot "$v" | tail -1 | sed "s/^/$v own codec: /" || status=1
   ./target/release/gdmarshal conform --testee "python3 testees/python/gdmarshal_testee.py" --godot "$v" | tail -1 | sed "s/^/$v python example: /" || status=1
 done

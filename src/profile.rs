@@ -38,6 +38,11 @@ pub const VERIFIED: &[(Family, u32)] = &[
     (Family::Godot4, 6),
 ];
 
+/// The minor versions whose double-precision build (`precision=double`) has been checked against
+/// the codec: 4.6, on an engine built from Godot 4.6.3's source by `scripts/build-engine.sh`
+/// (corpus `godot-4.6.3.stable-double.jsonl`).
+pub const VERIFIED_DOUBLE: &[(Family, u32)] = &[(Family::Godot4, 6)];
+
 /// A type's wire id in a family's table, and the first minor of the family that has it: the one
 /// statement of which version writes which type, for `id_of` and the tables below alike.
 const fn wire_id(family: Family, t: &TypeInfo) -> Option<(u32, u32)> {
@@ -95,10 +100,14 @@ impl Profile {
         }
     }
 
-    /// Whether a real engine of this version has been checked against the codec (double builds never
-    /// have been: no such engine is available to this project).
+    /// Whether a real engine of this version (and precision) has been checked against the codec.
     pub fn is_verified(&self) -> bool {
-        !self.double_reals && VERIFIED.contains(&(self.family, self.minor))
+        let list = if self.double_reals {
+            VERIFIED_DOUBLE
+        } else {
+            VERIFIED
+        };
+        list.contains(&(self.family, self.minor))
     }
 
     /// The wire id of a type, or `None` if this version cannot encode the type.

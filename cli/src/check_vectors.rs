@@ -18,7 +18,7 @@ pub struct CheckVectorsArgs {
 pub fn run(a: &CheckVectorsArgs) -> ExitCode {
     let mut failed = 0;
     outln!(
-        "{:<16} {:>8} {:>8} {:>8}",
+        "{:<20} {:>8} {:>8} {:>8}",
         "engine",
         "vectors",
         "pass",
@@ -40,7 +40,7 @@ pub fn run(a: &CheckVectorsArgs) -> ExitCode {
             .collect();
         let n = file.vectors.len();
         outln!(
-            "{:<16} {:>8} {:>8} {:>8}",
+            "{:<20} {:>8} {:>8} {:>8}",
             file.engine,
             n,
             n - failures.len(),

@@ -233,7 +233,7 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     b.finish_and_clear();
     let mut bad = 0;
     outln!(
-        "{:<16} {:>7} {:>7} {:>9} {:>7} {:>7}",
+        "{:<20} {:>7} {:>7} {:>9} {:>7} {:>7}",
         "engine",
         "cases",
         "pass",
@@ -250,7 +250,7 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
         let fails = count(|s| matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_)));
         bad += fails;
         outln!(
-            "{:<16} {:>7} {:>7} {:>9} {:>7} {:>7}",
+            "{:<20} {:>7} {:>7} {:>9} {:>7} {:>7}",
             c.entry.version,
             mine.len(),
             count(|s| *s == Settled::Pass),

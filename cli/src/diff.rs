@@ -575,7 +575,7 @@ fn shell_word(s: &str) -> String {
 }
 
 fn version_column(version: &str) -> String {
-    version.split('.').take(3).collect::<Vec<_>>().join(".")
+    gdmarshal_lab::campaign::log::short_version(version)
 }
 
 fn class_table(columns: &[(String, BTreeMap<Class, u64>)]) {

@@ -71,6 +71,8 @@ fn json_list(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
                 "name": spec.name,
                 "launcher": spec.launcher.display().to_string(),
                 "source": {"kind": kind, "detail": detail},
+                "built_from": spec.built_from,
+                "in_all": spec.in_all,
             });
             match r {
                 Ok(e) => {
@@ -106,7 +108,9 @@ fn table(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
                 ("(does not run)".into(), "-".into())
             }
         };
-        let found = if kind == "manifest" {
+        let found = if let Some(tarball) = &spec.built_from {
+            format!("manifest, built from {tarball}")
+        } else if kind == "manifest" {
             kind.to_string()
         } else {
             format!("{kind} {detail}")

@@ -69,8 +69,9 @@ pub enum Command {
 pub struct VersionArg {
     /// Godot version whose format to use: 3, 3.0 to 3.6, 4, 4.0 to 4.6 (a bare major means its
     /// newest minor), optionally with -double for a double-precision build (e.g. 4.6-double).
-    /// Verified against real engines: 3.2, 3.6, 4.6. Other minors follow Godot's source history,
-    /// unverified; double builds are unverified.
+    /// Verified against real engines: 3.2, 3.6, 4.6 and 4.6-double (a double-precision 4.6.3
+    /// built from source). Other minors and their double builds follow Godot's source history,
+    /// unverified.
     #[arg(long = "godot", value_name = "VERSION")]
     pub profile: Profile,
 }

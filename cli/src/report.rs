@@ -40,8 +40,10 @@ pub struct ReportArgs {
 
 /// Runs `gdmarshal report`.
 pub fn run(a: &ReportArgs) -> ExitCode {
-    let corpora = match corpus::load(&a.corpus) {
-        Ok(c) => c,
+    // Double-precision builds have a section of their own; the rest of the report is about the
+    // single-precision engines, whose claims it asks.
+    let (double_corpora, corpora): (Vec<_>, Vec<_>) = match corpus::load(&a.corpus) {
+        Ok(c) => c.into_iter().partition(|c| c.profile.double_reals),
         Err(e) => return fail(e),
     };
     let engines = match start_engines(&[]) {
@@ -49,7 +51,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let mut claims = Vec::new();
-    for mut e in engines {
+    for mut e in engines.into_iter().filter(|e| !e.info().double_reals) {
         let version = e.info().version.clone();
         let profile = e.info().profile;
         match report::ask_claims(&mut e, &version) {
@@ -96,6 +98,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
     };
     let inputs = report::Inputs {
         corpora: &corpora,
+        double_corpora: &double_corpora,
         claims,
         findings,
         campaign,

@@ -55,7 +55,7 @@ fn failure<'a>(report: &'a str, case: &str) -> &'a str {
 
 #[test]
 fn own_codec_passes_every_version_through_a_persistent_testee() {
-    for version in ["4.6", "3.6", "3.2"] {
+    for version in ["4.6", "4.6-double", "3.6", "3.2"] {
         let started = Instant::now();
         // The stress cases (tests/conform_stress.rs) take longer.
         let o = conform(&own_testee(), version, &["--skip", "*/stress/**"]);
@@ -665,10 +665,14 @@ print(len(cases), len(failures), len(skipped))
 fn a_version_the_corpus_does_not_have_is_an_error() {
     let o = conform(
         "python3 testees/python/gdmarshal_testee.py",
-        "4.6-double",
+        "4.5-double",
         &["--corpus", "corpus"],
     );
     assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("the corpus has no answers for Godot 4.5-double")
+    );
     let o = conform(&own_testee(), "4.2", &[]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the corpus has no answers for Godot 4.2"));

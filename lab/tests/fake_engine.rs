@@ -29,6 +29,9 @@ fn fake(dir: &Path, version: &str, script: Option<&str>) -> EngineSpec {
         args,
         source: Source::Path("gdmarshal-fake-engine".into()),
         recorded_version: None,
+        in_all: true,
+        built_from: None,
+        exit_grace: std::time::Duration::ZERO,
     }
 }
 

@@ -41,6 +41,9 @@ fn engine_with(dir: &Path, script: &str, config: EngineConfig) -> Engine {
         ],
         source: Source::Path("gdmarshal-fake-engine".into()),
         recorded_version: None,
+        in_all: true,
+        built_from: None,
+        exit_grace: std::time::Duration::ZERO,
     };
     Engine::start(spec, config).expect("the fake engine starts")
 }
@@ -295,7 +298,11 @@ fn render_the_report() {
     use gdmarshal_lab::campaign::load_findings;
     use gdmarshal_lab::campaign::report::{Inputs, ask_claims, render};
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let corpora = gdmarshal_lab::corpus::load(&repo.join("corpus")).unwrap();
+    let (double_corpora, corpora): (Vec<_>, Vec<_>) =
+        gdmarshal_lab::corpus::load(&repo.join("corpus"))
+            .unwrap()
+            .into_iter()
+            .partition(|c| c.profile.double_reals);
     // The fake engine answers the documentation's claims as this codec would.
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), "");
@@ -308,6 +315,7 @@ fn render_the_report() {
         .collect();
     let inputs = || Inputs {
         corpora: &corpora,
+        double_corpora: &double_corpora,
         claims: vec![(version.clone(), e.info().profile, claims.clone())],
         findings: Vec::new(),
         campaign: None,

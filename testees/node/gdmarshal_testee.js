@@ -49,6 +49,32 @@ function f64Token(x) {
   return String(x); // the shortest decimal that reads back to the same double
 }
 
+// A float token's value, whatever its spelling (decimal or 0x bits of an f32 or an f64).
+function tokenValue(token) {
+  if (token.startsWith("0x")) {
+    if (token.length > 10) {
+      scratch.setBigUint64(0, BigInt(token), true);
+      return scratch.getFloat64(0, true);
+    }
+    scratch.setUint32(0, Number(BigInt(token)), true);
+    return scratch.getFloat32(0, true);
+  }
+  return token === "inf" ? Infinity : token === "-inf" ? -Infinity : Number(token);
+}
+
+// What makes two Dictionary keys one key for the engines: equal values, so 0 and -0 are one
+// key; each float is compared by value, not by how it is spelled.
+function keyIdentity(v) {
+  if (Array.isArray(v)) return v.map(keyIdentity);
+  if (v === null || typeof v !== "object") return v;
+  if (v.type === "float" || v.type === "Vector2") {
+    const tokens = Array.isArray(v.value) ? v.value : [v.value];
+    const values = tokens.map(tokenValue).map((x) => (Number.isNaN(x) ? "nan" : x === 0 ? 0 : x));
+    return [v.type, ...values];
+  }
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, keyIdentity(x)]));
+}
+
 function tokenBits(token, width) {
   if (token.startsWith("0x")) return BigInt(token);
   if (token === "nan") return width === 4 ? 0x7fc00000n : 0x7ff8000000000000n;
@@ -157,7 +183,7 @@ function decodeValue(r, major, depth) {
       for (let i = 0; i < count; i++) {
         const k = decodeValue(r, major, depth + 1);
         const v = decodeValue(r, major, depth + 1);
-        const key = JSON.stringify(k);
+        const key = JSON.stringify(keyIdentity(k));
         if (seen.has(key)) throw new Skip("duplicate dictionary keys are not handled here");
         seen.add(key);
         pairs.push([k, v]);

@@ -67,6 +67,29 @@ def token_bits(token, width):
     return struct.unpack("<I", struct.pack("<f", x))[0]
 
 
+def token_value(token):
+    """A float token's value, whatever its spelling (decimal, exponent form, 0x bits)."""
+    if token.startswith("0x"):
+        if len(token) > 10:
+            return struct.unpack("<d", struct.pack("<Q", int(token, 16)))[0]
+        return struct.unpack("<f", struct.pack("<I", int(token, 16)))[0]
+    return float(token)
+
+
+def key_identity(v):
+    """What makes two Dictionary keys one key for the engines: equal values, so 0 and -0 are
+    one key; each float is compared by value, not by how it is spelled."""
+    if isinstance(v, dict):
+        if v.get("type") in ("float", "Vector2"):
+            tokens = v["value"] if isinstance(v["value"], list) else [v["value"]]
+            values = [token_value(t) for t in tokens]
+            return [v["type"]] + ["nan" if x != x else (0.0 if x == 0 else x) for x in values]
+        return {k: key_identity(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [key_identity(x) for x in v]
+    return v
+
+
 # ---- decode ----
 
 class Reader:
@@ -142,7 +165,7 @@ def decode_value(r, major, depth):
         for _ in range(count):
             k = decode_value(r, major, depth + 1)
             v = decode_value(r, major, depth + 1)
-            key = json.dumps(k, sort_keys=True)
+            key = json.dumps(key_identity(k), sort_keys=True)
             if key in seen:
                 raise Skip("duplicate dictionary keys are not handled here")
             seen.add(key)

@@ -296,8 +296,15 @@ pub fn duration_text(secs: f64) -> String {
     }
 }
 
-fn short(version: &str) -> String {
-    version.split('.').take(3).collect::<Vec<_>>().join(".")
+/// `4.6.3` of `4.6.3.stable`, `4.6.3-double` of `4.6.3.stable-double`.
+pub fn short_version(version: &str) -> String {
+    let (base, double) = match version.strip_suffix(crate::oracle::DOUBLE_SUFFIX) {
+        Some(base) => (base, crate::oracle::DOUBLE_SUFFIX),
+        None => (version, ""),
+    };
+    let mut short = base.split('.').take(3).collect::<Vec<_>>().join(".");
+    short.push_str(double);
+    short
 }
 
 /// docs/campaign-summary.md from a log: what was run (campaigns, seeds, cases, time), and the
@@ -340,7 +347,7 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
         "| class | {} |\n|---|{}\n",
         versions
             .iter()
-            .map(|v| short(v))
+            .map(|v| short_version(v))
             .collect::<Vec<_>>()
             .join(" | "),
         "---|".repeat(versions.len())
@@ -377,7 +384,7 @@ fn per_campaign(entries: &[LogEntry]) -> String {
     let mut md = String::from(
         "\nPer campaign (codec-differs / unanswered per engine; `-` where the engine did not run):\n\n",
     );
-    let heads: Vec<String> = versions.iter().map(|v| short(v)).collect();
+    let heads: Vec<String> = versions.iter().map(|v| short_version(v)).collect();
     writeln!(
         md,
         "| date | generation | seed | cases per engine | {} |\n|---|---|---|---|{}",

@@ -3,6 +3,7 @@
 //! vector (hex) and the engines' answers; the documentation claims are checked by asking live
 //! engines ([`CLAIMS`] is the data: each claim with its vector builder and its test).
 
+use crate::campaign::log::short_version;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -21,6 +22,7 @@ use super::FindingFile;
 use super::log::{self, LogEntry, Totals};
 
 pub mod appendix;
+mod double;
 pub mod kinds;
 pub(crate) mod reference;
 
@@ -407,8 +409,10 @@ pub type EngineClaims = (String, Profile, Vec<(usize, ClaimAnswer)>);
 
 /// Everything the report is made from.
 pub struct Inputs<'a> {
-    /// The committed corpus, one entry per engine version.
+    /// The committed corpus of single-precision engines, one entry per engine version.
     pub corpora: &'a [EngineCorpus],
+    /// The committed corpus of double-precision builds (§11 only).
+    pub double_corpora: &'a [EngineCorpus],
     /// Claim answers per engine version (version, profile, answers).
     pub claims: Vec<EngineClaims>,
     /// Saved campaign reproducers (path, file).
@@ -422,10 +426,6 @@ pub struct Inputs<'a> {
     pub fixed_findings: Vec<(String, FindingFile)>,
     /// The framing corpus (`corpus/framing/`): engine version and records, oldest first.
     pub framing: Vec<(String, Vec<crate::framing::FramingRecord>)>,
-}
-
-fn short(version: &str) -> String {
-    version.split('.').take(3).collect::<Vec<_>>().join(".")
 }
 
 /// The report and the appendix files it links to.
@@ -472,6 +472,7 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
             "s10-3to4",
             "§10 3.x → 4.x behaviour: full vectors and answers",
         ),
+        Appendix::new("s11-double", "§11 double-precision builds: full vectors"),
     ];
     intro(&mut md, inp);
     type_table(&mut md, inp, &mut apps[0])?;
@@ -486,6 +487,7 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
     reference::vector4_family(&mut md, inp, &mut apps[6]);
     reference::tolerance(&mut md, inp, &mut apps[7]);
     reference::behaviour_3_to_4(&mut md, inp, &mut apps[8]);
+    double::double_builds(&mut md, inp, &mut apps[9]);
     let mut files: Vec<(String, String)> =
         apps.iter().map(|a| (a.file.clone(), a.render())).collect();
     files.extend(crate::spec_page::files(inp.corpora, &inp.framing));
@@ -499,7 +501,7 @@ pub fn render(inp: &Inputs) -> Result<Rendered, String> {
 fn versions(inp: &Inputs) -> Vec<String> {
     inp.corpora
         .iter()
-        .map(|c| short(&c.entry.version))
+        .map(|c| short_version(&c.entry.version))
         .collect()
 }
 
@@ -644,7 +646,7 @@ fn type_table(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Result<(), S
         // Per engine: (version, record); the Object row decodes an id instead.
         let mut rows: Vec<(String, &Record)> = Vec::new();
         for c in inp.corpora {
-            let v = short(&c.entry.version);
+            let v = short_version(&c.entry.version);
             if t.ty == VariantType::Object {
                 if let Some(r) = c
                     .records
@@ -746,7 +748,10 @@ fn version_differences(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Vec
         if a.profile.major() != b.profile.major() {
             continue;
         }
-        let (va, vb) = (short(&a.entry.version), short(&b.entry.version));
+        let (va, vb) = (
+            short_version(&a.entry.version),
+            short_version(&b.entry.version),
+        );
         write!(md, "### {va} → {vb}: same case, different answer\n\n").ok();
         let by_name: BTreeMap<&str, &Record> =
             b.records.iter().map(|r| (r.name.as_str(), r)).collect();
@@ -801,7 +806,10 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix) {
         inp.corpora.iter().rev().find(|c| c.profile.major() == 3),
         inp.corpora.iter().find(|c| c.profile.major() == 4),
     ) {
-        let (va, vb) = (short(&a.entry.version), short(&b.entry.version));
+        let (va, vb) = (
+            short_version(&a.entry.version),
+            short_version(&b.entry.version),
+        );
         write!(md, "### {va} → {vb}: ids and layouts\n\n").ok();
         md.push_str("For each type both have: the same value encoded by each engine (shortest common corpus case). \"same layout\"\n");
         md.push_str("means the bytes after the 4-byte header are identical.\n\n");
@@ -884,7 +892,7 @@ fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
         let yes: Vec<String> = answers
             .iter()
             .filter(|(_, _, a)| a.contradicts)
-            .map(|(v, _, _)| short(v))
+            .map(|(v, _, _)| short_version(v))
             .collect();
         if !yes.is_empty() {
             confirmed += 1;
@@ -894,8 +902,8 @@ fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
         for (v, p, a) in &answers {
             let cell = probe_cell(&a.probe, *p);
             match groups.iter_mut().find(|(c, _)| *c == cell) {
-                Some((_, vs)) => vs.push(short(v)),
-                None => groups.push((cell, vec![short(v)])),
+                Some((_, vs)) => vs.push(short_version(v)),
+                None => groups.push((cell, vec![short_version(v)])),
             }
         }
         let vectors: Vec<String> = groups
@@ -907,8 +915,12 @@ fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
             .map(|(v, _, a)| {
                 format!(
                     "{}: {}",
-                    short(v),
-                    answer_cell(&a.record, app, &format!("claim {} {}", i + 1, short(v)))
+                    short_version(v),
+                    answer_cell(
+                        &a.record,
+                        app,
+                        &format!("claim {} {}", i + 1, short_version(v))
+                    )
                 )
             })
             .collect();
@@ -934,7 +946,11 @@ fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
         "\n{confirmed} documented-spec discrepancies confirmed by the engines.\n\n"
     )
     .ok();
-    md.push_str("Not checked through the oracle: the double-precision notes (no double-precision engine is installed).\n\n");
+    if inp.double_corpora.is_empty() {
+        md.push_str("Not checked through the oracle: the double-precision notes (no double-precision engine's corpus).\n\n");
+    } else {
+        md.push_str("The page's sentence on double-precision builds is checked against a double build's corpus in §11.\n\n");
+    }
 
     confirmed
 }
@@ -962,7 +978,7 @@ fn engine_defects(md: &mut String, inp: &Inputs, version_rows: &[VersionRow], ap
             md,
             "| {} | {} | {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
             app.plain(&format!("{label} source"), &f.source(), 60),
-            short(&f.version),
+            short_version(&f.version),
             f.class,
             cause.kind().name(),
             cause.name(),
@@ -974,10 +990,10 @@ fn engine_defects(md: &mut String, inp: &Inputs, version_rows: &[VersionRow], ap
         causes
             .entry((cause.kind(), cause))
             .or_default()
-            .push(format!("{} reproducer", short(&f.version)));
+            .push(format!("{} reproducer", short_version(&f.version)));
     }
     for c in inp.corpora {
-        let v = short(&c.entry.version);
+        let v = short_version(&c.entry.version);
         for r in &c.records {
             let class = match (&r.verdict, r.nondeterministic.is_empty()) {
                 (Verdict::Crashed, _) => "engine-crash",
@@ -1085,7 +1101,7 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | {} | {} |",
-            short(version),
+            short_version(version),
             e.campaigns,
             log::group_digits(e.cases),
             log::duration_text(e.secs),
@@ -1121,7 +1137,7 @@ fn nondeterministic_causes(md: &mut String, t: &Totals) {
             writeln!(
                 md,
                 "| {} | {} of {} | {} | {} | {} | {} | {} |",
-                short(version),
+                short_version(version),
                 e.campaigns_with_causes,
                 e.campaigns,
                 log::group_digits(e.nondeterministic_in_them),
@@ -1151,7 +1167,7 @@ fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
         writeln!(
             md,
             "| {} | {} | {} | {} | {} | `gdmarshal diff --replay {}` |",
-            short(&f.version),
+            short_version(&f.version),
             app.plain(&format!("{label} source"), &f.source(), 60),
             case_cell(&f.engine_answer, app, label),
             app.plain(&format!("{label} detail"), &f.detail, 160),

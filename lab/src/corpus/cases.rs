@@ -127,7 +127,87 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
         }
     }
     invalid_cases(profile, &values, &mut out);
+    key_cases(profile, &mut out);
     out
+}
+
+/// Dictionaries whose two keys are alike in some way and different in another, to pin down when
+/// an engine takes two keys for one (the last value wins) and when it keeps both: floats, empty
+/// and equal-by-value containers, NaN elements (3.2 compares float arrays by value, so a NaN never
+/// finds itself), and full objects (each decoded object is a new instance).
+fn key_cases(profile: Profile, out: &mut Vec<Case>) {
+    let pair = |a: Variant, b: Variant| {
+        Variant::Dictionary(Dictionary::new(vec![
+            (a, Variant::Int(1)),
+            (b, Variant::Int(2)),
+        ]))
+    };
+    let twice = |k: Variant| pair(k.clone(), k);
+    let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
+    let dict = |entries: Vec<(Variant, Variant)>| Variant::Dictionary(Dictionary::new(entries));
+    let f32s = |v: Vec<f32>| Variant::PackedFloat32Array(v);
+    let vec2 = |bits: u32| Variant::Vector2(reals(profile, 2, bits));
+    let cases: Vec<(&str, Variant, bool)> = vec![
+        (
+            "float_keys_differ",
+            pair(Variant::Float(1.5), Variant::Float(2.5)),
+            false,
+        ),
+        (
+            "float_keys_zero_signs",
+            pair(Variant::Float(0.0), Variant::Float(-0.0)),
+            false,
+        ),
+        ("empty_dictionary_keys", twice(dict(vec![])), false),
+        ("empty_array_keys", twice(arr(vec![])), false),
+        (
+            "array_keys_differ",
+            pair(arr(vec![Variant::Int(1)]), arr(vec![Variant::Int(2)])),
+            false,
+        ),
+        (
+            "array_keys_zero_signs",
+            pair(
+                arr(vec![Variant::Float(0.0)]),
+                arr(vec![Variant::Float(-0.0)]),
+            ),
+            false,
+        ),
+        (
+            "dictionary_keys_differ",
+            pair(
+                dict(vec![(Variant::Int(1), Variant::Int(1))]),
+                dict(vec![(Variant::Int(1), Variant::Int(2))]),
+            ),
+            false,
+        ),
+        (
+            "vector2_keys_zero_signs",
+            pair(vec2(0), vec2(0x8000_0000)),
+            false,
+        ),
+        (
+            "float32_array_keys_differ",
+            pair(f32s(vec![1.0]), f32s(vec![2.0])),
+            false,
+        ),
+        ("nan_float32_array_keys", twice(f32s(vec![f32::NAN])), false),
+        (
+            "array_of_nan_float32_array_keys",
+            twice(arr(vec![f32s(vec![f32::NAN])])),
+            false,
+        ),
+        ("full_object_keys", twice(resource()), true),
+    ];
+    for (name, v, full) in cases {
+        if let Ok(input) = encode(&v, profile, EncodeOptions { full_objects: full }) {
+            out.push(Case::Decode {
+                name: format!("decode/keys/{name}"),
+                input,
+                allow_objects: full,
+            });
+        }
+    }
 }
 
 fn f64s(bits: u64) -> f64 {
@@ -712,6 +792,18 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
     }
     if profile.major() == 4 {
         let arr = id(VariantType::Array);
+        // A value of `ty` with the 64-bit flag: `n` doubles 0.1, 1.1, 2.1, ...
+        let wide = |ty: VariantType, n: usize| {
+            let mut b = le(&[id(ty) | FLAG_64]);
+            (0..n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+            b
+        };
+        // A packed array of `ty` with the 64-bit flag: two elements of `n` doubles.
+        let wide_packed = |ty: VariantType, n: usize| {
+            let mut b = le(&[id(ty) | FLAG_64, 2]);
+            (0..2 * n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+            b
+        };
         let typed: Vec<(&str, Vec<u8>)> = vec![
             ("typed_nil", le(&[arr | 1 << 16, 0, 1, int, 3])),
             ("typed_int_holding_string", {
@@ -772,6 +864,26 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 b.extend(2.0f64.to_le_bytes());
                 b
             }),
+            // Every other type whose reals the 64-bit flag widens (decode_variant reads each
+            // through its own branch: docs/engine-coverage.md).
+            ("rect2_as_64bit", wide(VariantType::Rect2, 4)),
+            ("vector3_as_64bit", wide(VariantType::Vector3, 3)),
+            ("transform2d_as_64bit", wide(VariantType::Transform2D, 6)),
+            ("vector4_as_64bit", wide(VariantType::Vector4, 4)),
+            ("plane_as_64bit", wide(VariantType::Plane, 4)),
+            ("quaternion_as_64bit", wide(VariantType::Quaternion, 4)),
+            ("aabb_as_64bit", wide(VariantType::Aabb, 6)),
+            ("basis_as_64bit", wide(VariantType::Basis, 9)),
+            ("transform3d_as_64bit", wide(VariantType::Transform3D, 12)),
+            ("projection_as_64bit", wide(VariantType::Projection, 16)),
+            (
+                "packed_vector3_as_64bit",
+                wide_packed(VariantType::PackedVector3Array, 3),
+            ),
+            (
+                "packed_vector4_as_64bit",
+                wide_packed(VariantType::PackedVector4Array, 4),
+            ),
             ("signal_truncated_id", {
                 let mut b = le(&[id(VariantType::Signal), 1]);
                 b.extend(b"s\0\0\0");
@@ -825,6 +937,15 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             ("typed_script_not_in_project", {
                 let mut b = le(&[arr | 3 << 16, 7]);
                 b.extend(b"res://N\0");
+                b.extend(le(&[0]));
+                b
+            }),
+            // A full object with no class name is a null Object (re-encoded as one: a 0 word).
+            ("full_null", le(&[object, 0])),
+            // A class that is not RefCounted: the decoder holds it by pointer, not by reference.
+            ("full_plain_object", {
+                let mut b = le(&[object, 6]);
+                b.extend(b"Object\0\0");
                 b.extend(le(&[0]));
                 b
             }),

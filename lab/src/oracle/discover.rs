@@ -48,6 +48,16 @@ pub struct EngineSpec {
     /// The version the manifest recorded at install time, if any (the engine's own report in
     /// the handshake is what counts).
     pub recorded_version: Option<String>,
+    /// Whether "every engine" (no names given) includes it: false for builds made to measure
+    /// rather than to answer (the manifest's `"in_all": false`, e.g. the coverage build).
+    pub in_all: bool,
+    /// The source tarball it was built from, for engines `scripts/build-engine.sh` built (the
+    /// manifest's `built_from`); none for packaged engines.
+    pub built_from: Option<String>,
+    /// How long an engine whose work is done may take to exit on its own once its connection is
+    /// closed, before it is killed (the manifest's `exit_grace_secs`; zero: killed at once). A
+    /// coverage build needs it: it writes its counters on a normal exit only.
+    pub exit_grace: std::time::Duration,
 }
 
 /// The engine cache directory of `scripts/install-engines.sh`: `GDMARSHAL_ENGINE_CACHE`, else
@@ -103,6 +113,16 @@ pub fn from_manifest(path: &Path) -> Vec<EngineSpec> {
                 args: Vec::new(),
                 source: Source::Manifest(path.to_path_buf()),
                 recorded_version: e.get("version").and_then(|v| v.as_str()).map(String::from),
+                in_all: e.get("in_all").and_then(|v| v.as_bool()).unwrap_or(true),
+                built_from: e
+                    .get("built_from")
+                    .and_then(|v| v.as_str())
+                    .map(String::from),
+                exit_grace: std::time::Duration::from_secs(
+                    e.get("exit_grace_secs")
+                        .and_then(|v| v.as_u64())
+                        .unwrap_or(0),
+                ),
             })
         })
         .collect()
@@ -155,6 +175,9 @@ pub fn from_path() -> Vec<EngineSpec> {
                 args: vec!["--headless".into()],
                 source: Source::Path(name.to_string()),
                 recorded_version: None,
+                in_all: true,
+                built_from: None,
+                exit_grace: std::time::Duration::ZERO,
             })
         })
         .collect()
@@ -168,6 +191,9 @@ fn user_spec(name: String, path: &str, var: &str) -> EngineSpec {
         args: vec!["--headless".into()],
         source: Source::Env(var.to_string()),
         recorded_version: None,
+        in_all: true,
+        built_from: None,
+        exit_grace: std::time::Duration::ZERO,
     }
 }
 

@@ -398,6 +398,9 @@ fn launch(
     Ok((process, engine_info(&json)?))
 }
 
+/// What ends the version of a double-precision build (`4.6.3.stable-double`).
+pub const DOUBLE_SUFFIX: &str = "-double";
+
 /// The oracle protocol version this host speaks (godot_project/README.md).
 pub const PROTOCOL: u64 = 2;
 
@@ -416,11 +419,14 @@ fn engine_info(hello: &Value) -> Result<EngineInfo, OracleError> {
         return Err(OracleError::Handshake(format!("unreadable version {v}")));
     };
     let status = v.get("status").and_then(Value::as_str).unwrap_or("");
-    let version = format!("{major}.{minor}.{patch}.{status}");
     let double_reals = hello
         .get("double_reals")
         .and_then(Value::as_bool)
         .unwrap_or(false);
+    // A double-precision build answers in another profile: it is another engine version for the
+    // corpus, the expected failures and the logs (`4.6.3.stable-double`).
+    let suffix = if double_reals { DOUBLE_SUFFIX } else { "" };
+    let version = format!("{major}.{minor}.{patch}.{status}{suffix}");
     let (profile, profile_exact) = match format!("{major}.{minor}").parse::<Profile>() {
         Ok(p) => (p, true),
         Err(_) => match major.to_string().parse::<Profile>() {

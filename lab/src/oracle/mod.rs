@@ -43,7 +43,9 @@ pub use discover::{
     EngineSpec, MANIFEST_ENGINES, Source, discover, engine_cache, from_env, from_manifest,
     from_path, manifest_path,
 };
-pub use engine::{Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project};
+pub use engine::{
+    DOUBLE_SUFFIX, Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project,
+};
 pub use error::OracleError;
 pub use framing::{Unframed, Via};
 pub use limits::EngineLimits;
@@ -114,12 +116,18 @@ pub fn start_all(
         .collect()
 }
 
-/// Starts the discovered engines named in `names` (all of them when `names` is empty), in
-/// parallel; fails if none is found or any does not start.
+/// Starts the discovered engines named in `names` (when `names` is empty, all of them that are
+/// [`EngineSpec::in_all`]), in parallel; fails if none is found or any does not start.
 pub fn start_named(names: &[String], config: &EngineConfig) -> Result<Vec<Engine>, String> {
     let specs: Vec<_> = discover()
         .into_iter()
-        .filter(|s| names.is_empty() || names.contains(&s.name))
+        .filter(|s| {
+            if names.is_empty() {
+                s.in_all
+            } else {
+                names.contains(&s.name)
+            }
+        })
         .collect();
     if specs.is_empty() {
         return Err(

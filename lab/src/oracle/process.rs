@@ -41,6 +41,7 @@ pub struct Process {
     pub events: Receiver<Event>,
     exited: Option<ExitStatus>,
     refused: usize,
+    exit_grace: Duration,
     _scratch: tempfile::TempDir,
 }
 
@@ -109,6 +110,7 @@ impl Process {
             events,
             exited: None,
             refused,
+            exit_grace: spec.exit_grace,
             _scratch: scratch,
         };
         let reader = process.stream.try_clone().map_err(OracleError::Io)?;
@@ -186,6 +188,11 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        if self.exited.is_none() && !self.exit_grace.is_zero() {
+            // The oracle quits when its connection closes: let it end normally.
+            let _ = self.stream.shutdown(std::net::Shutdown::Both);
+            self.finish(self.exit_grace);
+        }
         if self.exited.is_none() {
             crate::group::kill_group(&mut self.child);
             let _ = self.child.wait();

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::appendix::Appendix;
-use super::{Inputs, answer_cell, case_cell, short};
+use super::{Inputs, answer_cell, case_cell};
+use crate::campaign::log::short_version as short;
 use crate::corpus::{Record, Verdict};
 use crate::framing::{self, FramingRecord};
 use gdmarshal::json::unhex;
