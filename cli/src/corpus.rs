@@ -305,6 +305,15 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             .iter_mut()
             .find(|e| e.info().version == c.entry.version)
         else {
+            // Double-precision engines are built from source (scripts/build-engine.sh), which
+            // neither the README's commands nor CI do: without one, only the codec check runs.
+            if c.profile.double_reals {
+                outln!(
+                    "drift check {}: not run, no engine of this version here (scripts/build-engine.sh builds one)",
+                    c.entry.version
+                );
+                continue;
+            }
             let p = corpus::drift::DriftProblem::NoEngine(c.entry.version.clone());
             outln!("FAIL drift check: {p}");
             bad += 1;
