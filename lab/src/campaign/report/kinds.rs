@@ -67,6 +67,9 @@ pub enum Cause {
     SurrogateWriting,
     /// 4.6: a container typed as objects of no class; the codec does not model it yet.
     TypedContainerOfNoClass,
+    /// 3.6 keeps two Dictionary keys holding NaNs of different payloads as two keys; the codec
+    /// merges them.
+    NanPayloadKeys,
     /// None of the known causes fits.
     Unexplained(Kind),
 }
@@ -85,7 +88,7 @@ impl Cause {
                 Kind::OracleArtefact
             }
             Cause::DepthLimitAdded | Cause::SurrogateWriting => Kind::VersionDifference,
-            Cause::TypedContainerOfNoClass => Kind::CodecDifference,
+            Cause::TypedContainerOfNoClass | Cause::NanPayloadKeys => Kind::CodecDifference,
             Cause::Unexplained(k) => k,
         }
     }
@@ -102,6 +105,7 @@ impl Cause {
             Cause::DepthLimitAdded => "depth-limit-added",
             Cause::SurrogateWriting => "surrogate-writing",
             Cause::TypedContainerOfNoClass => "typed-container-of-no-class",
+            Cause::NanPayloadKeys => "nan-payload-keys",
             Cause::Unexplained(_) => "unexplained",
         }
     }
@@ -129,6 +133,7 @@ impl Cause {
             Cause::DepthLimitAdded => "depth limit added in 3.6",
             Cause::SurrogateWriting => "surrogates written differently",
             Cause::TypedContainerOfNoClass => "typed container of objects of no class",
+            Cause::NanPayloadKeys => "NaN keys of different payloads",
             Cause::Unexplained(_) => "unexplained",
         }
     }
@@ -175,8 +180,20 @@ impl Cause {
                 "4.6 writes a container typed as objects of no class as builtin Object; the codec does \
                  not model this yet (open)"
             }
+            Cause::NanPayloadKeys => {
+                "3.6 keeps two Dictionary keys (PoolRealArrays) holding NaNs of different payloads as \
+                 two keys; the codec's 3.x key rules take them for one (open)"
+            }
             Cause::Unexplained(_) => "no known cause fits; investigate",
         }
+    }
+}
+
+/// How many entries a tagged Dictionary has (0 for anything else).
+fn entries(v: &Value) -> usize {
+    match (v.get("type").and_then(Value::as_str), v.get("value")) {
+        (Some("Dictionary"), Some(Value::Array(a))) => a.len(),
+        _ => 0,
     }
 }
 
@@ -292,6 +309,12 @@ pub fn finding(f: &FindingFile) -> Cause {
                 .any(has_class_of_no_name)
             {
                 return Cause::TypedContainerOfNoClass;
+            }
+            if let (Some(t), Some(c)) = (&e.tree, codec_tree)
+                && entries(t) > entries(c)
+                && t.to_string().contains("\"nan\"")
+            {
+                return Cause::NanPayloadKeys;
             }
             Cause::Unexplained(Kind::CodecDifference)
         }
