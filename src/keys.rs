@@ -7,8 +7,9 @@
 //! are one key (`StringLikeVariantComparator`, `core/variant/variant.h`). Each decoded full object
 //! is a new instance, so it never equals another key.
 //!
-//! 3.x differs in two ways ([`KeyRules`]): a Dictionary key is compared by identity, and 3.2's
-//! comparison of PoolRealArray keys has no NaN rule.
+//! 3.x differs in three ways ([`KeyRules`]): a Dictionary key is compared by identity, a
+//! PoolRealArray key is hashed by its bytes, and 3.2's comparison of PoolRealArray keys has no NaN
+//! rule.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
@@ -24,6 +25,12 @@ pub struct KeyRules {
     /// to `operator==`, which compares the shared pointer), so no two decoded Dictionary keys are
     /// equal (3.2.3 and 3.6.2 keep `{{}: 1, {}: 2}` as two entries; 4.6.3 keeps one).
     pub dictionaries_by_identity: bool,
+    /// A PoolRealArray key is hashed by its bytes (3.x `Variant::hash`: `hash_djb2_buffer` over
+    /// the array), and keys of different hashes are never compared: `[0.0]` and `[-0.0]`, or NaNs
+    /// of two payloads, are two keys (3.2.3 and 3.6.2, corpus cases
+    /// `decode/keys/float32_array_keys_zero_signs` and `nan_payload_float32_array_keys`), while
+    /// the same keys in a PoolVector2Array or PoolColorArray, hashed element by element, are one.
+    pub real_arrays_by_bits: bool,
     /// A PoolRealArray holding a NaN equals nothing, not even itself: 3.2's `hash_compare` has no
     /// case for it and falls back to `==`. The engine cannot look such a key up again, so a later
     /// equal key never replaces it, and [`unfindable`] says how the encoder writes it.
@@ -38,6 +45,7 @@ impl KeyRules {
         let godot3 = profile.family == Family::Godot3;
         KeyRules {
             dictionaries_by_identity: godot3,
+            real_arrays_by_bits: godot3,
             nan_reals_lost: godot3 && profile.minor <= 3,
         }
     }
@@ -101,6 +109,11 @@ pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
             if unfindable(a, rules) || unfindable(b, rules) =>
         {
             false
+        }
+        (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) if rules.real_arrays_by_bits => {
+            // Same bits: 3.6's NaN rule then makes equal NaNs one key, and 3.2's NaNs are
+            // unfindable (above).
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
         }
         (V::PackedFloat32Array(x), V::PackedFloat32Array(y)) => eq32(x, y),
         (V::PackedFloat64Array(x), V::PackedFloat64Array(y)) => eq64(x, y),
@@ -411,6 +424,7 @@ mod tests {
 
     const K4: KeyRules = KeyRules {
         dictionaries_by_identity: false,
+        real_arrays_by_bits: false,
         nan_reals_lost: false,
     };
 
@@ -549,5 +563,15 @@ mod tests {
         let in_array = Variant::Array(crate::value::Array::new(vec![nan()]));
         assert!(unfindable(&in_array, k32) && !unfindable(&in_array, k36));
         assert!(!unfindable(&Variant::PackedFloat32Array(vec![1.0]), k32));
+        // PoolRealArray keys are hashed by their bytes in 3.x: different bits, different keys.
+        let reals = |x: f32| Variant::PackedFloat32Array(vec![x]);
+        let payload = || reals(f32::from_bits(0x7fc0_8000));
+        for rules in [k32, k36] {
+            assert!(!same_key(&reals(0.0), &reals(-0.0), rules));
+            assert!(!same_key(&payload(), &nan(), rules));
+            assert!(same_key(&reals(1.5), &reals(1.5), rules));
+        }
+        assert!(same_key(&payload(), &payload(), k36));
+        assert!(same_key(&reals(0.0), &reals(-0.0), K4) && same_key(&payload(), &nan(), K4));
     }
 }

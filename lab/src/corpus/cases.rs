@@ -197,6 +197,66 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             twice(arr(vec![f32s(vec![f32::NAN])])),
             false,
         ),
+        // Alike by value, different in their bits: NaNs of two payloads, 0.0 and -0.0, inside
+        // packed arrays and alone.
+        (
+            "nan_payload_float32_array_keys",
+            pair(
+                f32s(vec![f32::from_bits(0x7fc0_8000)]),
+                f32s(vec![f32::from_bits(0x7fc0_0000)]),
+            ),
+            false,
+        ),
+        (
+            "float32_array_keys_zero_signs",
+            pair(f32s(vec![0.0]), f32s(vec![-0.0])),
+            false,
+        ),
+        (
+            "nan_payload_float_keys",
+            pair(
+                Variant::Float(f64s(0x7ff8_0000_0000_0001)),
+                Variant::Float(f64s(0x7ff8_0000_0000_0000)),
+            ),
+            false,
+        ),
+        (
+            "vector2_keys_nan_payloads",
+            pair(vec2(0x7fc0_8000), vec2(0x7fc0_0000)),
+            false,
+        ),
+        (
+            "vector2_array_keys_zero_signs",
+            pair(
+                Variant::PackedVector2Array(reals(profile, 2, 0)),
+                Variant::PackedVector2Array(reals(profile, 2, 0x8000_0000)),
+            ),
+            false,
+        ),
+        (
+            "color_array_keys_zero_signs",
+            pair(
+                Variant::PackedColorArray(vec![[0.0; 4]]),
+                Variant::PackedColorArray(vec![[-0.0; 4]]),
+            ),
+            false,
+        ),
+        (
+            "float64_array_keys_zero_signs",
+            pair(
+                Variant::PackedFloat64Array(vec![0.0]),
+                Variant::PackedFloat64Array(vec![-0.0]),
+            ),
+            false,
+        ),
+        (
+            "nan_payload_float64_array_keys",
+            pair(
+                Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0001)]),
+                Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0000)]),
+            ),
+            false,
+        ),
         ("full_object_keys", twice(resource()), true),
         // Objects whose properties round-trip exactly (a plain Object stores only `script`): two
         // instances, so two keys. 4.x only: 3.x reads the Nil `script` back as a null Object.

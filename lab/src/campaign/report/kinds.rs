@@ -67,9 +67,9 @@ pub enum Cause {
     SurrogateWriting,
     /// 4.6: a container typed as objects of no class; the codec does not model it yet.
     TypedContainerOfNoClass,
-    /// 3.6 keeps two Dictionary keys holding NaNs of different payloads as two keys; the codec
-    /// merges them.
-    NanPayloadKeys,
+    /// 3.2 cannot find a PoolRealArray key holding a NaN in its own dictionary, and writes it as
+    /// "[Deleted Object]"; 3.6 can.
+    NanKeysLost,
     /// None of the known causes fits.
     Unexplained(Kind),
 }
@@ -87,8 +87,10 @@ impl Cause {
             Cause::FreshObjectId | Cause::F32ThroughF64 | Cause::ProbeNesting => {
                 Kind::OracleArtefact
             }
-            Cause::DepthLimitAdded | Cause::SurrogateWriting => Kind::VersionDifference,
-            Cause::TypedContainerOfNoClass | Cause::NanPayloadKeys => Kind::CodecDifference,
+            Cause::DepthLimitAdded | Cause::SurrogateWriting | Cause::NanKeysLost => {
+                Kind::VersionDifference
+            }
+            Cause::TypedContainerOfNoClass => Kind::CodecDifference,
             Cause::Unexplained(k) => k,
         }
     }
@@ -105,7 +107,7 @@ impl Cause {
             Cause::DepthLimitAdded => "depth-limit-added",
             Cause::SurrogateWriting => "surrogate-writing",
             Cause::TypedContainerOfNoClass => "typed-container-of-no-class",
-            Cause::NanPayloadKeys => "nan-payload-keys",
+            Cause::NanKeysLost => "nan-keys-lost",
             Cause::Unexplained(_) => "unexplained",
         }
     }
@@ -133,7 +135,7 @@ impl Cause {
             Cause::DepthLimitAdded => "depth limit added in 3.6",
             Cause::SurrogateWriting => "surrogates written differently",
             Cause::TypedContainerOfNoClass => "typed container of objects of no class",
-            Cause::NanPayloadKeys => "NaN keys of different payloads",
+            Cause::NanKeysLost => "NaN keys lost in 3.2",
             Cause::Unexplained(_) => "unexplained",
         }
     }
@@ -180,20 +182,13 @@ impl Cause {
                 "4.6 writes a container typed as objects of no class as builtin Object; the codec does \
                  not model this yet (open)"
             }
-            Cause::NanPayloadKeys => {
-                "3.6 keeps two Dictionary keys (PoolRealArrays) holding NaNs of different payloads as \
-                 two keys; the codec's 3.x key rules take them for one (open)"
+            Cause::NanKeysLost => {
+                "3.2's `hash_compare` has no NaN rule for PoolRealArray keys, so it cannot find a key \
+                 holding a NaN in its own dictionary and writes it as the String \"[Deleted Object]\" \
+                 (`marshalls.cpp`); 3.6 compares NaNs as equal and writes the key"
             }
             Cause::Unexplained(_) => "no known cause fits; investigate",
         }
-    }
-}
-
-/// How many entries a tagged Dictionary has (0 for anything else).
-fn entries(v: &Value) -> usize {
-    match (v.get("type").and_then(Value::as_str), v.get("value")) {
-        (Some("Dictionary"), Some(Value::Array(a))) => a.len(),
-        _ => 0,
     }
 }
 
@@ -310,12 +305,6 @@ pub fn finding(f: &FindingFile) -> Cause {
             {
                 return Cause::TypedContainerOfNoClass;
             }
-            if let (Some(t), Some(c)) = (&e.tree, codec_tree)
-                && entries(t) > entries(c)
-                && t.to_string().contains("\"nan\"")
-            {
-                return Cause::NanPayloadKeys;
-            }
             Cause::Unexplained(Kind::CodecDifference)
         }
         Class::EngineNondeterministic => nondeterministic(e),
@@ -350,6 +339,14 @@ pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
     }
     if is_depth_case(name) && (a.is_invalid() || b.is_invalid()) {
         return Cause::DepthLimitAdded;
+    }
+    let deleted = |r: &Record| {
+        r.output
+            .as_deref()
+            .is_some_and(|o| o.contains(DELETED_OBJECT))
+    };
+    if deleted(a) != deleted(b) {
+        return Cause::NanKeysLost;
     }
     Cause::Unexplained(Kind::VersionDifference)
 }
