@@ -57,16 +57,88 @@ pub fn encode_into(
     opts: EncodeOptions,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
-    Encoder { profile, opts, out }.value(v, 0)
+    Encoder {
+        profile,
+        opts,
+        out,
+        leaf: LeafIds::of(profile),
+    }
+    .value(v, 0)
+}
+
+/// [`encode`] through the general path alone, without the shortcuts for common leaf values: the
+/// properties check that both give the same bytes or the same error.
+#[doc(hidden)]
+pub fn encode_without_shortcuts(
+    v: &Variant,
+    profile: Profile,
+    opts: EncodeOptions,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut out = Vec::new();
+    Encoder {
+        profile,
+        opts,
+        out: &mut out,
+        leaf: LeafIds::NONE,
+    }
+    .value(v, 0)?;
+    Ok(out)
 }
 
 struct Encoder<'o> {
     profile: Profile,
     opts: EncodeOptions,
     out: &'o mut Vec<u8>,
+    /// The headers of the common leaf values, worked out once per encode.
+    leaf: LeafIds,
+}
+
+/// Wire ids of the leaf types [`Encoder::leaf`] writes without the general path: most values of
+/// game data (keys, names, numbers, positions). `None` where the general path must decide (a type
+/// the version lacks, or reals of another width than the values hold).
+#[derive(Clone, Copy)]
+struct LeafIds {
+    bool: Option<u32>,
+    int: Option<u32>,
+    float: Option<u32>,
+    string: Option<u32>,
+    /// Vector2 and Vector3, when their components are written as the f32s a value holds.
+    vector2: Option<u32>,
+    vector3: Option<u32>,
+}
+
+impl LeafIds {
+    /// No shortcut: every value through the general path.
+    const NONE: LeafIds = LeafIds {
+        bool: None,
+        int: None,
+        float: None,
+        string: None,
+        vector2: None,
+        vector3: None,
+    };
+
+    fn of(profile: Profile) -> LeafIds {
+        let f32_reals = !profile.double_reals;
+        let id = |ty| profile.id_of(ty);
+        LeafIds {
+            bool: id(VariantType::Bool),
+            int: id(VariantType::Int),
+            float: id(VariantType::Float),
+            string: id(VariantType::String),
+            vector2: id(VariantType::Vector2).filter(|_| f32_reals),
+            vector3: id(VariantType::Vector3).filter(|_| f32_reals),
+        }
+    }
 }
 
 type R = Result<(), EncodeError>;
+
+/// A header and one 32-bit payload word, as bytes.
+#[inline(always)]
+fn word2(head: u32, payload: u32) -> [u8; 8] {
+    (u64::from(head) | u64::from(payload) << 32).to_le_bytes()
+}
 
 fn err(kind: K) -> EncodeError {
     EncodeError {
@@ -100,17 +172,124 @@ impl Encoder<'_> {
         Ok(())
     }
 
+    #[inline]
     fn id(&self, ty: VariantType) -> Result<u32, EncodeError> {
-        self.profile.id_of(ty).ok_or_else(|| {
-            err(K::TypeNotInVersion {
-                ty,
-                version: self.profile.to_string(),
-            })
+        match self.profile.id_of(ty) {
+            Some(id) => Ok(id),
+            None => Err(self.not_in_version(ty)),
+        }
+    }
+
+    #[cold]
+    fn not_in_version(&self, ty: VariantType) -> EncodeError {
+        err(K::TypeNotInVersion {
+            ty,
+            version: self.profile.to_string(),
         })
+    }
+
+    /// Writes `v` at once, header and payload, if it is one of the common leaf values
+    /// ([`LeafIds`]); `false`, having written nothing, for anything else. The bytes are those of
+    /// the general path ([`Encoder::flags`], [`Encoder::payload`]); a property test compares the
+    /// two over generated values.
+    #[inline(always)]
+    fn leaf(&mut self, v: &Variant) -> bool {
+        let ids = self.leaf;
+        match (v, ids) {
+            (Variant::Int(i), LeafIds { int: Some(id), .. }) => match i32::try_from(*i) {
+                Ok(small) => self.put(word2(id, small as u32)),
+                Err(_) => {
+                    let mut b = [0; 12];
+                    b[..4].copy_from_slice(&(id | FLAG_64).to_le_bytes());
+                    b[4..].copy_from_slice(&i.to_le_bytes());
+                    self.put(b)
+                }
+            },
+            #[allow(clippy::float_cmp)] // Godot's own test: `if (double(f) != d)`
+            (
+                Variant::Float(d),
+                LeafIds {
+                    float: Some(id), ..
+                },
+            ) => {
+                if (*d as f32) as f64 == *d {
+                    self.put(word2(id, (*d as f32).to_bits()))
+                } else {
+                    let mut b = [0; 12];
+                    b[..4].copy_from_slice(&(id | FLAG_64).to_le_bytes());
+                    b[4..].copy_from_slice(&d.to_le_bytes());
+                    self.put(b)
+                }
+            }
+            (Variant::Bool(b), LeafIds { bool: Some(id), .. }) => self.put(word2(id, *b as u32)),
+            (
+                Variant::String(t),
+                LeafIds {
+                    string: Some(id), ..
+                },
+            ) => {
+                let Some(s) = t.as_str() else { return false };
+                let n = s.len();
+                if n > i32::MAX as usize {
+                    return false;
+                }
+                // Header, length, text and up to three bytes of padding: four zero bytes are
+                // written after the text and the buffer cut back to the padded length, which
+                // costs less than a copy of a variable number of bytes.
+                let end = self.out.len() + 8 + n + padding(n);
+                self.out.reserve(8 + n + 4);
+                self.out.extend_from_slice(&word2(id, n as u32));
+                self.out.extend_from_slice(s.as_bytes());
+                self.out.extend_from_slice(&[0; 4]);
+                self.out.truncate(end);
+            }
+            (
+                Variant::Vector2(r),
+                LeafIds {
+                    vector2: Some(id), ..
+                },
+            ) => {
+                let Components::F32(&[x, y]) = r.components() else {
+                    return false;
+                };
+                let mut b = [0; 12];
+                b[..4].copy_from_slice(&id.to_le_bytes());
+                b[4..8].copy_from_slice(&x.to_le_bytes());
+                b[8..].copy_from_slice(&y.to_le_bytes());
+                self.put(b)
+            }
+            (
+                Variant::Vector3(r),
+                LeafIds {
+                    vector3: Some(id), ..
+                },
+            ) => {
+                let Components::F32(&[x, y, z]) = r.components() else {
+                    return false;
+                };
+                let mut b = [0; 16];
+                b[..4].copy_from_slice(&id.to_le_bytes());
+                b[4..8].copy_from_slice(&x.to_le_bytes());
+                b[8..12].copy_from_slice(&y.to_le_bytes());
+                b[12..].copy_from_slice(&z.to_le_bytes());
+                self.put(b)
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Appends a fixed number of bytes: one capacity check and one store.
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.out.extend_from_slice(&bytes);
     }
 
     fn value(&mut self, v: &Variant, depth: usize) -> R {
         let limit = self.profile.max_depth();
+        if depth <= limit && self.leaf(v) {
+            return Ok(());
+        }
         if depth > limit {
             return Err(err(K::TooDeep { limit }));
         }
@@ -238,6 +417,7 @@ impl Encoder<'_> {
         Ok(())
     }
 
+    #[inline]
     fn pad(&mut self, len: usize) {
         self.out.extend_from_slice(&[0; 3][..padding(len)]);
     }

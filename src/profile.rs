@@ -111,6 +111,7 @@ impl Profile {
     }
 
     /// The wire id of a type, or `None` if this version cannot encode the type.
+    #[inline]
     pub fn id_of(&self, ty: VariantType) -> Option<u32> {
         let (id, since) = wire_id(self.family, ty.info())?;
         (self.minor >= since).then_some(id)

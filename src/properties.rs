@@ -4,12 +4,13 @@
 //! Each takes raw bytes whose first byte selects the profile and the objects switch ([`select`]).
 
 use crate::decode::decode_traced;
+use crate::encode::encode_without_shortcuts;
 use crate::error::EncodeErrorKind;
 use crate::generate::{GenOptions, canonical_value};
 use crate::json::hex;
 use crate::profile::all_profiles;
 use crate::trace::Trace;
-use crate::{DecodeOptions, EncodeOptions, Profile, decode, encode};
+use crate::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use arbitrary::Unstructured;
 
 /// What the first input byte selects: bit 0 turns objects on, the rest indexes `all_profiles()`
@@ -50,6 +51,7 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
     let Ok(d) = decode(bytes, profile, dopts) else {
         return Ok(());
     };
+    shortcuts_agree(&d.value, profile, eopts)?;
     let once = match encode(&d.value, profile, eopts) {
         Ok(b) => b,
         // With objects on, an object read as an id cannot be written back in full.
@@ -92,6 +94,19 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
             hex(&once),
             hex(&twice),
             thrice.map_or_else(|e| e, |b| hex(&b))
+        ));
+    }
+    Ok(())
+}
+
+/// The encoder's shortcuts for common leaf values give the bytes (or the error) of its general
+/// path.
+fn shortcuts_agree(v: &Variant, profile: Profile, opts: EncodeOptions) -> Result<(), String> {
+    let fast = encode(v, profile, opts);
+    let general = encode_without_shortcuts(v, profile, opts);
+    if fast != general {
+        return Err(format!(
+            "{profile}: {v:?} encodes to {fast:?} with the shortcuts but {general:?} without"
         ));
     }
     Ok(())
@@ -146,6 +161,7 @@ pub fn check_roundtrip(data: &[u8]) -> Result<(), String> {
         return Ok(());
     };
     let eopts = EncodeOptions { full_objects };
+    shortcuts_agree(&v, profile, eopts)?;
     let bytes =
         encode(&v, profile, eopts).map_err(|e| format!("{profile}: cannot encode {v:?}: {e}"))?;
     let d = decode(

@@ -30,6 +30,41 @@ pub fn large_dictionaries() -> Variant {
     ))
 }
 
+/// The `keyed_dictionaries` workload of the side-by-side benchmark: the 50,000 dictionaries of
+/// `nested_dictionaries` in a Dictionary keyed by their id instead of an Array, for the
+/// implementations that have no Array type.
+pub fn keyed_dictionaries() -> Variant {
+    Variant::Dictionary(Dictionary::new(
+        (0..50_000)
+            .map(|i| {
+                let pos = Variant::Vector2(Reals::from([i as f32, -1.5]));
+                (Variant::Int(i), enemy(i, pos, false))
+            })
+            .collect(),
+    ))
+}
+
+/// The families of the side-by-side benchmark (benches/peers.rs), by name: those of every
+/// implementation's interest that Godot 3.x and 4.x both have, with the packed arrays at 8 MiB.
+pub fn peer_families() -> Vec<(&'static str, Variant)> {
+    let mut all = families();
+    all.retain(|(name, _)| {
+        [
+            "scalars",
+            "strings",
+            "nested_dictionaries",
+            "PackedByteArray",
+            "PackedInt32Array",
+            "PackedFloat32Array",
+            "PackedStringArray",
+        ]
+        .contains(name)
+    });
+    all.push(("large_dictionaries", large_dictionaries()));
+    all.push(("keyed_dictionaries", keyed_dictionaries()));
+    all
+}
+
 /// One dictionary of either workload, entries in the script's order: `id`, `name`, `hp`, `pos`,
 /// then `alive` and `level` for the large one.
 fn enemy(i: i64, pos: Variant, large: bool) -> Variant {

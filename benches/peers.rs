@@ -1,0 +1,199 @@
+//! The side-by-side benchmark's Rust runners: gdmarshal, the published crate
+//! `godot-binary-serialization` (a dev-dependency for this benchmark only) and a memcpy of the same
+//! bytes, on one family of benches/support/families.rs in one format, in the loops of
+//! support/loops.rs. scripts/bench-peers.sh runs every runner (these, Godot's GDScript loops and
+//! the npm package `@gd-com/utils` under Node) in its own process and prints the table of
+//! docs/benchmarks.md.
+//!
+//! ```text
+//! cargo bench --bench peers -- --runner gdmarshal --format 4.6 --family strings
+//! cargo bench --bench peers -- --write-bytes DIR   # every family's bytes, for the other runners
+//! ```
+//!
+//! Each run prints one line: `GDMARSHAL_PEER runner=… format=… family=… bytes=N
+//! decode_median_us=… encode_median_us=… decode_alone_median_us=… same_bytes=yes|no`, or
+//! `… unsupported=REASON` when the runner cannot represent the family.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use gdmarshal::value::Components;
+use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
+use godot_binary_serialization::decoder::Decoder;
+use godot_binary_serialization::encoder::Encoder;
+use godot_binary_serialization::types::primitive::{
+    GodotBool, GodotFloat, GodotInteger, GodotString,
+};
+use godot_binary_serialization::types::structures::{GodotDictionary, GodotVector2, GodotVector3};
+use godot_binary_serialization::types::variant::GodotVariant;
+
+#[path = "support/families.rs"]
+#[allow(dead_code)] // the codec table's other families are not side by side
+mod families;
+#[path = "support/loops.rs"]
+mod loops;
+
+/// The command line: `--runner R --format F --family NAME`, or `--write-bytes DIR`.
+struct Args {
+    runner: String,
+    format: String,
+    family: Option<String>,
+    write_bytes: Option<PathBuf>,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        runner: "gdmarshal".into(),
+        format: "4.6".into(),
+        family: None,
+        write_bytes: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut value = || {
+            it.next()
+                .unwrap_or_else(|| usage(&format!("{arg} needs a value")))
+        };
+        match arg.as_str() {
+            "--runner" => a.runner = value(),
+            "--format" => a.format = value(),
+            "--family" => a.family = Some(value()),
+            "--write-bytes" => a.write_bytes = Some(value().into()),
+            // Passed by cargo.
+            "--bench" => {}
+            other => usage(&format!("unknown argument {other}")),
+        }
+    }
+    a
+}
+
+fn usage(why: &str) -> ! {
+    eprintln!(
+        "peers: {why}\nusage: peers --runner gdmarshal|godot-binary-serialization|memcpy \
+         --format 4.6|3.6 --family NAME | --write-bytes DIR"
+    );
+    std::process::exit(2)
+}
+
+/// `v` as godot-binary-serialization's value, in the forms that encode as Godot writes `v` (a
+/// 32-bit int or float where the value fits), or why the crate cannot represent it.
+fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, String> {
+    Ok(match v {
+        Variant::Bool(b) => Box::new(GodotBool::new(*b)),
+        Variant::Int(i) => Box::new(match i32::try_from(*i) {
+            Ok(i) => GodotInteger::new_from_i32(i),
+            Err(_) => GodotInteger::new_from_i64(*i),
+        }),
+        Variant::Float(x) if f64::from(*x as f32) == *x => {
+            Box::new(GodotFloat::new_from_f32(*x as f32))
+        }
+        Variant::Float(x) => Box::new(GodotFloat::new_from_f64(*x)),
+        Variant::String(s) => Box::new(GodotString::new(
+            s.as_str().ok_or("a string that is not Unicode")?,
+        )),
+        Variant::Vector2(r) | Variant::Vector3(r) => {
+            let Components::F32(c) = r.components() else {
+                return Err("double-precision vectors".into());
+            };
+            match *c {
+                [x, y] => Box::new(GodotVector2::new(x, y)),
+                [x, y, z] => Box::new(GodotVector3::new(x, y, z)),
+                _ => return Err("a vector of another size".into()),
+            }
+        }
+        Variant::Dictionary(d) => {
+            let mut out = GodotDictionary::new();
+            for (k, v) in d.entries() {
+                out.map.insert(to_peer(k)?, to_peer(v)?);
+            }
+            Box::new(out)
+        }
+        other => return Err(format!("no {:?} type", other.get_type())),
+    })
+}
+
+/// Runs `runner`'s loops on `value` encoded for `format`, and prints the result line; returns
+/// whether the runner wrote the same bytes (`None` when it cannot represent the value).
+fn measure(
+    runner: &str,
+    format: &str,
+    family: &str,
+    value: &Variant,
+    rounds: usize,
+) -> Option<bool> {
+    let profile: Profile = format.parse().unwrap_or_else(|_| usage("unknown format"));
+    let bytes = encode(value, profile, EncodeOptions::default()).expect("encode");
+    let head = format!(
+        "GDMARSHAL_PEER runner={runner} format={format} family={family} bytes={}",
+        bytes.len()
+    );
+    let (m, again) = match runner {
+        "gdmarshal" => loops::run(
+            rounds,
+            || decode(black_box(&bytes), profile, DecodeOptions::default()).expect("decode"),
+            || encode(black_box(value), profile, EncodeOptions::default()).expect("encode"),
+        ),
+        // The baseline: the same bytes copied into a fresh buffer, both ways.
+        "memcpy" => loops::run(rounds, || black_box(&bytes).to_vec(), || bytes.to_vec()),
+        "godot-binary-serialization" => {
+            // The crate reads and writes Godot 4's type ids only.
+            let peer = if profile.major() == 4 {
+                to_peer(value)
+            } else {
+                Err("Godot 4 type ids only".into())
+            };
+            let peer = match peer {
+                Ok(p) => p,
+                Err(why) => {
+                    println!("{head} unsupported=\"{why}\"");
+                    return None;
+                }
+            };
+            loops::run(
+                rounds,
+                || Decoder::decode_variant(black_box(&bytes)).expect("peer decode"),
+                || Encoder::encode_variant(black_box(&*peer)).expect("peer encode"),
+            )
+        }
+        other => usage(&format!("unknown runner {other}")),
+    };
+    let same = again == bytes;
+    println!(
+        "{head} decode_median_us={} encode_median_us={} decode_alone_median_us={} same_bytes={}",
+        m.decode_us,
+        m.encode_us,
+        m.decode_alone_us,
+        if same { "yes" } else { "no" }
+    );
+    Some(same)
+}
+
+fn main() {
+    let a = args();
+    let families = families::peer_families();
+    if let Some(dir) = a.write_bytes {
+        let profile: Profile = a.format.parse().unwrap_or_else(|_| usage("unknown format"));
+        std::fs::create_dir_all(&dir).expect("create the bytes directory");
+        for (name, v) in &families {
+            let bytes = encode(v, profile, EncodeOptions::default()).expect("encode");
+            let path = dir.join(format!("{}-{name}.bin", a.format));
+            std::fs::write(&path, bytes).expect("write the family's bytes");
+        }
+        return;
+    }
+    let Some(family) = a.family else {
+        // No family: `cargo test --benches`, which shows that every runner still runs every
+        // family once and that the crate still writes Godot's bytes where it can.
+        for (name, v) in &families {
+            for runner in ["gdmarshal", "memcpy", "godot-binary-serialization"] {
+                let same = measure(runner, "4.6", name, v, 1);
+                assert_ne!(same, Some(false), "{runner} wrote other bytes for {name}");
+            }
+        }
+        return;
+    };
+    let Some((_, value)) = families.iter().find(|(n, _)| *n == family) else {
+        usage(&format!("no family {family}"))
+    };
+    measure(&a.runner, &a.format, &family, value, loops::rounds());
+}
