@@ -149,7 +149,10 @@ func handle(line: String, seq: int, i: int):
 	var op = req.get("op")
 	if op == "decode":
 		return decode(req, seq, i)
-	printerr(MARK + "m:%d:%d" % [seq, i])
+	# A campaign's request (with the own check) has no `m` marker: one marker a request is
+	# a sixth of a campaign's time less, and the lines until the next `b` are kept as its log.
+	if not req.get("own", false):
+		printerr(MARK + "m:%d:%d" % [seq, i])
 	if op == "encode":
 		return encode(req)
 	if op == "hello":
@@ -177,7 +180,8 @@ func decode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	var objects := bool(req.get("objects", false))
 	var b := Marshalls.base64_to_raw(req["bytes"])
 	var v = bytes_to_var_with_objects(b) if objects else bytes_to_var(b)
-	printerr(MARK + "m:%d:%d" % [seq, i])
+	if not req.get("own", false):
+		printerr(MARK + "m:%d:%d" % [seq, i])
 	# bytes_to_var answers null both for a valid Nil and on error; a Nil header (low byte
 	# 0, flags ignored as the engine ignores them) with 4 bytes is a valid Nil.
 	var accepted := typeof(v) != TYPE_NIL or (b.size() >= 4 and b[0] == 0)
@@ -192,9 +196,25 @@ func decode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	out["tree"] = tree(v, 0)
 	if deepest > MAX_DEPTH:
 		out["incomplete"] = "the value nests deeper than the %d levels the oracle walks" % MAX_DEPTH
-	out["reencoded"] = Marshalls.raw_to_base64(var_to_bytes(v))
-	out["reencoded_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))
+	var plain := var_to_bytes(v)
+	out["reencoded"] = Marshalls.raw_to_base64(plain)
+	# A request with the own check is answered with the encoding it uses only (see own_check).
+	if not own_check(req, out, plain, objects):
+		out["reencoded_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))
 	return out
+
+
+# With "own": true, whether the engine decodes the bytes it just wrote, in the same request
+# (a campaign asks this of every answer; a second request each would cost as much again);
+# true when it answered so. Such a request is answered without the encoding with full
+# objects, which it does not use. Not with objects: the objects decoded would have to be
+# tracked and freed (the host asks those in a request of their own).
+func own_check(req: Dictionary, out: Dictionary, written: PackedByteArray, objects: bool) -> bool:
+	if not req.get("own", false) or objects:
+		return false
+	var v = bytes_to_var(written)
+	out["own_accepted"] = typeof(v) != TYPE_NIL or (written.size() >= 4 and written[0] == 0)
+	return true
 
 
 func tree(v, depth: int) -> Dictionary:
@@ -426,12 +446,11 @@ func encode(req: Dictionary) -> Dictionary:
 		return {"error": problem}
 	if unsupported != "":
 		return {"ok": false, "unsupported": unsupported}
-	return {
-		"ok": true,
-		"bytes": Marshalls.raw_to_base64(var_to_bytes(v)),
-		"bytes_full": Marshalls.raw_to_base64(var_to_bytes_with_objects(v)),
-		"tree": tree(v, 0),
-	}
+	var plain := var_to_bytes(v)
+	var out := {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
+	if not own_check(req, out, plain, false):
+		out["bytes_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))
+	return out
 
 
 func fail(msg: String):

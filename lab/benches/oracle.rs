@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! cargo bench --bench oracle
+//! cargo bench --bench oracle -- --engine 4.6 --batched-only   # one line, for scripts
 //! ```
 
 use std::time::{Duration, Instant};
@@ -88,12 +89,33 @@ fn main() {
     if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    // `--engine NAME --batched-only`: that engine's batched rate alone, as one line for
+    // scripts/bench-campaign.sh.
+    let args: Vec<String> = std::env::args().collect();
+    let only = args
+        .iter()
+        .position(|a| a == "--engine")
+        .and_then(|i| args.get(i + 1));
     let specs: Vec<EngineSpec> = discover()
         .into_iter()
         .filter(|s| matches!(s.source, Source::Manifest(_)))
+        .filter(|s| only.is_none_or(|n| *n == s.name))
         .collect();
     if specs.is_empty() {
         eprintln!("no installed engines: run scripts/install-engines.sh");
+        return;
+    }
+    if args.iter().any(|a| a == "--batched-only") {
+        for spec in specs {
+            let mut engine =
+                Engine::start(spec.clone(), EngineConfig::default()).expect("engine starts");
+            let family3 = engine.info().major == 3;
+            let b = batched(&mut engine, family3);
+            println!(
+                "GDMARSHAL_ORACLE engine={} requests_per_s={b:.0}",
+                spec.name
+            );
+        }
         return;
     }
     println!(

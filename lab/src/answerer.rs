@@ -28,6 +28,14 @@ pub trait Answerer {
     /// answerer's re-encoding of what it decoded.
     fn answer(&mut self, cases: &[Case]) -> Vec<Answer>;
 
+    /// Answers as [`Answerer::answer`] does, each answer with the answerer's own verdict on
+    /// decoding the bytes it holds (its encoding, or re-encoding), where it gives one in the same
+    /// round trip: `Some(false)` when it refuses them. `None` where it was not told: the caller
+    /// asks in a round of its own. Only an engine tells (and not for cases with objects).
+    fn answer_checking_own(&mut self, cases: &[Case]) -> Vec<(Answer, Option<bool>)> {
+        self.answer(cases).into_iter().map(|a| (a, None)).collect()
+    }
+
     /// Takes the crashes and hangs seen since the last call, each with what became of the case
     /// that was running (an answerer that runs no engine has none).
     fn take_incidents(&mut self) -> Vec<IncidentRecord> {

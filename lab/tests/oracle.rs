@@ -534,3 +534,60 @@ fn engines_can_serve_from_other_threads() {
     fn send<T: Send>() {}
     send::<Engine>();
 }
+
+/// A campaign asks each engine, in the same request as the case, whether it decodes the bytes it
+/// wrote (`answer_checking_own`): every engine says so for accepted answers without objects, says
+/// nothing for cases with objects or answers without bytes, and the answers themselves are those
+/// of `answer`.
+#[test]
+fn engines_check_their_own_output_in_the_same_request() {
+    use gdmarshal_lab::Answer;
+    use gdmarshal_lab::case::Case;
+    for mut e in engines(EngineConfig::default()) {
+        let p = e.info().profile;
+        let array_id = p.id_of(VariantType::Array).unwrap();
+        let cases = vec![
+            Case::Decode {
+                name: "int".into(),
+                input: int_bytes(7),
+                allow_objects: false,
+            },
+            // Not canonical (a 64-bit int that fits in 32 bits): the engine writes other bytes.
+            Case::Decode {
+                name: "wide int".into(),
+                input: vec![2, 0, 1, 0, 7, 0, 0, 0, 0, 0, 0, 0],
+                allow_objects: false,
+            },
+            Case::Decode {
+                name: "truncated".into(),
+                input: vec![4, 0, 0, 0, 9, 0, 0, 0, b'x'],
+                allow_objects: false,
+            },
+            Case::Decode {
+                name: "with objects".into(),
+                input: nested_arrays(2, array_id),
+                allow_objects: true,
+            },
+            Case::Encode {
+                name: "string".into(),
+                value: Variant::String("own".into()),
+                full_objects: false,
+            },
+        ];
+        let checked = e.answer_checking_own(&cases);
+        let plain = e.answer(&cases);
+        let name = e.info().version.clone();
+        assert_eq!(checked.len(), cases.len());
+        let own: Vec<Option<bool>> = checked.iter().map(|(_, o)| *o).collect();
+        assert_eq!(
+            own,
+            [Some(true), Some(true), None, None, Some(true)],
+            "{name}"
+        );
+        assert!(matches!(checked[2].0, Answer::Rejected(_)), "{name}");
+        for ((a, _), b) in checked.iter().zip(&plain) {
+            assert_eq!(a.bytes(), b.bytes(), "{name}");
+            assert_eq!(a.tree(), b.tree(), "{name}");
+        }
+    }
+}

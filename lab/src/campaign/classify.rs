@@ -1,5 +1,6 @@
 //! Classifying the engine's and the codec's answers to campaign cases.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -9,7 +10,7 @@ use crate::answerer::Answerer;
 use crate::corpus::generate::run_once;
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
-use crate::corpus::{Case, Record, Verdict};
+use crate::corpus::{Case, Record, Rejection, Verdict};
 use crate::judge::Outcome;
 use crate::this_codec::ThisCodec;
 use gdmarshal::json::unhex;
@@ -139,38 +140,95 @@ pub fn classify_batch(
     cases: &[Case],
     known: &[Entry],
 ) -> Result<Vec<Judged>, String> {
+    let asked = ask(engine, cases);
+    let judging = judge(asked, known);
+    Ok(recheck(engine, cases, judging))
+}
+
+/// A batch's answers from the engine, before the codec is asked.
+struct Asked {
+    steps: Vec<Step>,
+    version: String,
+    profile: Profile,
+}
+
+/// A batch judged against the codec: each case's class, and the cases to ask the engine again
+/// (where the codec differs) before the classes are final.
+struct Judging {
+    judged: Vec<Judged>,
+    again: Vec<usize>,
+}
+
+/// The engine's side of [`classify_batch`]: its answers to `cases`, and its answers to decoding
+/// what it wrote.
+fn ask(engine: &mut dyn Answerer, cases: &[Case]) -> Asked {
     let profile = engine.profile();
     let version = engine.version().to_string();
-    let answered = run_once(engine, cases, &mut |_| {});
-    let unanswered: Vec<Option<String>> = answered
-        .iter()
-        .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
-        .collect();
+    // Each answer with the engine's verdict on decoding what it wrote, where it gives one in the
+    // same request.
+    let mut answered = Vec::with_capacity(cases.len());
+    let mut own_told: Vec<Option<bool>> = Vec::with_capacity(cases.len());
+    for chunk in cases.chunks(OWN_BATCH) {
+        for (c, (a, own)) in chunk.iter().zip(engine.answer_checking_own(chunk)) {
+            answered.push(Record::of(c, &a, profile));
+            own_told.push(own);
+        }
+    }
+    let unanswered: Vec<Option<String>> =
+        answered.iter().map(|a| a.as_ref().err().cloned()).collect();
     // An unanswered case keeps its place with a stand-in record (never saved: the class says
     // what happened).
     let records: Vec<Record> = answered
         .into_iter()
         .zip(cases)
-        .map(|(a, c)| a.unwrap_or_else(|u| stand_in(c, profile, &u.reason)))
+        .map(|(a, c)| a.unwrap_or_else(|reason| stand_in(c, profile, &reason)))
         .collect();
-    // The engine decodes what it wrote.
-    let (own_at, own_cases): (Vec<usize>, Vec<Case>) = records
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.verdict == Verdict::Accepted)
-        .filter_map(|(i, r)| {
-            let input = unhex(r.output.as_deref()?).ok().filter(|b| !b.is_empty())?;
-            let case = Case::Decode {
-                name: r.name.clone(),
-                input,
-                allow_objects: r.objects,
-            };
-            Some((i, case))
-        })
-        .unzip();
+    // The engine decodes what it wrote. Bytes it has just decoded and accepted in this batch (a
+    // decode case whose input it writes back unchanged, the most common answer) are not asked
+    // again, and bytes written for several cases are asked once.
+    let mut asked: HashMap<(Vec<u8>, bool), usize> = HashMap::new();
+    let mut own_cases: Vec<Case> = Vec::new();
+    let mut own_at: Vec<(usize, usize)> = Vec::new();
     let mut own: Vec<Option<Answer>> = vec![None; records.len()];
-    for (i, answer) in own_at.into_iter().zip(engine.answer(&own_cases)) {
-        own[i] = Some(answer);
+    for (i, r) in records.iter().enumerate() {
+        if r.verdict != Verdict::Accepted {
+            continue;
+        }
+        match own_told[i] {
+            Some(true) => continue,
+            Some(false) => {
+                own[i] = Some(Answer::Rejected(Rejection {
+                    kind: None,
+                    message: OWN_REFUSED.to_string(),
+                }));
+                continue;
+            }
+            None => {}
+        }
+        let Some(written) = r.output.as_deref().and_then(|o| unhex(o).ok()) else {
+            continue;
+        };
+        let decoded_already = matches!(&cases[i], Case::Decode { input, allow_objects, .. }
+            if *input == written && *allow_objects == r.objects);
+        if written.is_empty() || decoded_already {
+            continue;
+        }
+        let next = own_cases.len();
+        let at = *asked
+            .entry((written, r.objects))
+            .or_insert_with_key(|(input, objects)| {
+                own_cases.push(Case::Decode {
+                    name: r.name.clone(),
+                    input: input.clone(),
+                    allow_objects: *objects,
+                });
+                next
+            });
+        own_at.push((i, at));
+    }
+    let own_answers = engine.answer(&own_cases);
+    for (i, at) in own_at {
+        own[i] = own_answers.get(at).cloned();
     }
     // Engine-side classes first; the rest wait for the codec's answer.
     let steps: Vec<Step> = records
@@ -179,6 +237,21 @@ pub fn classify_batch(
         .zip(&own)
         .map(|((r, unanswered), own)| engine_side(r, unanswered, own.as_ref()))
         .collect();
+    Asked {
+        steps,
+        version,
+        profile,
+    }
+}
+
+/// The codec's side of [`classify_batch`], which needs no engine: each case the engine-side
+/// checks left is judged against this codec's answer.
+fn judge(asked: Asked, known: &[Entry]) -> Judging {
+    let Asked {
+        steps,
+        version,
+        profile,
+    } = asked;
     // The codec answers the cases the engine-side checks left, as recorded.
     let pending: Vec<&Record> = steps
         .iter()
@@ -211,6 +284,16 @@ pub fn classify_batch(
             detail,
         });
     }
+    Judging { judged: out, again }
+}
+
+/// The last step of [`classify_batch`]: asks the engine again where the codec differed, and marks
+/// a case whose answer changed as engine nondeterminism.
+fn recheck(engine: &mut dyn Answerer, cases: &[Case], judging: Judging) -> Vec<Judged> {
+    let Judging {
+        judged: mut out,
+        again,
+    } = judging;
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
         let second = run_once(engine, &cases2, &mut |_| {});
@@ -229,8 +312,16 @@ pub fn classify_batch(
             }
         }
     }
-    Ok(out)
+    out
 }
+
+/// Cases per request frame here: a campaign's whole batch ([`super::BATCH`]).
+const OWN_BATCH: usize = 500;
+
+/// Why the engine's decode of its own output failed, when it was asked in the same request (its
+/// error lines then go to its log, not to the case's error text).
+const OWN_REFUSED: &str = "refused (asked in the same request as the case; replay the finding to \
+                           see the engine's words)";
 
 /// Where a case stands after the engine-side checks.
 enum Step {

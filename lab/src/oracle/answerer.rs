@@ -7,7 +7,9 @@ use gdmarshal::profile::Profile;
 
 use super::engine::Engine;
 use super::rejection::engine_rejection;
-use super::requests::{decode_line, decode_result, encode_line, encode_result};
+use super::requests::{
+    decode_line, decode_result, encode_line, encode_result, own_accepted, with_own_check,
+};
 use super::result::{DecodeResult, EncodeResult, Verdict};
 use crate::answer::{Answer, Reencoded};
 use crate::answerer::Answerer;
@@ -29,31 +31,14 @@ impl Answerer for Engine {
     }
 
     fn answer(&mut self, cases: &[Case]) -> Vec<Answer> {
-        let profile = self.info().profile;
-        let lines: Vec<String> = cases
-            .iter()
-            .map(|c| match c {
-                Case::Decode {
-                    input,
-                    allow_objects,
-                    ..
-                } => decode_line(input, *allow_objects),
-                Case::Encode { value, .. } => encode_line(value, profile),
-            })
-            .collect();
-        let replies = self.exchange(&lines);
-        cases
-            .iter()
-            .zip(replies)
-            .map(|(c, reply)| match c {
-                Case::Decode { allow_objects, .. } => {
-                    decoded(decode_result(reply, profile), *allow_objects, profile)
-                }
-                Case::Encode { full_objects, .. } => {
-                    encoded(encode_result(reply, profile, *full_objects), profile)
-                }
-            })
+        self.answer_lines(cases, false)
+            .into_iter()
+            .map(|(a, _)| a)
             .collect()
+    }
+
+    fn answer_checking_own(&mut self, cases: &[Case]) -> Vec<(Answer, Option<bool>)> {
+        self.answer_lines(cases, true)
     }
 
     fn take_incidents(&mut self) -> Vec<IncidentRecord> {
@@ -62,6 +47,49 @@ impl Answerer for Engine {
 
     fn refused(&self) -> usize {
         Engine::refused(self)
+    }
+}
+
+impl Engine {
+    /// Each case's answer, and with `own` the engine's verdict on decoding the bytes it wrote
+    /// (asked in the same request, for cases without objects).
+    fn answer_lines(&mut self, cases: &[Case], own: bool) -> Vec<(Answer, Option<bool>)> {
+        let profile = self.info().profile;
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|c| {
+                let line = match c {
+                    Case::Decode {
+                        input,
+                        allow_objects,
+                        ..
+                    } => decode_line(input, *allow_objects),
+                    Case::Encode { value, .. } => encode_line(value, profile),
+                };
+                if own && !c.objects() {
+                    with_own_check(&line)
+                } else {
+                    line
+                }
+            })
+            .collect();
+        let replies = self.exchange(&lines);
+        cases
+            .iter()
+            .zip(replies)
+            .map(|(c, reply)| {
+                let own = own_accepted(&reply);
+                let answer = match c {
+                    Case::Decode { allow_objects, .. } => {
+                        decoded(decode_result(reply, profile), *allow_objects, profile)
+                    }
+                    Case::Encode { full_objects, .. } => {
+                        encoded(encode_result(reply, profile, *full_objects), profile)
+                    }
+                };
+                (answer, own)
+            })
+            .collect()
     }
 }
 

@@ -48,6 +48,21 @@ pub fn encode_line(value: &Variant, profile: Profile) -> String {
     json!({"op": "encode", "tree": to_json(value, profile, FloatStyle::Bits)}).to_string()
 }
 
+/// The same request asking, in the same round trip, whether the engine decodes the bytes it
+/// writes in answer (`"own":true`; the result then holds `own_accepted`).
+pub fn with_own_check(line: &str) -> String {
+    format!("{{\"own\":true,{}", line.strip_prefix('{').unwrap_or(line))
+}
+
+/// The engine's verdict on decoding the bytes it wrote, when the request asked
+/// ([`with_own_check`]) and the answer says.
+pub fn own_accepted(reply: &Reply) -> Option<bool> {
+    match reply {
+        Reply::Line { json: Ok(j), .. } => j.get("own_accepted").and_then(Value::as_bool),
+        _ => None,
+    }
+}
+
 /// A request that keeps the engine busy for `ms` milliseconds.
 pub fn sleep_line(ms: u128) -> String {
     format!(r#"{{"op":"sleep","ms":{ms}}}"#)
