@@ -24,7 +24,7 @@ pub fn decode_not_utf8(bytes: &[u8], at: usize, rules: Utf8Rules) -> Result<Text
 /// The bytes the engine reads (up to the first NUL, after a leading byte-order mark) and where
 /// they start.
 fn body(bytes: &[u8]) -> (usize, &[u8]) {
-    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    let end = memchr::memchr(0, bytes).unwrap_or(bytes.len());
     let start = if bytes[..end].starts_with(BOM) {
         BOM.len()
     } else {
@@ -46,7 +46,10 @@ pub fn decode_utf8(bytes: &[u8]) -> Result<&str, usize> {
     }
     // A leading byte-order mark is skipped, not kept.
     let (start, body) = body(bytes);
-    match std::str::from_utf8(body) {
+    // A vectorized validator: the standard library's runs at a tenth of its speed on text that
+    // is not ASCII (docs/benchmarks.md, `unicode_strings`). Its `compat` flavour says where the
+    // text stops being valid, as the standard library's does.
+    match simdutf8::compat::from_utf8(body) {
         Ok(s) => Ok(s),
         Err(e) => Err(start + e.valid_up_to()),
     }

@@ -52,6 +52,7 @@ pub fn peer_families() -> Vec<(&'static str, Variant)> {
         [
             "scalars",
             "strings",
+            "unicode_strings",
             "nested_dictionaries",
             "PackedByteArray",
             "PackedInt32Array",
@@ -84,6 +85,16 @@ fn enemy(i: i64, pos: Variant, large: bool) -> Variant {
     Variant::Dictionary(Dictionary::new(entries))
 }
 
+/// About 1 KiB of text in several scripts (Latin with accents, Cyrillic, Japanese, emoji): where
+/// validating UTF-8, not the number of strings, is the work of decoding.
+fn unicode_text(i: i64) -> String {
+    let mut t = format!("{i}: ");
+    while t.len() < 1000 {
+        t.push_str("Grüße, мир — こんにちは世界 🎮 ");
+    }
+    t
+}
+
 /// Megabytes of each packed array.
 const PACKED_BYTES: usize = 8 << 20;
 
@@ -112,6 +123,14 @@ pub fn families() -> Vec<(&'static str, Variant)> {
             array(
                 (0..100_000)
                     .map(|i| Variant::String(format!("string number {i}").into()))
+                    .collect(),
+            ),
+        ),
+        (
+            "unicode_strings",
+            array(
+                (0..2_000)
+                    .map(|i| Variant::String(unicode_text(i).into()))
                     .collect(),
             ),
         ),
