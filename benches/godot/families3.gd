@@ -41,6 +41,12 @@ func family(name):
 		"strings":
 			for i in 100000:
 				a.append("string number %d" % i)
+		"unicode_strings":
+			for i in 2000:
+				var t = "%d: " % i
+				while t.to_utf8().size() < 1000:
+					t += "Grüße, мир — こんにちは世界 🎮 "
+				a.append(t)
 		"nested_dictionaries":
 			for i in 50000:
 				a.append(enemy(i, Vector2(i, -1.5), false))

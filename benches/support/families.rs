@@ -1,10 +1,11 @@
-//! The values the codec benchmarks measure, shared by `codec` and `nested_vs_godot`.
+//! The values the benchmarks measure, shared by `codec` and `peers` (whose GDScript loops,
+//! benches/godot/families.gd and families3.gd, build the same values inside Godot).
 
 use gdmarshal::Variant;
 use gdmarshal::value::{Array, Dictionary, Reals};
 
 /// The `nested_dictionaries` family: 50,000 small dictionaries in an array. Godot 4.6.3 encodes the
-/// same data (benches/godot/nested_dictionaries.gd) to the same 5,199,608 bytes.
+/// same data (benches/godot/families.gd) to the same 5,199,608 bytes.
 pub fn nested_dictionaries() -> Variant {
     Variant::Array(Array::new(
         (0..50_000)
@@ -18,7 +19,7 @@ pub fn nested_dictionaries() -> Variant {
 
 /// The `large_dictionaries` workload of the Godot comparison: 200,000 dictionaries of six entries,
 /// the scale of the engine notes' figure for Godot (200,000 small dictionaries, 31 MB). Godot 4.6.3
-/// encodes the same data (benches/godot/nested_dictionaries.gd) to the same 31,199,608 bytes.
+/// encodes the same data (benches/godot/families.gd) to the same 31,199,608 bytes.
 pub fn large_dictionaries() -> Variant {
     Variant::Array(Array::new(
         (0..200_000)
