@@ -230,15 +230,16 @@ impl Encoder<'_> {
             ) => {
                 let Some(s) = t.as_str() else { return false };
                 let n = s.len();
-                if n > i32::MAX as usize {
+                // A string too long for the format takes the general path and its error.
+                let Ok(len) = i32::try_from(n) else {
                     return false;
-                }
+                };
                 // Header, length, text and up to three bytes of padding: four zero bytes are
                 // written after the text and the buffer cut back to the padded length, which
                 // costs less than a copy of a variable number of bytes.
                 let end = self.out.len() + 8 + n + padding(n);
                 self.out.reserve(8 + n + 4);
-                self.out.extend_from_slice(&word2(id, n as u32));
+                self.out.extend_from_slice(&word2(id, len as u32));
                 self.out.extend_from_slice(s.as_bytes());
                 self.out.extend_from_slice(&[0; 4]);
                 self.out.truncate(end);

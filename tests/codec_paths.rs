@@ -61,6 +61,36 @@ fn encoder_refuses_malformed_values() {
     assert!(matches!(r, Err(E::TooDeep { .. })));
 }
 
+/// The depth limit holds for leaf values too, as `encode_variant` checks `p_depth` before
+/// anything else (`core/io/marshalls.cpp`): inside 1024 nested Arrays (depths 0 to 1023) a leaf
+/// sits at depth 1024 and is written; inside 1025 it sits at 1025 and the encode fails. The
+/// encoder's shortcut for leaf values keeps this.
+#[test]
+fn leaves_past_the_depth_limit_are_refused() {
+    let leaves = [
+        Variant::Int(1),
+        Variant::Int(1 << 40),
+        Variant::Float(0.1),
+        Variant::Bool(true),
+        Variant::String("leaf".into()),
+        Variant::Vector2(Reals::from([1.0f32, 2.0])),
+        Variant::Vector3(Reals::from([1.0f32, 2.0, 3.0])),
+    ];
+    for leaf in leaves {
+        for (arrays, ok) in [(1024, true), (1025, false)] {
+            let mut v = leaf.clone();
+            for _ in 0..arrays {
+                v = Variant::Array(Array::typed(ContainerType::None, vec![v]));
+            }
+            let r = stacker::grow(64 << 20, || enc(&v, "4.6"));
+            assert_eq!(r.is_ok(), ok, "{leaf:?} inside {arrays} Arrays: {r:?}");
+            if !ok {
+                assert!(matches!(r, Err(E::TooDeep { limit: 1024 })), "{r:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn empty_class_container_is_written_as_object_typed() {
     // 4.6.3 writes Array[Object] as built-in kind 1, type 24 (tests/differential/4.6/).
