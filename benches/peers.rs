@@ -33,6 +33,9 @@ mod families;
 #[path = "support/loops.rs"]
 mod loops;
 
+/// The version of godot-binary-serialization measured: Cargo.toml pins it (`=0.2.0`).
+const PEER_VERSION: &str = "0.2.0";
+
 /// The command line: `--runner R --format F --family NAME`, or `--write-bytes DIR`.
 struct Args {
     runner: String,
@@ -123,10 +126,13 @@ fn measure(
 ) -> Option<bool> {
     let profile: Profile = format.parse().unwrap_or_else(|_| usage("unknown format"));
     let bytes = encode(value, profile, EncodeOptions::default()).expect("encode");
-    let head = format!(
+    let mut head = format!(
         "GDMARSHAL_PEER runner={runner} format={format} family={family} bytes={}",
         bytes.len()
     );
+    if runner == "godot-binary-serialization" {
+        head.push_str(&format!(" version={PEER_VERSION}"));
+    }
     let (m, again) = match runner {
         "gdmarshal" => loops::run(
             rounds,

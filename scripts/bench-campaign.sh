@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
         --engine) engines+=("${2:?--engine needs a name}"); shift 2 ;;
         --cases) cases=${2:?--cases needs a number}; shift 2 ;;
         --runs) runs=${2:?--runs needs a number}; shift 2 ;;
-        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-campaign: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
