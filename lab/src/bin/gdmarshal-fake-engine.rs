@@ -684,15 +684,21 @@ impl Fake {
             _ => None,
         };
         self.script.at_request(req.as_ref());
-        let mid = || marker("m", seq, Some(i));
         let Some(req) = req else {
-            mid();
+            marker("m", seq, Some(i));
             return json!({"error": "request is not a JSON object"});
         };
+        // A request with the own check has no `m` marker, as in the engine's script.
+        let own = req.get("own").and_then(Value::as_bool).unwrap_or(false);
+        let mid = || {
+            if !own {
+                marker("m", seq, Some(i))
+            }
+        };
         match req.get("op").and_then(Value::as_str) {
-            Some("decode") => self.decode(&req, mid),
+            Some("decode") => self.decode(&req, own, mid),
             Some("encode") => {
-                let result = self.encode(&req);
+                let result = self.encode(&req, own);
                 mid();
                 result
             }
@@ -714,7 +720,7 @@ impl Fake {
         }
     }
 
-    fn decode(&self, req: &Map<String, Value>, mid: impl Fn()) -> Value {
+    fn decode(&self, req: &Map<String, Value>, own: bool, mid: impl Fn()) -> Value {
         let bytes = match req
             .get("bytes")
             .and_then(Value::as_str)
@@ -742,15 +748,28 @@ impl Fake {
             "consumed": d.consumed,
             "tree": to_json(&d.value, self.profile, FloatStyle::Bits),
         });
-        for (key, full_objects) in [("reencoded", false), ("reencoded_full", true)] {
-            if let Ok(b) = encode(&d.value, self.profile, EncodeOptions { full_objects }) {
-                out[key] = Value::String(BASE64.encode(b));
+        let plain = encode(&d.value, self.profile, EncodeOptions::default());
+        if let Ok(b) = &plain {
+            out["reencoded"] = Value::String(BASE64.encode(b));
+        }
+        // With the own check (not with objects), the engine decodes what it wrote and leaves out
+        // the encoding with full objects (godot_project/README.md).
+        if own && !allow_objects {
+            if let Ok(b) = &plain {
+                out["own_accepted"] = Value::Bool(self.accepts(b));
             }
+        } else if let Ok(b) = encode(&d.value, self.profile, EncodeOptions { full_objects: true }) {
+            out["reencoded_full"] = Value::String(BASE64.encode(b));
         }
         out
     }
 
-    fn encode(&self, req: &Map<String, Value>) -> Value {
+    /// Whether this engine decodes `bytes` (without objects).
+    fn accepts(&self, bytes: &[u8]) -> bool {
+        decode(bytes, self.profile, DecodeOptions::default()).is_ok()
+    }
+
+    fn encode(&self, req: &Map<String, Value>, own: bool) -> Value {
         let Some(tree) = req.get("tree") else {
             return json!({"error": "encode needs \"tree\""});
         };
@@ -763,6 +782,12 @@ impl Fake {
                 .map(|full| (plain, full))
         });
         match both {
+            Ok((plain, _)) if own => json!({
+                "ok": true,
+                "bytes": BASE64.encode(&plain),
+                "own_accepted": self.accepts(&plain),
+                "tree": to_json(&value, self.profile, FloatStyle::Bits),
+            }),
             Ok((plain, full)) => json!({
                 "ok": true,
                 "bytes": BASE64.encode(plain),
