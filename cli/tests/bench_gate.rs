@@ -3,20 +3,28 @@
 //! floors pass, and a floor raised above its measured ratio, a runner that did not run, or a
 //! malformed floor each make the gate fail with the floor's file and line.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Output, Stdio};
+
+use common::{Group, command};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The gate on `results` against `floors`, in a process group of its own that dies with the test.
 fn gate(results: &Path, floors: &Path) -> Output {
-    Command::new("python3")
-        .arg(root().join("scripts/bench-peers.py"))
-        .arg("gate")
-        .args([results, floors])
-        .output()
-        .expect("python3 runs the gate")
+    Group::spawn(
+        command("python3")
+            .arg(root().join("scripts/bench-peers.py"))
+            .arg("gate")
+            .args([results, floors])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .wait_with_output()
 }
 
 fn text(o: &Output) -> String {
