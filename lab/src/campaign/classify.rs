@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::answer::Answer;
 use crate::answerer::Answerer;
-use crate::corpus::generate::run_once;
+use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
 use crate::corpus::{Case, Record, Rejection, Verdict};
@@ -140,52 +140,92 @@ pub fn classify_batch(
     cases: &[Case],
     known: &[Entry],
 ) -> Result<Vec<Judged>, String> {
-    let asked = ask(engine, cases);
-    let judging = judge(asked, known);
-    Ok(recheck(engine, cases, judging))
-}
-
-/// A batch's answers from the engine, before the codec is asked.
-struct Asked {
-    steps: Vec<Step>,
-    version: String,
-    profile: Profile,
-}
-
-/// A batch judged against the codec: each case's class, and the cases to ask the engine again
-/// (where the codec differs) before the classes are final.
-struct Judging {
-    judged: Vec<Judged>,
-    again: Vec<usize>,
-}
-
-/// The engine's side of [`classify_batch`]: its answers to `cases`, and its answers to decoding
-/// what it wrote.
-fn ask(engine: &mut dyn Answerer, cases: &[Case]) -> Asked {
     let profile = engine.profile();
     let version = engine.version().to_string();
-    // Each answer with the engine's verdict on decoding what it wrote, where it gives one in the
-    // same request.
-    let mut answered = Vec::with_capacity(cases.len());
-    let mut own_told: Vec<Option<bool>> = Vec::with_capacity(cases.len());
-    for chunk in cases.chunks(OWN_BATCH) {
-        for (c, (a, own)) in chunk.iter().zip(engine.answer_checking_own(chunk)) {
-            answered.push(Record::of(c, &a, profile));
-            own_told.push(own);
-        }
-    }
-    let unanswered: Vec<Option<String>> =
-        answered.iter().map(|a| a.as_ref().err().cloned()).collect();
+    let (answered, own_told): (Vec<Answered>, Vec<Option<bool>>) =
+        run_once_checking_own(engine, cases).into_iter().unzip();
+    let unanswered: Vec<Option<String>> = answered
+        .iter()
+        .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
+        .collect();
     // An unanswered case keeps its place with a stand-in record (never saved: the class says
     // what happened).
     let records: Vec<Record> = answered
         .into_iter()
         .zip(cases)
-        .map(|(a, c)| a.unwrap_or_else(|reason| stand_in(c, profile, &reason)))
+        .map(|(a, c)| a.unwrap_or_else(|u| stand_in(c, profile, &u.reason)))
         .collect();
-    // The engine decodes what it wrote. Bytes it has just decoded and accepted in this batch (a
-    // decode case whose input it writes back unchanged, the most common answer) are not asked
-    // again, and bytes written for several cases are asked once.
+    let own = own_output(engine, cases, &records, &own_told);
+    // Engine-side classes first; the rest wait for the codec's answer.
+    let steps: Vec<Step> = records
+        .into_iter()
+        .zip(unanswered)
+        .zip(&own)
+        .map(|((r, unanswered), own)| engine_side(r, unanswered, own.as_ref()))
+        .collect();
+    // The codec answers the cases the engine-side checks left, as recorded.
+    let pending: Vec<&Record> = steps
+        .iter()
+        .filter_map(|s| match s {
+            Step::ToCodec(r) => Some(r),
+            Step::Judged(_) => None,
+        })
+        .collect();
+    let mut outcomes = judge_records(&mut ThisCodec::new(profile), &pending, profile, &mut || {})
+        .into_iter()
+        .map(|(outcome, _)| outcome);
+    let mut out: Vec<Judged> = Vec::with_capacity(steps.len());
+    let mut again = Vec::new();
+    for (i, step) in steps.into_iter().enumerate() {
+        let r = match step {
+            Step::Judged(j) => {
+                out.push(j);
+                continue;
+            }
+            Step::ToCodec(r) => r,
+        };
+        let outcome = outcomes.next().expect("one outcome per pending record");
+        let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
+        if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
+            again.push(i);
+        }
+        out.push(Judged {
+            class,
+            record: r,
+            detail,
+        });
+    }
+    if !again.is_empty() {
+        let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
+        let second = run_once(engine, &cases2, &mut |_| {});
+        for (&i, b) in again.iter().zip(second) {
+            // No second answer: the first stands, as if the engine had repeated it.
+            let Ok(b) = b else { continue };
+            let fields = out[i].record.differences(&b);
+            if !fields.is_empty() {
+                out[i].class = Class::EngineNondeterministic;
+                out[i].detail = format!(
+                    "fields that differed between two runs: {}; first run: {}; second run: {}",
+                    fields.join(", "),
+                    out[i].record.output.as_deref().unwrap_or("-"),
+                    b.output.as_deref().unwrap_or("-")
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The engine's answer to decoding the bytes it wrote, per accepted record: told in the same
+/// request (`own_told`), or asked now. Bytes it has just decoded and accepted in this batch (a
+/// decode case whose input it writes back unchanged, the most common answer) are not asked again,
+/// and bytes written for several cases are asked once. `None` where nothing was asked.
+fn own_output(
+    engine: &mut dyn Answerer,
+    cases: &[Case],
+    records: &[Record],
+    own_told: &[Option<bool>],
+) -> Vec<Option<Answer>> {
     let mut asked: HashMap<(Vec<u8>, bool), usize> = HashMap::new();
     let mut own_cases: Vec<Case> = Vec::new();
     let mut own_at: Vec<(usize, usize)> = Vec::new();
@@ -230,93 +270,8 @@ fn ask(engine: &mut dyn Answerer, cases: &[Case]) -> Asked {
     for (i, at) in own_at {
         own[i] = own_answers.get(at).cloned();
     }
-    // Engine-side classes first; the rest wait for the codec's answer.
-    let steps: Vec<Step> = records
-        .into_iter()
-        .zip(unanswered)
-        .zip(&own)
-        .map(|((r, unanswered), own)| engine_side(r, unanswered, own.as_ref()))
-        .collect();
-    Asked {
-        steps,
-        version,
-        profile,
-    }
+    own
 }
-
-/// The codec's side of [`classify_batch`], which needs no engine: each case the engine-side
-/// checks left is judged against this codec's answer.
-fn judge(asked: Asked, known: &[Entry]) -> Judging {
-    let Asked {
-        steps,
-        version,
-        profile,
-    } = asked;
-    // The codec answers the cases the engine-side checks left, as recorded.
-    let pending: Vec<&Record> = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::ToCodec(r) => Some(r),
-            Step::Judged(_) => None,
-        })
-        .collect();
-    let mut outcomes = judge_records(&mut ThisCodec::new(profile), &pending, profile, &mut || {})
-        .into_iter()
-        .map(|(outcome, _)| outcome);
-    let mut out: Vec<Judged> = Vec::with_capacity(steps.len());
-    let mut again = Vec::new();
-    for (i, step) in steps.into_iter().enumerate() {
-        let r = match step {
-            Step::Judged(j) => {
-                out.push(j);
-                continue;
-            }
-            Step::ToCodec(r) => r,
-        };
-        let outcome = outcomes.next().expect("one outcome per pending record");
-        let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
-        if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
-            again.push(i);
-        }
-        out.push(Judged {
-            class,
-            record: r,
-            detail,
-        });
-    }
-    Judging { judged: out, again }
-}
-
-/// The last step of [`classify_batch`]: asks the engine again where the codec differed, and marks
-/// a case whose answer changed as engine nondeterminism.
-fn recheck(engine: &mut dyn Answerer, cases: &[Case], judging: Judging) -> Vec<Judged> {
-    let Judging {
-        judged: mut out,
-        again,
-    } = judging;
-    if !again.is_empty() {
-        let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
-        let second = run_once(engine, &cases2, &mut |_| {});
-        for (&i, b) in again.iter().zip(second) {
-            // No second answer: the first stands, as if the engine had repeated it.
-            let Ok(b) = b else { continue };
-            let fields = out[i].record.differences(&b);
-            if !fields.is_empty() {
-                out[i].class = Class::EngineNondeterministic;
-                out[i].detail = format!(
-                    "fields that differed between two runs: {}; first run: {}; second run: {}",
-                    fields.join(", "),
-                    out[i].record.output.as_deref().unwrap_or("-"),
-                    b.output.as_deref().unwrap_or("-")
-                );
-            }
-        }
-    }
-    out
-}
-
-/// Cases per request frame here: a campaign's whole batch ([`super::BATCH`]).
-const OWN_BATCH: usize = 500;
 
 /// Why the engine's decode of its own output failed, when it was asked in the same request (its
 /// error lines then go to its log, not to the case's error text).

@@ -39,14 +39,49 @@ pub fn run_once(
     cases: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Vec<Answered> {
+    run_chunks(engine, cases, BATCH, false, progress)
+        .into_iter()
+        .map(|(a, _)| a)
+        .collect()
+}
+
+/// [`run_once`], each answer with the engine's verdict on decoding the bytes it wrote where it
+/// gives one in the same request ([`Answerer::answer_checking_own`]). For campaigns: such answers
+/// leave out the encoding with full objects, which a corpus record keeps. The cases go in one
+/// request frame (a campaign's batch): fewer round trips, in which the engine waits for the host,
+/// made a campaign a fifth faster than frames of [`BATCH`].
+pub fn run_once_checking_own(
+    engine: &mut dyn Answerer,
+    cases: &[Case],
+) -> Vec<(Answered, Option<bool>)> {
+    run_chunks(engine, cases, cases.len().max(1), true, &mut |_| {})
+}
+
+fn run_chunks(
+    engine: &mut dyn Answerer,
+    cases: &[Case],
+    frame: usize,
+    own: bool,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<(Answered, Option<bool>)> {
     let profile = engine.profile();
     let mut out = Vec::with_capacity(cases.len());
-    for chunk in cases.chunks(BATCH) {
-        for (c, a) in chunk.iter().zip(engine.answer(chunk)) {
-            out.push(Record::of(c, &a, profile).map_err(|reason| Unanswered {
+    for chunk in cases.chunks(frame) {
+        let answers = if own {
+            engine.answer_checking_own(chunk)
+        } else {
+            engine
+                .answer(chunk)
+                .into_iter()
+                .map(|a| (a, None))
+                .collect()
+        };
+        for (c, (a, told)) in chunk.iter().zip(answers) {
+            let record = Record::of(c, &a, profile).map_err(|reason| Unanswered {
                 name: c.name().to_string(),
                 reason,
-            }));
+            });
+            out.push((record, told));
         }
         progress(out.len());
     }
