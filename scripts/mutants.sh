@@ -5,9 +5,9 @@
 # Usage: scripts/mutants.sh tests|corpus [--shard K/N] [--file GLOB]... [--list] [--report]
 #        scripts/mutants.sh diff [BASE]
 #   tests    score 1: the codec crate's own tests, no engines (.cargo/mutants.toml)
-#   corpus   score 2: each mutant's binary as a testee, the committed corpus of 3.2, 3.6 and 4.6 run
-#            against it by the unmutated binary (.cargo/mutants-corpus.toml,
-#            cli/tests/conform.rs and conform_stress.rs, own-codec runs)
+#   corpus   score 2: each mutant's codec behind the Rust adapter kit as a testee, the committed
+#            corpus of 3.2, 3.6, 4.6 and 4.6-double run against it by the unmutated binary
+#            (.cargo/mutants-corpus.toml, testees/own/tests/corpus_gate.rs)
 #   --shard K/N   only the K-th of N shards (K from 0), for splitting a run across machines or days
 #   --file GLOB   only mutants in files matching GLOB (repeatable), e.g. --file src/keys.rs
 #   --list        list the mutants that would run, and stop
@@ -86,7 +86,7 @@ if [ "$score" = diff ]; then
 fi
 case "$score" in
     tests) config=.cargo/mutants.toml; where=(--test-package gdmarshal) ;;
-    # The test is in the cli package: the config names it.
+    # The test is in the testees/own package: the config names it.
     corpus) config=.cargo/mutants-corpus.toml; where=() ;;
     *) usage ;;
 esac
@@ -111,11 +111,11 @@ if ! $report_only; then
         exec cargo mutants --config "$config" --list "${args[@]}"
     fi
     if [ "$score" = corpus ]; then
-        # The judge: the unmutated binary, built once, outside the mutants' scratch copies (a debug
-        # build: incremental, so quick to make, and the testee is the slower side anyway).
-        cargo build --quiet --bin gdmarshal
+        # The judge: the unmutated binary, built once (release: it reads and compares every case
+        # of every mutant's run), outside the mutants' scratch copies.
+        cargo build --quiet --release --bin gdmarshal
         mkdir -p target/mutants
-        cp target/debug/gdmarshal target/mutants/conform-runner
+        cp target/release/gdmarshal target/mutants/conform-runner
         export GDMARSHAL_CONFORM_RUNNER="$root/target/mutants/conform-runner"
     fi
     out=target/mutants/$label
