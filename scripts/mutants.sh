@@ -2,7 +2,7 @@
 # Mutation testing of the codec (docs/mutation.md): cargo-mutants changes the codec one mutant at a
 # time and counts the mutants that the tests catch.
 #
-# Usage: scripts/mutants.sh tests|corpus [--shard K/N] [--file GLOB]... [--list] [--report]
+# Usage: scripts/mutants.sh tests|corpus [--shard K/N] [--file GLOB]... [--iterate] [--list] [--report]
 #        scripts/mutants.sh diff [BASE]
 #   tests    score 1: the codec crate's own tests, no engines (.cargo/mutants.toml)
 #   corpus   score 2: each mutant's codec behind the Rust adapter kit as a testee, the committed
@@ -10,8 +10,10 @@
 #            (.cargo/mutants-corpus.toml, testees/own/tests/corpus_gate.rs)
 #   --shard K/N   only the K-th of N shards (K from 0), for splitting a run across machines or days
 #   --file GLOB   only mutants in files matching GLOB (repeatable), e.g. --file src/keys.rs
+#   --iterate     run again only the mutants the last run of the same selection did not catch
+#                 (after adding tests; cargo-mutants --iterate)
 #   --list        list the mutants that would run, and stop
-#   --report      only regenerate docs/mutation.md from the results already in target/mutants/
+#   --report      only record the results already in target/mutants/ and regenerate docs/mutation.md
 #   diff     the CI step: score 1 on the mutants in codec code that the change touches (the diff from
 #            BASE, by default the merge base with main, or HEAD's first parent when HEAD is on main),
 #            failing on any mutant that survives and is not listed in docs/mutation-equivalent.txt.
@@ -20,15 +22,17 @@
 #            mutates the tree in place (a fresh clone, whose build it reuses).
 #
 # Results go to target/mutants/SCORE[-shard-K-of-N][-FILES]/mutants.out/ (cargo-mutants' own
-# output: outcomes.json, caught.txt, missed.txt, diffs and logs); every run then regenerates
-# docs/mutation.md from all results there (scripts/mutation-report.py). Progress: cargo-mutants
+# output: outcomes.json, caught.txt, missed.txt, diffs and logs); every run then records them in
+# the committed ledger docs/mutation/outcomes.jsonl (so that runs on other days and machines add
+# up, each outcome valid while the code it was measured on is unchanged) and regenerates
+# docs/mutation.md from the ledger (scripts/mutation-report.py). Progress: cargo-mutants
 # prints one line per mutant. One job at a time (-j 1): builds are the cost, and this machine is
 # shared.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-usage() { sed -n '5,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '5,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 score=$1; shift
 if [ "$score" = diff ]; then
@@ -73,8 +77,7 @@ if [ "$score" = diff ]; then
     status=0
     cargo mutants --in-diff "$diff" --output "$out" "${extra[@]}" || status=$?
     case $status in 0|2|3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit "$status" ;; esac
-    missed=$(grep -vxF -f <(cut -f1 docs/mutation-equivalent.txt | grep -v '^#') \
-        "$out/mutants.out/missed.txt" || true)
+    missed=$(python3 scripts/mutation-report.py unlisted "$out/mutants.out/missed.txt")
     if [ -n "$missed" ]; then
         echo "mutants in diff: surviving mutants in the changed code (add a test that catches each," >&2
         echo "or list it with its reason in docs/mutation-equivalent.txt):" >&2
@@ -99,6 +102,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --shard) [ $# -ge 2 ] || usage; args+=(--shard "$2"); label+="-shard-${2/\//-of-}"; shift 2 ;;
         --file) [ $# -ge 2 ] || usage; args+=(--file "$2"); label+="-$(basename "$2" .rs)"; shift 2 ;;
+        --iterate) args+=(--iterate); shift ;;
         --list) list=true; shift ;;
         --report) report_only=true; shift ;;
         *) usage ;;
@@ -127,4 +131,5 @@ if ! $report_only; then
     # cargo-mutants: 0 all caught, 2 missed mutants, 3 timeouts; the report says which.
     case $status in 0|2|3) ;; *) echo "cargo mutants failed (exit $status)" >&2; exit "$status" ;; esac
 fi
-python3 scripts/mutation-report.py target/mutants docs/mutation.md
+python3 scripts/mutation-report.py record target/mutants
+python3 scripts/mutation-report.py write docs/mutation.md

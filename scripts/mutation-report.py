@@ -1,26 +1,44 @@
 #!/usr/bin/env python3
-"""Writes docs/mutation.md from the results of scripts/mutants.sh (cargo-mutants' outcomes.json).
+"""The mutation-testing ledger and docs/mutation.md (scripts/mutants.sh, docs/mutation.md).
 
-Usage: scripts/mutation-report.py RESULTS_DIR OUTPUT.md
+Usage:
+  scripts/mutation-report.py record RESULTS_DIR   merge every run under RESULTS_DIR into the ledger
+  scripts/mutation-report.py write OUTPUT.md       regenerate the page from the ledger
+  scripts/mutation-report.py unlisted MISSED.txt   print the survivors of MISSED.txt that
+                                                    docs/mutation-equivalent.txt does not list
 
-RESULTS_DIR holds one folder per run (SCORE[-...]/mutants.out/, SCORE being `tests` or
-`corpus`); runs of the same score are merged (shards, single files), the latest outcome of a mutant
-winning. Mutants reviewed as equivalent (same behaviour as the original on every input) are
-listed in docs/mutation-equivalent.txt, one per line: the mutant's name as cargo-mutants prints it,
-a tab, and the reason; they leave the denominator. Score = caught / (mutants - unviable -
-equivalent); a timeout counts as caught (the mutant does not pass), and is shown apart.
+RESULTS_DIR holds one folder per cargo-mutants run (SCORE[-...]/mutants.out/, SCORE being `tests`
+or `corpus`). The ledger, docs/mutation/outcomes.jsonl, is committed: runs made on different days
+or machines (shards, single files, survivors run again after a new test) add up, the latest
+outcome of a mutant winning. Each outcome carries the code it was measured on (the original side
+of the mutant's diff, a few lines around it): it counts while that code is still in the file, at
+whatever line, and is "stale" (to run again) once that code has changed. docs/mutation/runs.jsonl
+keeps each run's wall time.
 
-The part of the page above the marker line `<!-- generated below -->` is kept as it is: it
-explains the method. Everything below is regenerated. Standard library only.
+Mutants reviewed as equivalent (same behaviour as the original on every input) are listed in
+docs/mutation-equivalent.txt, one per line: the mutant's name as cargo-mutants prints it, a tab,
+and the reason. An entry matches its mutant by name or, when code above it moved, by file and
+description alone if that is unambiguous; an entry that matches no survivor is reported as stale.
+Score = (caught + timeout) / (mutants - unviable - equivalent); a timeout counts as caught (the
+mutant does not pass), and is shown apart.
+
+The part of the page above the marker line is kept as it is: it explains the method. Everything
+below is regenerated. Standard library only.
 """
 
+import hashlib
 import json
 import os
+import re
 import sys
+import time
 from collections import defaultdict
 
 MARKER = "<!-- generated below: scripts/mutation-report.py -->"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LEDGER = os.path.join(ROOT, "docs", "mutation", "outcomes.jsonl")
+RUNS = os.path.join(ROOT, "docs", "mutation", "runs.jsonl")
+EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.txt")
 SCORES = {
     "tests": "Score 1: the codec crate's own tests, no engines",
     "corpus": "Score 2: the corpus as a gate (each mutant as a testee of `gdmarshal conform`)",
@@ -31,10 +49,15 @@ OUTCOMES = {
     "Unviable": "unviable",
     "Timeout": "timeout",
 }
-
-
 TXT = {"caught": "caught.txt", "missed": "missed.txt", "timeout": "timeout.txt",
        "unviable": "unviable.txt"}
+NAME = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?P<what>.*)$")
+
+
+def split_name(name):
+    """(file, line, column, description) of a cargo-mutants name, or None."""
+    m = NAME.match(name)
+    return (m["file"], int(m["line"]), int(m["col"]), m["what"]) if m else None
 
 
 def mutant_name(m, outcome, names):
@@ -50,42 +73,50 @@ def mutant_name(m, outcome, names):
     return f"{where}{m.get('genre')} {m.get('replacement')!r}"
 
 
-def load_equivalent():
-    path = os.path.join(ROOT, "docs", "mutation-equivalent.txt")
-    out = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                if line and not line.startswith("#") and "\t" in line:
-                    name, reason = line.split("\t", 1)
-                    out[name] = reason
-    return out
+def original_side(diff):
+    """(first line, text) of the original side of a mutant's diff: its context and removed lines,
+    the code the outcome was measured on."""
+    first, lines = None, []
+    for line in diff.split("\n"):
+        if line.startswith("@@"):
+            m = re.match(r"@@ -(\d+)", line)
+            first = int(m.group(1)) if m else None
+        elif first is not None and line[:1] in (" ", "-") and not line.startswith("---"):
+            lines.append(line[1:])
+    return first, "\n".join(lines)
 
 
-def load_runs(results):
-    """{score: {"mutants": {name: (outcome, mutant, diff)}, "runs": [(label, seconds, n)]}}."""
-    scores = defaultdict(lambda: {"mutants": {}, "runs": []})
-    if not os.path.isdir(results):
-        return scores
-    for label in sorted(os.listdir(results)):
+def read_lines(path):
+    with open(path, encoding="utf-8") as f:
+        return [line.rstrip("\n") for line in f if line.strip()]
+
+
+def record(results):
+    """Merges every run under `results` into the ledger and the run log. A run recorded before
+    (the same start) is recorded again only if it has new outcomes since."""
+    ledger = load_ledger()
+    runs = {(r["score"], r["label"], r["started"]): r for r in load_jsonl(RUNS)}
+    added = 0
+    for label in sorted(os.listdir(results)) if os.path.isdir(results) else []:
         out = os.path.join(results, label, "mutants.out")
         path = os.path.join(out, "outcomes.json")
         score = label.split("-", 1)[0]
         if score not in SCORES or not os.path.exists(path):
             continue
+        finished = int(os.path.getmtime(path))
+        started = finished
+        if os.path.exists(os.path.join(out, "lock.json")):
+            with open(os.path.join(out, "lock.json"), encoding="utf-8") as f:
+                stamp = json.load(f).get("start_time", "")[:19]
+            if stamp:
+                started = int(time.mktime(time.strptime(stamp, "%Y-%m-%dT%H:%M:%S")) - time.timezone)
+        run = runs.get((score, label, started))
+        if run and run["finished"] == finished:
+            continue
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        seconds = None
-        wall = os.path.join(out, "wall-seconds")
-        if os.path.exists(wall):
-            with open(wall, encoding="utf-8") as f:
-                seconds = int(f.read().strip() or 0)
-        names = {}
-        for outcome, txt in TXT.items():
-            if os.path.exists(os.path.join(out, txt)):
-                with open(os.path.join(out, txt), encoding="utf-8") as f:
-                    names[outcome] = [line.rstrip("\n") for line in f if line.strip()]
+        names = {o: read_lines(os.path.join(out, t)) for o, t in TXT.items()
+                 if os.path.exists(os.path.join(out, t))}
         n = 0
         for o in data.get("outcomes", []):
             scenario = o.get("scenario")
@@ -97,10 +128,139 @@ def load_runs(results):
             if o.get("diff_path") and os.path.exists(os.path.join(out, o["diff_path"])):
                 with open(os.path.join(out, o["diff_path"]), encoding="utf-8") as f:
                     diff = f.read()
-            scores[score]["mutants"][mutant_name(m, outcome, names)] = (outcome, m, diff)
+            first, original = original_side(diff)
+            name = mutant_name(m, outcome, names)
+            entry = {"score": score, "name": name, "file": m["file"], "outcome": outcome,
+                     "line": m["span"]["start"]["line"], "first": first,
+                     "code": hashlib.sha256(original.encode()).hexdigest()[:16],
+                     "code_lines": original.count("\n") + 1, "finished": finished}
+            if outcome == "missed":
+                entry["diff"] = diff
+            ledger[(score, name)] = entry
             n += 1
-        scores[score]["runs"].append((label, seconds, n))
-    return scores
+        # The run's wall time: what scripts/mutants.sh measured, else (a run stopped early) the
+        # time from its start to its last outcome.
+        seconds = finished - started
+        wall = os.path.join(out, "wall-seconds")
+        if os.path.exists(wall) and os.path.getmtime(wall) >= started:
+            with open(wall, encoding="utf-8") as f:
+                seconds = int(f.read().strip() or 0)
+        runs[(score, label, started)] = {
+            "score": score, "label": label, "started": started, "finished": finished,
+            "seconds": seconds, "mutants": n,
+            "date": time.strftime("%Y-%m-%d", time.gmtime(started))}
+        added += n
+    os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
+    with open(LEDGER, "w", encoding="utf-8") as f:
+        for key in sorted(ledger, key=lambda k: (k[0], ledger[k]["file"], ledger[k]["line"], k[1])):
+            f.write(json.dumps(ledger[key], sort_keys=True) + "\n")
+    with open(RUNS, "w", encoding="utf-8") as f:
+        for r in sorted(runs.values(), key=lambda r: r["started"]):
+            f.write(json.dumps(r, sort_keys=True) + "\n")
+    print(f"mutation ledger: {added} outcomes recorded, {len(ledger)} in all")
+
+
+def load_jsonl(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def load_ledger():
+    return {(e["score"], e["name"]): e for e in load_jsonl(LEDGER)}
+
+
+class Source:
+    """The current text of the codec's files, to tell which outcomes still hold."""
+
+    def __init__(self):
+        self.files = {}
+
+    def where(self, entry):
+        """The line the entry's code starts at now, or None when that code is gone."""
+        path = entry["file"]
+        if path not in self.files:
+            full = os.path.join(ROOT, path)
+            lines = []
+            if os.path.exists(full):
+                with open(full, encoding="utf-8") as f:
+                    lines = f.read().split("\n")
+            self.files[path] = (lines, {})
+        lines, windows = self.files[path]
+        n = entry["code_lines"]
+        if n not in windows:
+            index = defaultdict(list)
+            for i in range(len(lines) - n + 1):
+                h = hashlib.sha256("\n".join(lines[i:i + n]).encode()).hexdigest()[:16]
+                index[h].append(i + 1)
+            windows[n] = index
+        starts = windows[n].get(entry["code"], [])
+        if not starts or entry.get("first") is None:
+            return None
+        # The occurrence nearest the recorded one: the same code can occur twice in a file.
+        return min(starts, key=lambda s: abs(s - entry["first"]))
+
+
+def current(ledger):
+    """{score: {current name: entry}} for the outcomes whose code is unchanged, the names moved
+    to where that code is now; and {score: count} of stale outcomes."""
+    source = Source()
+    live, stale = defaultdict(dict), defaultdict(int)
+    for (score, name), e in ledger.items():
+        start = source.where(e)
+        if start is None:
+            stale[score] += 1
+            continue
+        shift = start - e["first"]
+        parts = split_name(name)
+        if parts and shift:
+            file, line, col, what = parts
+            name = f"{file}:{line + shift}:{col}: {what}"
+        live[score][name] = dict(e, name=name, line=e["line"] + shift)
+    return live, stale
+
+
+def load_equivalent():
+    out = {}
+    if os.path.exists(EQUIVALENT):
+        with open(EQUIVALENT, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line and not line.startswith("#") and "\t" in line:
+                    name, reason = line.split("\t", 1)
+                    out[name] = reason
+    return out
+
+
+def match_equivalent(survivors, equivalent):
+    """{survivor name: reason} for the survivors the list covers, and the entries that cover
+    none. By name, else by file and description when exactly one survivor and one entry share
+    them (the code above moved, the mutant did not change)."""
+    matched, used = {}, set()
+    for name in survivors:
+        if name in equivalent:
+            matched[name] = equivalent[name]
+            used.add(name)
+
+    def key(name):
+        p = split_name(name)
+        return (p[0], p[3]) if p else None
+
+    by_key = defaultdict(list)
+    for name in equivalent:
+        if name not in used:
+            by_key[key(name)].append(name)
+    open_by_key = defaultdict(list)
+    for name in survivors:
+        if name not in matched:
+            open_by_key[key(name)].append(name)
+    for k, names in open_by_key.items():
+        if len(names) == 1 and len(by_key.get(k, [])) == 1:
+            entry = by_key[k][0]
+            matched[names[0]] = equivalent[entry]
+            used.add(entry)
+    return matched, sorted(set(equivalent) - used)
 
 
 def short_diff(diff, context=2):
@@ -117,59 +277,6 @@ def pct(num, den):
     return "n/a" if den == 0 else f"{100.0 * num / den:.1f}%"
 
 
-def render(scores, equivalent):
-    lines = [MARKER, ""]
-    if not scores:
-        lines.append("No results yet: run `scripts/mutants.sh tests` or `scripts/mutants.sh corpus`.")
-        return "\n".join(lines) + "\n"
-    for score in SCORES:
-        if score not in scores:
-            continue
-        s = scores[score]
-        lines += [f"## {SCORES[score]}", ""]
-        total_s = sum(r[1] or 0 for r in s["runs"])
-        total_n = sum(r[2] for r in s["runs"])
-        lines.append("Runs (results folder under target/mutants/, wall time, mutants):")
-        lines.append("")
-        for label, seconds, n in s["runs"]:
-            per = f", {seconds / n:.0f} s per mutant" if seconds and n else ""
-            wall = f"{seconds} s" if seconds is not None else "unknown"
-            lines.append(f"- `{label}`: {wall}, {n} mutants{per}")
-        if total_n and total_s:
-            lines += ["", f"Overall: {total_s} s for {total_n} mutants, {total_s / total_n:.0f} s per mutant "
-                      "(including the unmutated baseline build and test of each run)."]
-        lines += ["", "| file | mutants | caught | timeout | missed | unviable | equivalent | score |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        per_file = defaultdict(lambda: defaultdict(int))
-        for name, (outcome, m, _) in s["mutants"].items():
-            if outcome == "missed" and name in equivalent:
-                outcome = "equivalent"
-            per_file[m["file"]][outcome] += 1
-            per_file[m["file"]]["total"] += 1
-        grand = defaultdict(int)
-        for file in sorted(per_file):
-            c = per_file[file]
-            for k, v in c.items():
-                grand[k] += v
-            lines.append(row(file, c))
-        lines.append(row("**all**", grand))
-        lines.append("")
-        survivors = [(n, v) for n, v in sorted(s["mutants"].items()) if v[0] == "missed"]
-        lines += [f"### Surviving mutants ({len(survivors)})", ""]
-        if not survivors:
-            lines += ["None.", ""]
-        for name, (_, m, diff) in survivors:
-            lines.append(f"- `{name}`")
-            if name in equivalent:
-                lines.append(f"  - equivalent: {equivalent[name]}")
-            else:
-                lines.append("  - open: no test catches it yet")
-            if diff:
-                lines += ["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")] + ["  ```", ""]
-        lines.append("")
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
 def row(file, c):
     den = c["total"] - c["unviable"] - c["equivalent"]
     killed = c["caught"] + c["timeout"]
@@ -177,20 +284,98 @@ def row(file, c):
             f"{c['unviable']} | {c['equivalent']} | {pct(killed, den)} |")
 
 
-def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    results, output = sys.argv[1], sys.argv[2]
+def render():
+    live, stale = current(load_ledger())
+    runs = load_jsonl(RUNS)
+    equivalent = load_equivalent()
+    lines = [MARKER, ""]
+    if not live:
+        lines.append("No results yet: run `scripts/mutants.sh tests` or `scripts/mutants.sh corpus`.")
+        return "\n".join(lines) + "\n"
+    for score in SCORES:
+        if score not in live:
+            continue
+        mutants = live[score]
+        lines += [f"## {SCORES[score]}", ""]
+        mine = [r for r in runs if r["score"] == score]
+        lines.append("Runs (results folder under target/mutants/, date, wall time, mutants):")
+        lines.append("")
+        for r in mine:
+            s, n = r.get("seconds"), r["mutants"]
+            per = f", {s / n:.1f} s per mutant" if s and n else ""
+            wall = f"{s} s" if s is not None else "unknown"
+            lines.append(f"- `{r['label']}` ({r['date']}): {wall}, {n} mutants{per}")
+        total_s = sum(r.get("seconds") or 0 for r in mine)
+        total_n = sum(r["mutants"] for r in mine)
+        if total_n and total_s:
+            lines += ["", f"Overall: {total_s} s for {total_n} mutant runs, {total_s / total_n:.1f} s "
+                      "per mutant (including the unmutated baseline build and test of each run)."]
+        if stale.get(score):
+            lines += ["", f"Not counted: {stale[score]} outcomes measured on code that has changed "
+                      "since (stale: run those files again)."]
+        survivors = sorted(n for n, e in mutants.items() if e["outcome"] == "missed")
+        matched, unused = match_equivalent(survivors, equivalent)
+        lines += ["", "| file | mutants | caught | timeout | missed | unviable | equivalent | score |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        per_file = defaultdict(lambda: defaultdict(int))
+        for name, e in mutants.items():
+            outcome = "equivalent" if name in matched else e["outcome"]
+            per_file[e["file"]][outcome] += 1
+            per_file[e["file"]]["total"] += 1
+        grand = defaultdict(int)
+        for file in sorted(per_file):
+            for k, v in per_file[file].items():
+                grand[k] += v
+            lines.append(row(file, per_file[file]))
+        lines.append(row("**all**", grand))
+        lines.append("")
+        open_ones = [n for n in survivors if n not in matched]
+        lines += [f"### Surviving mutants ({len(survivors)}: {len(matched)} equivalent, "
+                  f"{len(open_ones)} open)", ""]
+        if not survivors:
+            lines += ["None.", ""]
+        for name in sorted(survivors, key=lambda n: (n in matched, n)):
+            lines.append(f"- `{name}`")
+            if name in matched:
+                lines.append(f"  - equivalent: {matched[name]}")
+            else:
+                lines.append("  - open: no test catches it yet")
+            diff = mutants[name].get("diff", "")
+            if diff:
+                lines += ["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")] + ["  ```", ""]
+        lines.append("")
+    unused = match_equivalent(
+        [n for s in live.values() for n, e in s.items() if e["outcome"] == "missed"], equivalent)[1]
+    if unused:
+        lines += ["## Equivalence entries that match no surviving mutant", "",
+                  "Their mutant is caught now, or its code changed: review and remove them.", ""]
+        lines += [f"- `{n}`" for n in unused] + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write(output):
     head = ""
     if os.path.exists(output):
         with open(output, encoding="utf-8") as f:
-            text = f.read()
-        head = text.split(MARKER, 1)[0]
+            head = f.read().split(MARKER, 1)[0]
     if not head:
         head = "# Mutation testing\n\n"
-    body = render(load_runs(results), load_equivalent())
     with open(output, "w", encoding="utf-8") as f:
-        f.write(head + body)
+        f.write(head + render())
+
+
+def unlisted(missed):
+    names = read_lines(missed) if os.path.exists(missed) else []
+    matched, _ = match_equivalent(names, load_equivalent())
+    for name in names:
+        if name not in matched:
+            print(name)
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("record", "write", "unlisted"):
+        sys.exit(__doc__)
+    {"record": record, "write": write, "unlisted": unlisted}[sys.argv[1]](sys.argv[2])
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
+# The project's Python scripts (the mutation ledger).
+python3 -m unittest discover -q -s scripts/tests
 # The regression gate: every corpus case against the codec and, again, against the live engines.
 cargo run --quiet --release --bin gdmarshal -- corpus check
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Instant;
 
-use common::{BIN, Group, conform_runner, gdmarshal_command, limit_address_space, python_check};
+use common::{BIN, Group, gdmarshal_command, limit_address_space, python_check};
 
 /// The repository root: the corpus and the example testees live there.
 fn root() -> &'static Path {
@@ -21,7 +21,7 @@ fn root() -> &'static Path {
 
 fn conform(testee: &str, version: &str, extra: &[&str]) -> Output {
     Group::spawn(
-        conform_runner()
+        gdmarshal_command()
             .current_dir(root())
             .args(["conform", "--testee", testee, "--godot", version])
             .args(extra)
@@ -56,10 +56,8 @@ fn failure<'a>(report: &'a str, case: &str) -> &'a str {
 #[test]
 fn own_codec_passes_every_version_through_a_persistent_testee() {
     for version in ["4.6", "4.6-double", "3.6", "3.2"] {
-        let started = Instant::now();
         // The stress cases (tests/conform_stress.rs) take longer.
         let o = conform(&own_testee(), version, &["--skip", "*/stress/**"]);
-        let took = started.elapsed();
         let text = stdout(&o);
         assert!(o.status.success(), "Godot {version}:\n{text}");
         assert!(text.contains("ok: "), "{text}");
@@ -81,9 +79,6 @@ fn own_codec_passes_every_version_through_a_persistent_testee() {
             "Godot {version}: only {rejected} rejected as expected"
         );
         assert!(equal + rejected > 1100, "Godot {version}: {counts:?}");
-        // The whole corpus of one version in well under 10 s, even in a debug build on a busy
-        // machine (a second or two when idle).
-        assert!(took.as_secs() < 10, "Godot {version} took {took:?}");
     }
 }
 

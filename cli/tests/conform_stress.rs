@@ -8,12 +8,12 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{BIN, Group, conform_runner};
+use common::{BIN, Group, gdmarshal_command};
 
 fn conform(testee: &str, version: &str, extra: &[&str]) -> Output {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     Group::spawn(
-        conform_runner()
+        gdmarshal_command()
             .current_dir(root)
             .args(["conform", "--testee", testee, "--godot", version])
             .args(["--run", "*/stress/**", "--format", "json"])

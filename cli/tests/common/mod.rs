@@ -19,16 +19,6 @@ pub fn gdmarshal_command() -> Command {
     command(BIN)
 }
 
-/// The `gdmarshal` that judges in `gdmarshal conform` runs: this tree's, or the binary named by
-/// `GDMARSHAL_CONFORM_RUNNER`. Mutation testing (scripts/mutants.sh corpus) names one built from
-/// the unmutated tree, so that a mutant of the codec changes the testee's answers but not the judge.
-pub fn conform_runner() -> Command {
-    match std::env::var_os("GDMARSHAL_CONFORM_RUNNER") {
-        Some(runner) => command(runner),
-        None => gdmarshal_command(),
-    }
-}
-
 /// Limits the address space of the command's process to `bytes`.
 pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
     let rlimit = libc::rlimit {

@@ -1,0 +1,124 @@
+"""Tests of scripts/mutation-report.py: the ledger keeps outcomes across runs, drops them when the
+code they were measured on changes, follows code that moved, and matches equivalence entries.
+Run: python3 -m unittest discover -s scripts/tests"""
+
+import importlib.util
+import json
+import os
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPEC = importlib.util.spec_from_file_location(
+    "mutation_report", os.path.join(HERE, "..", "mutation-report.py"))
+report = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(report)
+
+SOURCE = "fn a() {\n    x + 1\n}\n\nfn b() {\n    y > 2\n}\n"
+
+
+def diff(first, original, changed):
+    """A cargo-mutants style diff: the original side is `original` with line `changed` replaced."""
+    lines = original.split("\n")
+    out = ["--- src/m.rs", "+++ mutant", f"@@ -{first},{len(lines)} +{first},{len(lines)} @@"]
+    for i, line in enumerate(lines):
+        if i == changed:
+            out += ["-" + line, "+" + line.replace("+", "-").replace(">", ">=")]
+        else:
+            out.append(" " + line)
+    return "\n".join(out) + "\n"
+
+
+class Ledger(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        root = self.dir.name
+        self.saved = (report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT)
+        report.ROOT = root
+        report.LEDGER = os.path.join(root, "docs", "mutation", "outcomes.jsonl")
+        report.RUNS = os.path.join(root, "docs", "mutation", "runs.jsonl")
+        report.EQUIVALENT = os.path.join(root, "docs", "mutation-equivalent.txt")
+        os.makedirs(os.path.join(root, "src"))
+        self.write("src/m.rs", SOURCE)
+
+    def tearDown(self):
+        report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT = self.saved
+        self.dir.cleanup()
+
+    def write(self, path, text):
+        full = os.path.join(self.dir.name, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def run_of(self, label, outcomes, start="2026-11-25T10:00:00"):
+        """A cargo-mutants output folder: outcomes are (name, line, summary, first, code, changed)."""
+        out = os.path.join(self.dir.name, "results", label, "mutants.out")
+        os.makedirs(os.path.join(out, "diff"), exist_ok=True)
+        listed = {"caught.txt": [], "missed.txt": [], "unviable.txt": [], "timeout.txt": []}
+        data = []
+        for i, (name, line, summary, first, code, changed) in enumerate(outcomes):
+            path = f"diff/{i}.diff"
+            with open(os.path.join(out, path), "w", encoding="utf-8") as f:
+                f.write(diff(first, code, changed))
+            txt = {"CaughtMutant": "caught.txt", "MissedMutant": "missed.txt"}[summary]
+            listed[txt].append(name)
+            data.append({"scenario": {"Mutant": {"file": "src/m.rs", "genre": "BinaryOperator",
+                                                 "replacement": "-",
+                                                 "span": {"start": {"line": line, "column": 7}}}},
+                         "summary": summary, "diff_path": path})
+        with open(os.path.join(out, "outcomes.json"), "w", encoding="utf-8") as f:
+            json.dump({"outcomes": [{"scenario": "Baseline"}] + data}, f)
+        with open(os.path.join(out, "lock.json"), "w", encoding="utf-8") as f:
+            json.dump({"start_time": start + ".0Z"}, f)
+        for txt, names in listed.items():
+            with open(os.path.join(out, txt), "w", encoding="utf-8") as f:
+                f.write("".join(n + "\n" for n in names))
+
+    def live(self):
+        live, stale = report.current(report.load_ledger())
+        return {n: e["outcome"] for n, e in live["tests"].items()}, stale.get("tests", 0)
+
+    def test_runs_add_up_and_the_latest_outcome_wins(self):
+        a = "src/m.rs:2:7: replace + with - in a"
+        b = "src/m.rs:6:7: replace > with >= in b"
+        self.run_of("tests-a", [(a, 2, "MissedMutant", 1, SOURCE.split("\n\n")[0], 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        self.run_of("tests-b", [(b, 6, "CaughtMutant", 5, SOURCE.split("\n\n")[1], 1)],
+                    start="2026-11-25T11:00:00")
+        report.record(os.path.join(self.dir.name, "results"))
+        self.assertEqual(self.live(), ({a: "missed", b: "caught"}, 0))
+        # A later run of the first selection, after a new test: caught now.
+        self.run_of("tests-a", [(a, 2, "CaughtMutant", 1, SOURCE.split("\n\n")[0], 1)],
+                    start="2026-11-25T12:00:00")
+        report.record(os.path.join(self.dir.name, "results"))
+        self.assertEqual(self.live(), ({a: "caught", b: "caught"}, 0))
+        self.assertEqual(len(report.load_jsonl(report.RUNS)), 3)
+        # Recording the same results again adds nothing.
+        report.record(os.path.join(self.dir.name, "results"))
+        self.assertEqual(len(report.load_jsonl(report.RUNS)), 3)
+
+    def test_changed_code_makes_its_outcomes_stale_and_moved_code_keeps_them(self):
+        a = "src/m.rs:2:7: replace + with - in a"
+        b = "src/m.rs:6:7: replace > with >= in b"
+        self.run_of("tests", [(a, 2, "CaughtMutant", 1, SOURCE.split("\n\n")[0], 1),
+                              (b, 6, "MissedMutant", 5, SOURCE.split("\n\n")[1], 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        # Two lines inserted at the top, and function a changed.
+        self.write("src/m.rs", "use x;\n\n" + SOURCE.replace("x + 1", "x + 2"))
+        self.assertEqual(self.live(), ({"src/m.rs:8:7: replace > with >= in b": "missed"}, 1))
+
+    def test_equivalence_entries_match_by_name_or_by_description_when_unambiguous(self):
+        survivors = ["src/m.rs:8:7: replace > with >= in b", "src/m.rs:9:7: replace + with * in c",
+                     "src/m.rs:9:9: replace + with * in c"]
+        equivalent = {"src/m.rs:6:7: replace > with >= in b": "moved, still the same mutant",
+                      "src/m.rs:3:7: replace + with * in c": "ambiguous: two survivors share it",
+                      "src/m.rs:1:1: replace - with + in gone": "matches nothing"}
+        matched, unused = report.match_equivalent(survivors, equivalent)
+        self.assertEqual(matched, {survivors[0]: "moved, still the same mutant"})
+        self.assertEqual(unused, ["src/m.rs:1:1: replace - with + in gone",
+                                  "src/m.rs:3:7: replace + with * in c"])
+
+
+if __name__ == "__main__":
+    unittest.main()
