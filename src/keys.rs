@@ -9,7 +9,8 @@
 //!
 //! 3.x differs in three ways ([`KeyRules`]): a Dictionary key is compared by identity, a
 //! PoolRealArray key is hashed by its bytes, and 3.2's comparison of PoolRealArray keys has no NaN
-//! rule.
+//! rule. From 4.1 on, a float inside a key (an Array's element, a Dictionary's value) is compared
+//! by value alone, so a NaN there equals nothing.
 
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
@@ -35,18 +36,29 @@ pub struct KeyRules {
     /// case for it and falls back to `==`. The engine cannot look such a key up again, so a later
     /// equal key never replaces it, and [`unfindable`] says how the encoder writes it.
     pub nan_reals_lost: bool,
+    /// Inside a key, an Array's elements and a Dictionary's values that are floats are equal only
+    /// when `==` says so: a NaN there equals nothing, not even itself (4.1 on: `Array::
+    /// recursive_equal` and `Dictionary::recursive_equal` call `hash_compare(.., false)`, which
+    /// drops the NaN rule for FLOAT; Godot PR #74588, after 4.0). So 4.6.3 keeps `{[NAN]: 1,
+    /// [NAN]: 2}` and `{{1: NAN}: 1, {1: NAN}: 2}` as two entries (corpus cases
+    /// `decode/keys/array_of_nan_float_keys`, `dictionary_of_nan_float_value_keys`), while 3.2.3
+    /// and 3.6.2 merge the Array keys. Packed arrays, vectors and a nested Dictionary's keys keep
+    /// the NaN rule.
+    pub nan_floats_inside_differ: bool,
 }
 
 impl KeyRules {
-    /// The rules of `profile`'s engine. Verified: 3.2.3 (both rules), 3.6.2 (identity only),
-    /// 4.6.3 (neither). The NaN rule is taken to hold up to 3.3, following 3.2, the nearest
-    /// verified version.
+    /// The rules of `profile`'s engine. Verified: 3.2.3 (identity, bits, NaN reals lost), 3.6.2
+    /// (identity, bits), 4.6.3 (NaN floats inside differ). The NaN-reals rule is taken to hold up
+    /// to 3.3, following 3.2, the nearest verified version; the NaN-floats-inside rule from 4.1,
+    /// the first release with Godot PR #74588 (4.1 to 4.5 unverified).
     pub fn of(profile: Profile) -> KeyRules {
         let godot3 = profile.family == Family::Godot3;
         KeyRules {
             dictionaries_by_identity: godot3,
             real_arrays_by_bits: godot3,
             nan_reals_lost: godot3 && profile.minor <= 3,
+            nan_floats_inside_differ: !godot3 && profile.minor >= 1,
         }
     }
 }
@@ -96,6 +108,12 @@ fn equals_nothing(k: &Variant, rules: KeyRules) -> bool {
 
 /// Whether two keys are the same dictionary key to an engine with `rules`.
 pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
+    same(a, b, rules, false)
+}
+
+/// [`same_key`] for `a` and `b` where they stand: a key, or (`inside`) an element or value within
+/// one.
+fn same(a: &Variant, b: &Variant, rules: KeyRules, inside: bool) -> bool {
     use Variant as V;
     match (a, b) {
         (V::String(x) | V::StringName(x), V::String(y) | V::StringName(y)) => x == y,
@@ -103,6 +121,7 @@ pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
         (V::Int(x), V::Int(y)) => x == y,
         (V::Int(_) | V::String(_) | V::StringName(_), _)
         | (_, V::Int(_) | V::String(_) | V::StringName(_)) => false,
+        (V::Float(x), V::Float(y)) if inside && rules.nan_floats_inside_differ => x == y,
         (V::Float(x), V::Float(y)) => eq64(&[*x], &[*y]),
         (V::Color(x), V::Color(y)) => eq32(x, y),
         (V::PackedFloat32Array(_), _) | (_, V::PackedFloat32Array(_))
@@ -126,7 +145,7 @@ pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
                 && x.items()
                     .iter()
                     .zip(y.items())
-                    .all(|(p, q)| same_key(p, q, rules))
+                    .all(|(p, q)| same(p, q, rules, true))
         }
         (V::Dictionary(_), V::Dictionary(_)) if rules.dictionaries_by_identity => false,
         (V::Dictionary(x), V::Dictionary(y)) => {
@@ -134,7 +153,7 @@ pub fn same_key(a: &Variant, b: &Variant, rules: KeyRules) -> bool {
                 && x.entries()
                     .iter()
                     .zip(y.entries())
-                    .all(|((k, v), (l, w))| same_key(k, l, rules) && same_key(v, w, rules))
+                    .all(|((k, v), (l, w))| same_key(k, l, rules) && same(v, w, rules, true))
         }
         _ if a.get_type() != b.get_type() => false,
         _ => match (
@@ -426,6 +445,7 @@ mod tests {
         dictionaries_by_identity: false,
         real_arrays_by_bits: false,
         nan_reals_lost: false,
+        nan_floats_inside_differ: true,
     };
 
     #[test]
@@ -573,5 +593,181 @@ mod tests {
         }
         assert!(same_key(&payload(), &payload(), k36));
         assert!(same_key(&reals(0.0), &reals(-0.0), K4) && same_key(&payload(), &nan(), K4));
+    }
+
+    /// PackedColorArray keys compare colour by colour, each component as a float key: every
+    /// engine keeps one entry for `[Color(0, 0, 0, 0)]` and `[Color(-0, -0, -0, -0)]` (corpus
+    /// `decode/keys/color_array_keys_zero_signs`, 3.2.3, 3.6.2 and 4.6.3), and colours that
+    /// differ are different keys (`hash_compare_packed_array` with `hash_compare_color`,
+    /// `core/variant/variant.cpp`: same size, then every element compared).
+    #[test]
+    fn color_array_keys_compare_by_value() {
+        let colors = |x: f32| Variant::PackedColorArray(vec![[x; 4]]);
+        for v in ["3.2", "3.6", "4.6"] {
+            let rules = KeyRules::of(v.parse().unwrap());
+            assert!(same_key(&colors(0.0), &colors(-0.0), rules), "{v}");
+            assert!(!same_key(&colors(1.0), &colors(2.0), rules), "{v}");
+        }
+    }
+
+    /// A NaN float key equals a NaN and nothing else: `hash_compare_scalar` is `a == b ||
+    /// (is_nan(a) && is_nan(b))` (`core/variant/variant.cpp`; corpus
+    /// `decode/keys/nan_payload_float_keys` shows two NaNs merged).
+    #[test]
+    fn nan_float_keys_equal_only_nans() {
+        let (nan, one) = (Variant::Float(f64::NAN), Variant::Float(1.0));
+        assert!(!same_key(&nan, &one, K4));
+        assert!(!same_key(&one, &nan, K4));
+    }
+
+    /// 4.x compares Dictionary keys entry by entry, values with `hash_compare`
+    /// (`Dictionary::recursive_equal`, `core/variant/dictionary.cpp`), where `0.0 == -0.0`;
+    /// their hashes agree too, as 4.6.3 merges `[0.0]` and `[-0.0]` Array keys (corpus
+    /// `decode/keys/array_keys_zero_signs`). So `{1: 0.0}` and `{1: -0.0}` are one key.
+    #[test]
+    fn dictionary_keys_compare_entries_by_value() {
+        let dict = |x: f64| {
+            Variant::Dictionary(crate::value::Dictionary::new(vec![(
+                Variant::Int(1),
+                Variant::Float(x),
+            )]))
+        };
+        assert!(same_key(&dict(0.0), &dict(-0.0), K4));
+    }
+
+    /// Double-precision builds compare vector keys by value too: 4.6.3 double keeps one entry for
+    /// `Vector2(0, 0)` and `Vector2(-0, -0)` (corpus `godot-4.6.3.stable-double.jsonl`,
+    /// `decode/keys/vector2_keys_zero_signs`).
+    #[test]
+    fn double_precision_vector_keys_compare_by_value() {
+        let v = |x: f64| Variant::Vector2(Reals::from([x, x]));
+        assert!(same_key(&v(0.0), &v(-0.0), K4));
+    }
+
+    /// Past the first entries a key is found through the index, by its hash, so f32 components
+    /// of either zero sign must hash alike: every engine keeps one entry for `Vector2(0, 0)` and
+    /// `Vector2(-0, -0)` (corpus `decode/keys/vector2_keys_zero_signs`), and the distinct int keys
+    /// before them, which equal neither, do not bear on that.
+    #[test]
+    fn large_dictionaries_merge_vector_keys_of_either_zero_sign() {
+        let v = |x: f32| Variant::Vector2(Reals::from([x, x]));
+        let mut s = EntrySet::default();
+        for i in 0..=SCAN as i64 {
+            s.insert(Variant::Int(i), Variant::Nil);
+        }
+        s.insert(v(0.0), Variant::Int(1));
+        s.insert(v(-0.0), Variant::Int(2));
+        let e = s.into_entries();
+        assert_eq!(e.len(), SCAN + 2);
+        assert_eq!(e[SCAN + 1], (v(0.0), Variant::Int(2)));
+    }
+
+    /// A String and a StringName with the same text are one key in 4.x
+    /// (`StringLikeVariantComparator::compare`, `core/variant/variant.cpp`, as in
+    /// `text_keys_merge_by_text_alone`); the engine's map finds keys by hash at every size, so
+    /// they hash alike, and past the scan's first entries so must they here.
+    #[test]
+    fn large_dictionaries_merge_string_and_string_name_keys() {
+        let mut s = EntrySet::default();
+        for i in 0..=SCAN as i64 {
+            s.insert(Variant::Int(i), Variant::Nil);
+        }
+        s.insert(Variant::String("a".into()), Variant::Int(1));
+        s.insert(Variant::StringName("a".into()), Variant::Int(2));
+        let e = s.into_entries();
+        assert_eq!(e.len(), SCAN + 2);
+        assert_eq!(e[SCAN + 1], (Variant::String("a".into()), Variant::Int(2)));
+    }
+
+    /// Keys that differ but hash alike in the index (a Dictionary or PackedFloat32Array key hashes
+    /// its length alone) stay two keys: every engine keeps `{1: 1}` and `{1: 2}` apart (corpus
+    /// `decode/keys/dictionary_keys_differ`, 4.6.3), and `[1.0]` and `[2.0]` (corpus
+    /// `decode/keys/float32_array_keys_differ`, 3.2.3, 3.6.2 and 4.6.3). The distinct int keys
+    /// before them, which equal neither, only move them past the scan's first entries.
+    #[test]
+    fn large_dictionaries_keep_keys_that_share_a_hash() {
+        let dict = |v: i64| {
+            Variant::Dictionary(crate::value::Dictionary::new(vec![(
+                Variant::Int(1),
+                Variant::Int(v),
+            )]))
+        };
+        let reals = |x: f32| Variant::PackedFloat32Array(vec![x]);
+        let mut s = EntrySet::default();
+        for i in 0..=SCAN as i64 {
+            s.insert(Variant::Int(i), Variant::Nil);
+        }
+        s.insert(dict(1), Variant::Int(1));
+        s.insert(dict(2), Variant::Int(2));
+        s.insert(reals(1.0), Variant::Int(1));
+        s.insert(reals(2.0), Variant::Int(2));
+        assert_eq!(s.into_entries().len(), SCAN + 5);
+    }
+
+    /// No 4.x key is unfindable: 4.x's `hash_compare` has a PACKED_FLOAT32_ARRAY case, element by
+    /// element with the NaN rule (`hash_compare_packed_array` with `hash_compare_scalar`,
+    /// `core/variant/variant.cpp` from 4.0 on), unlike 3.2's, which falls back to `==`.
+    #[test]
+    fn godot4_keeps_nan_real_array_keys_findable() {
+        for minor in 0..=6 {
+            let rules = KeyRules::of(format!("4.{minor}").parse().unwrap());
+            assert!(!rules.nan_reals_lost, "4.{minor}");
+        }
+    }
+
+    /// PackedFloat64Array keys compare element by element as float keys: 4.6.3 keeps one entry
+    /// for `[0.0]` and `[-0.0]`, and one for NaNs of two payloads (corpus
+    /// `decode/keys/float64_array_keys_zero_signs` and `nan_payload_float64_array_keys`).
+    #[test]
+    fn float64_array_keys_compare_by_value() {
+        let f64s = |x: f64| Variant::PackedFloat64Array(vec![x]);
+        assert!(same_key(&f64s(0.0), &f64s(-0.0), K4));
+        let payload = f64s(f64::from_bits(0x7ff8_0000_0000_0001));
+        assert!(same_key(&payload, &f64s(f64::NAN), K4));
+        assert!(!same_key(&f64s(1.0), &f64s(2.0), K4));
+    }
+
+    /// Keys of two types are two keys, even with the same components (`hash_compare` answers
+    /// false first thing when the types differ, `core/variant/variant.cpp`).
+    #[test]
+    fn keys_of_two_types_differ_whatever_their_components() {
+        let v2 = Variant::Vector2(Reals::from([1.0f32, 2.0]));
+        let packed = Variant::PackedVector2Array(Reals::from([1.0f32, 2.0]));
+        assert!(!same_key(&v2, &packed, K4));
+        let v4 = Variant::Vector4(Reals::from([1.0f32, 2.0, 3.0, 4.0]));
+        let quaternion = Variant::Quaternion(Reals::from([1.0f32, 2.0, 3.0, 4.0]));
+        assert!(!same_key(&v4, &quaternion, K4));
+    }
+
+    /// A NaN float inside a key equals nothing from 4.1 on (`hash_compare(.., false)` in
+    /// `Array::recursive_equal` and `Dictionary::recursive_equal`, Godot PR #74588): 4.6.3 keeps
+    /// two entries for `[NAN]`, `[[NAN]]` and `{1: NAN}` keys, one for `{NAN: 1}` and
+    /// `[Vector2(NAN, NAN)]`; 3.2.3 and 3.6.2 keep one for the Arrays (corpus cases
+    /// `decode/keys/array_of_nan_float_keys`, `nested_array_of_nan_float_keys`,
+    /// `dictionary_of_nan_float_value_keys`, `dictionary_of_nan_float_key_keys`,
+    /// `array_of_nan_vector2_keys`).
+    #[test]
+    fn nan_floats_inside_keys_equal_nothing_from_4_1() {
+        let nan = Variant::Float(f64::NAN);
+        let arr = |v: Variant| Variant::Array(crate::value::Array::new(vec![v]));
+        let dict = |k: Variant, v: Variant| {
+            Variant::Dictionary(crate::value::Dictionary::new(vec![(k, v)]))
+        };
+        let vec2 = Variant::Vector2(Reals::from([f32::NAN, f32::NAN]));
+        for v in ["4.1", "4.6"] {
+            let r = KeyRules::of(v.parse().unwrap());
+            assert!(!same_key(&arr(nan.clone()), &arr(nan.clone()), r), "{v}");
+            assert!(!same_key(&arr(arr(nan.clone())), &arr(arr(nan.clone())), r), "{v}");
+            let by_value = dict(Variant::Int(1), nan.clone());
+            assert!(!same_key(&by_value, &by_value, r), "{v}");
+            let by_key = dict(nan.clone(), Variant::Int(1));
+            assert!(same_key(&by_key, &by_key, r), "{v}");
+            assert!(same_key(&arr(vec2.clone()), &arr(vec2.clone()), r), "{v}");
+            assert!(same_key(&nan, &nan, r), "{v}: a NaN key alone keeps the NaN rule");
+        }
+        for v in ["3.2", "3.6", "4.0"] {
+            let r = KeyRules::of(v.parse().unwrap());
+            assert!(same_key(&arr(nan.clone()), &arr(nan.clone()), r), "{v}");
+        }
     }
 }

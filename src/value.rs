@@ -730,4 +730,142 @@ mod tests {
         // payloads are boxed to keep the common ones at this size.
         assert_eq!(std::mem::size_of::<Variant>(), 32);
     }
+
+    #[test]
+    fn color_arrays_compare_bit_for_bit() {
+        // As every float of a value: equal bits are equal, other colours or zero signs are not.
+        let colors = |x: f32| Variant::PackedColorArray(vec![[x; 4]]);
+        assert_eq!(colors(1.0), colors(1.0));
+        assert_ne!(colors(1.0), colors(2.0));
+        assert_ne!(colors(0.0), colors(-0.0));
+    }
+
+    /// Each container drops its contents where the stack has room (the `Drop` impls above), so
+    /// a chain of one kind alone, far deeper than a small thread's stack holds when dropping
+    /// recurses once per level, drops without overflowing it. (tests/hostile.rs drops a chain
+    /// that mixes the three kinds, where one kind's check covers the others.)
+    #[test]
+    fn deep_chains_of_one_container_kind_drop_on_a_small_stack() {
+        for kind in ["Array", "Dictionary", "Object"] {
+            let dropped = std::thread::Builder::new()
+                .stack_size(256 * 1024)
+                .spawn(move || {
+                    let mut v = Variant::Nil;
+                    for _ in 0..100_000 {
+                        v = match kind {
+                            "Array" => Variant::Array(Array::new(vec![v])),
+                            "Dictionary" => {
+                                Variant::Dictionary(Dictionary::new(vec![(Variant::Nil, v)]))
+                            }
+                            _ => Variant::object(Object::Full {
+                                class: "Resource".into(),
+                                properties: vec![("p".into(), v)],
+                            }),
+                        };
+                    }
+                    drop(v);
+                })
+                .unwrap()
+                .join();
+            assert!(dropped.is_ok(), "dropping a deep chain of {kind}");
+        }
+    }
+
+    #[test]
+    fn f64_components_compare_bit_for_bit() {
+        // As every float of a value: zero signs differ, in packed arrays and in f64 reals alike.
+        let f64s = |x: f64| Variant::PackedFloat64Array(vec![x]);
+        assert_eq!(f64s(1.0), f64s(1.0));
+        assert_ne!(f64s(0.0), f64s(-0.0));
+        let v = |x: f64| Variant::Vector2(Reals::from([x, 1.0]));
+        assert_eq!(v(1.0), v(1.0));
+        assert_ne!(v(0.0), v(-0.0));
+    }
+
+    #[test]
+    fn reals_say_whether_they_are_empty() {
+        assert!(Reals::from(Vec::<f32>::new()).is_empty());
+        assert!(!Reals::from([1.0f32]).is_empty());
+        assert!(!Reals::from([1.0f64]).is_empty());
+    }
+
+    #[test]
+    fn every_type_equals_its_copy_and_not_another_value() {
+        // Equality by value for every type (bit for bit for floats): a value equals its copy and
+        // differs from another value of its type.
+        let signal = |id: u64| {
+            Variant::Signal(Box::new(Signal {
+                name: "s".into(),
+                object_id: id,
+            }))
+        };
+        let path = |name: &str| {
+            Variant::node_path(NodePath {
+                names: vec![name.into()],
+                ..NodePath::default()
+            })
+        };
+        let pairs = [
+            (Variant::Bool(true), Variant::Bool(false)),
+            (Variant::Int(1), Variant::Int(2)),
+            (Variant::Float(1.0), Variant::Float(2.0)),
+            (Variant::String("a".into()), Variant::String("b".into())),
+            (
+                Variant::StringName("a".into()),
+                Variant::StringName("b".into()),
+            ),
+            (path("a"), path("b")),
+            (Variant::Rid(1), Variant::Rid(2)),
+            (
+                Variant::object(Object::Id(1)),
+                Variant::object(Object::Id(2)),
+            ),
+            (signal(1), signal(2)),
+            (Variant::Color([1.0; 4]), Variant::Color([0.5; 4])),
+            (
+                Variant::Vector3(Reals::from([1.0f32, 2.0, 3.0])),
+                Variant::Vector3(Reals::from([1.0f32, 2.0, 4.0])),
+            ),
+            (
+                Variant::Vector2i(smallvec::smallvec![1, 2]),
+                Variant::Vector2i(smallvec::smallvec![1, 3]),
+            ),
+            (
+                Variant::Dictionary(Dictionary::new(vec![(Variant::Int(1), Variant::Nil)])),
+                Variant::Dictionary(Dictionary::default()),
+            ),
+            (
+                Variant::Array(Array::new(vec![Variant::Nil])),
+                Variant::Array(Array::default()),
+            ),
+            (
+                Variant::PackedByteArray(vec![1]),
+                Variant::PackedByteArray(vec![2]),
+            ),
+            (
+                Variant::PackedInt32Array(vec![1]),
+                Variant::PackedInt32Array(vec![2]),
+            ),
+            (
+                Variant::PackedInt64Array(vec![1]),
+                Variant::PackedInt64Array(vec![2]),
+            ),
+            (
+                Variant::PackedFloat32Array(vec![1.0]),
+                Variant::PackedFloat32Array(vec![2.0]),
+            ),
+            (
+                Variant::PackedStringArray(vec!["a".into()]),
+                Variant::PackedStringArray(vec!["b".into()]),
+            ),
+        ];
+        for (a, b) in pairs {
+            assert_eq!(a, a.clone());
+            assert_ne!(a, b);
+            assert_ne!(b, a);
+        }
+        assert_eq!(Variant::Nil, Variant::Nil);
+        assert_eq!(Variant::Callable, Variant::Callable);
+        assert_ne!(Variant::Nil, Variant::Callable);
+    }
 }
