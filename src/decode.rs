@@ -756,3 +756,405 @@ fn put(out: &mut Variant, v: Variant) {
 fn is_resource_path(path: &str) -> bool {
     path.len() > "res://".len() && path.starts_with("res://")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inspect::inspect;
+    use crate::json::unhex;
+
+    fn p(v: &str) -> Profile {
+        v.parse().unwrap()
+    }
+
+    /// The annotated dump of `hex` under 4.6, each line's runs of spaces squeezed to one.
+    fn dump(hex: &str) -> Vec<String> {
+        let bytes = unhex(hex).unwrap();
+        let d = inspect(&bytes, p("4.6"), DecodeOptions::default());
+        assert!(d.error.is_none(), "{hex}: {:?}", d.error);
+        d.lines
+            .iter()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect()
+    }
+
+    // The dump is `gdmarshal::inspect`'s output, which the trace builds: these catch mutants of
+    // the decoder's trace calls. Inputs are engine-written (tests/vectors/godot-4.6.3.stable.txt);
+    // each field's offset and width is its place in marshalls.cpp's layout.
+
+    #[test]
+    fn inspect_shows_header_flags_and_a_wide_int() {
+        // int/2147483648: the 64-bit flag is shown, and the value takes 8 bytes.
+        assert_eq!(
+            dump("020001000000008000000000"),
+            [
+                "00000000 02 00 01 00 header int (id 2), flags 0x10000",
+                "00000004 00 00 00 80 00 00 00 00 value 2147483648",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_a_u64_field_before_trailing_bytes() {
+        // corpus decode/valid/RID/one, then an int the engine ignores (as decode/trailing/a_whole_int).
+        assert_eq!(
+            dump("1700000001000000000000000200000005000000"),
+            [
+                "00000000 17 00 00 00 header RID (id 23), flags 0x0",
+                "00000004 01 00 00 00 00 00 00 00 id 1",
+                "0000000c 02 00 00 00 05 00 00 00 trailing bytes ignored by the engine",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_color_and_vector_components() {
+        // Color/basic and Vector2/basic: four and two 4-byte components.
+        assert_eq!(
+            dump("14000000cdcccc3dcdcc4c3e9a99993ecdcccc3e"),
+            [
+                "00000000 14 00 00 00 header Color (id 20), flags 0x0",
+                "00000004 cd cc cc 3d r 0.1",
+                "00000008 cd cc 4c 3e g 0.2",
+                "0000000c 9a 99 99 3e b 0.3",
+                "00000010 cd cc cc 3e a 0.4",
+            ]
+        );
+        assert_eq!(
+            dump("050000000000c03f000010c0"),
+            [
+                "00000000 05 00 00 00 header Vector2 (id 5), flags 0x0",
+                "00000004 00 00 c0 3f x 1.5",
+                "00000008 00 00 10 c0 y -2.25",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_string_length_and_text() {
+        // String "ab" (the vector of tests/codec_paths.rs): length, then text with its padding.
+        assert_eq!(
+            dump("040000000200000061620000"),
+            [
+                "00000000 04 00 00 00 header String (id 4), flags 0x0",
+                "00000004 02 00 00 00 length 2",
+                "00000008 61 62 00 00 string \"ab\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_names_node_path_names_and_subnames() {
+        // NodePath/subnames: one name, then two subnames (marshalls.cpp: `i < namecount`).
+        assert_eq!(
+            dump(
+                "160000000100008002000000000000000400000061626364040000006566676804000000696a6b6c"
+            ),
+            [
+                "00000000 16 00 00 00 header NodePath (id 22), flags 0x0",
+                "00000004 01 00 00 80 name count | 0x80000000 2147483649",
+                "00000008 02 00 00 00 subname count 2",
+                "0000000c 00 00 00 00 flags (1 absolute, 2 old property) 0",
+                "00000010 04 00 00 00 length 4",
+                "00000014 61 62 63 64 name \"abcd\"",
+                "00000018 04 00 00 00 length 4",
+                "0000001c 65 66 67 68 subname \"efgh\"",
+                "00000020 04 00 00 00 length 4",
+                "00000024 69 6a 6b 6c subname \"ijkl\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_counts_and_container_types() {
+        // PackedInt32Array/basic: a 4-byte count, then 5 × 4 bytes.
+        assert_eq!(
+            dump("1e000000050000000000000001000000ffffffffffffff7f00000080"),
+            [
+                "00000000 1e 00 00 00 header PackedInt32Array (id 30), flags 0x0",
+                "00000004 05 00 00 00 count 5",
+                "00000008 00 00 00 00 01 00 00 00 ff ff ff ff ff ff ff 7f … (20 bytes) elements 5 × 4 bytes",
+            ]
+        );
+        // Array/typed_int: element type, count, then each element.
+        assert_eq!(
+            dump("1c0001000200000003000000020000000100000002000000020000000200000003000000"),
+            [
+                "00000000 1c 00 01 00 header Array (id 28), flags 0x10000",
+                "00000004 02 00 00 00 element type int",
+                "00000008 03 00 00 00 element count 3",
+                "0000000c [0]",
+                "0000000c 02 00 00 00 header int (id 2), flags 0x0",
+                "00000010 01 00 00 00 value 1",
+                "00000014 [1]",
+                "00000014 02 00 00 00 header int (id 2), flags 0x0",
+                "00000018 02 00 00 00 value 2",
+                "0000001c [2]",
+                "0000001c 02 00 00 00 header int (id 2), flags 0x0",
+                "00000020 03 00 00 00 value 3",
+            ]
+        );
+        // Dictionary/typed_int_String: key and value types, the entry count, then each entry;
+        // its strings have 20 bytes or more after them, and are still shown field by field.
+        assert_eq!(
+            dump(
+                "1b00050002000000040000000200000002000000010000000400000001000000610000000200000002000000040000000100000062000000"
+            ),
+            [
+                "00000000 1b 00 05 00 header Dictionary (id 27), flags 0x50000",
+                "00000004 02 00 00 00 element type int",
+                "00000008 04 00 00 00 element type String",
+                "0000000c 02 00 00 00 entry count 2",
+                "00000010 key 0",
+                "00000010 02 00 00 00 header int (id 2), flags 0x0",
+                "00000014 01 00 00 00 value 1",
+                "00000018 value 0",
+                "00000018 04 00 00 00 header String (id 4), flags 0x0",
+                "0000001c 01 00 00 00 length 1",
+                "00000020 61 00 00 00 string \"a\"",
+                "00000024 key 1",
+                "00000024 02 00 00 00 header int (id 2), flags 0x0",
+                "00000028 02 00 00 00 value 2",
+                "0000002c value 1",
+                "0000002c 04 00 00 00 header String (id 4), flags 0x0",
+                "00000030 01 00 00 00 length 1",
+                "00000034 62 00 00 00 string \"b\"",
+            ]
+        );
+    }
+
+    #[test]
+    fn object_typed_arrays_without_objects_hold_encoded_ids() {
+        // An empty Array typed as the builtin Object (kind 1, type 24). marshalls.cpp
+        // `_decode_container_type`: `if (!p_allow_objects && r_type.builtin_type == Variant::OBJECT)
+        // r_type.class_name = EncodedObjectAsID::get_class_static();` and with objects it stays Object.
+        let bytes = unhex("1c0001001800000000000000").unwrap();
+        let element_type = |allow_objects| {
+            let d = decode(&bytes, p("4.6"), DecodeOptions { allow_objects }).unwrap();
+            match d.value {
+                Variant::Array(a) => a.element_type().clone(),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(
+            element_type(false),
+            ContainerType::ClassName(ENCODED_OBJECT_AS_ID.into())
+        );
+        assert_eq!(
+            element_type(true),
+            ContainerType::Builtin(VariantType::Object)
+        );
+    }
+
+    #[test]
+    fn a_full_objects_script_may_be_a_resource_path() {
+        // corpus decode/objects/script_property_not_a_path with the script "res://fixtures/item.gd",
+        // a script the oracle's project holds (tests/engine_rules.rs `script/res://fixtures/item.gd`).
+        // marshalls.cpp refuses a `script` value only when it is no String, or the path is empty,
+        // not under res:// or not an existing Script; this one it loads.
+        let bytes = unhex(concat!(
+            "18000000080000005265736f7572636501000000060000007363726970740000",
+            "04000000160000007265733a2f2f66697874757265732f6974656d2e67640000",
+        ))
+        .unwrap();
+        let opts = DecodeOptions {
+            allow_objects: true,
+        };
+        let d = decode(&bytes, p("4.6"), opts).unwrap();
+        assert_eq!(d.consumed, bytes.len());
+    }
+
+    #[test]
+    fn missing_padding_of_a_trailing_byte_array_counts_as_read() {
+        // corpus decode/noncanonical/byte_array_missing_padding: 4.6.3 consumed 12 of these 9 bytes.
+        let bytes = unhex("1d00000001000000ab").unwrap();
+        let d = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap();
+        assert_eq!(d.value, Variant::PackedByteArray(vec![0xab]));
+        assert_eq!(d.consumed, 12);
+    }
+
+    #[test]
+    fn a_class_name_that_is_not_unicode_is_refused_at_its_bytes() {
+        // A 3.x full Object (id 17) named "\u{D800}", which 3.x reads (corpus
+        // decode/string_bytes/surrogate_high) but no class has (the engine fails
+        // `ClassDB::can_instance`): the error points at the name's bytes, after header and length.
+        let opts = DecodeOptions {
+            allow_objects: true,
+        };
+        let bytes = unhex("1100000003000000eda08000").unwrap();
+        let e = decode(&bytes, p("3.6"), opts).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                K::Invalid {
+                    what: "class name",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(e.offset, 8);
+    }
+
+    #[test]
+    fn a_packed_count_past_the_input_is_refused_at_the_count() {
+        // corpus decode/hostile_count/PackedInt32Array/0x2 (4.6.3 refuses it: marshalls.cpp
+        // `count < 0 || count * 4 > len`): the count itself is named, not the missing elements.
+        let bytes = unhex("1e0000000200000000000000").unwrap();
+        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let want = K::BadLength {
+            what: "count",
+            value: 2,
+            left: 4,
+        };
+        assert_eq!((e.offset, e.kind), (4, want));
+    }
+
+    #[test]
+    fn a_full_objects_script_that_is_no_path_is_refused() {
+        // corpus decode/objects/script_property_not_a_path: 4.6.3 refuses the script "abc"
+        // ("Invalid script path").
+        let bytes = unhex(concat!(
+            "18000000080000005265736f7572636501000000060000007363726970740000",
+            "040000000300000061626300",
+        ))
+        .unwrap();
+        let opts = DecodeOptions {
+            allow_objects: true,
+        };
+        let e = decode(&bytes, p("4.6"), opts).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                K::Invalid {
+                    what: "script property",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn bad_utf8_is_refused_at_the_bad_byte() {
+        // corpus decode/string_bytes/truncated_two_byte: 4.6.3 refuses "a\xc3"; the error names
+        // the byte at text offset 1, input offset 8 + 1.
+        let bytes = unhex("040000000200000061c30000").unwrap();
+        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        assert_eq!((e.offset, e.kind), (9, K::BadUtf8 { at: 1 }));
+    }
+
+    #[test]
+    fn dictionary_keys_and_values_both_count_as_nesting() {
+        // marshalls.cpp decodes a Dictionary's keys and values at `p_depth + 1` and refuses
+        // `p_depth > Variant::MAX_RECURSION_DEPTH` (1024), as tests/hostile.rs checks for arrays.
+        let words = |depth: usize, by_key: bool| {
+            // `depth` nested one-entry Dictionaries around the int 7, nested by key or by value.
+            let mut w: Vec<u32> = Vec::new();
+            for _ in 0..depth {
+                w.extend(if by_key {
+                    &[27, 1][..]
+                } else {
+                    &[27, 1, 2, 0][..]
+                });
+            }
+            w.extend([2, 7]);
+            for _ in 0..depth {
+                w.extend(if by_key { &[2, 0][..] } else { &[][..] });
+            }
+            w.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()
+        };
+        for by_key in [false, true] {
+            let at = |depth| decode(&words(depth, by_key), p("4.6"), DecodeOptions::default());
+            assert!(at(1024).is_ok(), "by key: {by_key}");
+            let e = at(1025).unwrap_err();
+            assert_eq!(e.kind, K::TooDeep { limit: 1024 }, "by key: {by_key}");
+        }
+    }
+
+    #[test]
+    fn a_truncated_vector_names_the_missing_component() {
+        // corpus decode/truncated/Vector2/counting/at_10 (4.6.3 refuses it): x is there, y is not.
+        let bytes = unhex("05000000000000c00000").unwrap();
+        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let want = K::Truncated {
+            what: "y",
+            needed: 4,
+            left: 2,
+        };
+        assert_eq!((e.offset, e.kind), (8, want));
+    }
+
+    #[test]
+    fn a_string_length_past_the_input_is_refused_at_the_length() {
+        // corpus decode/hostile_count/String/0x7fffffff (4.6.3 refuses it: marshalls.cpp
+        // `_decode_string`, `strlen + pad > len`): the length itself is named.
+        let bytes = unhex("04000000ffffff7f00000000").unwrap();
+        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let want = K::BadLength {
+            what: "string length",
+            value: 0x7fff_ffff,
+            left: 4,
+        };
+        assert_eq!((e.offset, e.kind), (4, want));
+    }
+
+    #[test]
+    fn object_properties_count_as_nesting() {
+        // marshalls.cpp decodes a full object's property values at `p_depth + 1` and refuses
+        // `p_depth > Variant::MAX_RECURSION_DEPTH` (1024): 1025 Objects, each holding the next
+        // in its property "a", put the int inside at depth 1025.
+        let mut w: Vec<u32> = Vec::new();
+        for _ in 0..1025 {
+            // Object, class "Object", one property "a".
+            w.extend([
+                0x18,
+                6,
+                u32::from_le_bytes(*b"Obje"),
+                u32::from_le_bytes(*b"ct\0\0"),
+            ]);
+            w.extend([1, 1, u32::from_le_bytes(*b"a\0\0\0")]);
+        }
+        w.extend([2, 7]);
+        let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let opts = DecodeOptions {
+            allow_objects: true,
+        };
+        let e = decode(&bytes, p("4.6"), opts).unwrap_err();
+        assert_eq!(e.kind, K::TooDeep { limit: 1024 });
+    }
+
+    #[test]
+    fn containers_before_typed_ones_ignore_the_type_bits() {
+        // corpus godot-3.6.2 decode/flag_bit_17/{Dictionary,Array}/mixed: 3.6.2 reads no
+        // container type (typed containers are 4.3+ and 4.4+), consumes the whole value and
+        // writes it back without the bit.
+        for (input, consumed, output) in [
+            (
+                "120002000300000002000000010000000400000001000000610000000400000001000000620000000300000000002040000000001300000000000000",
+                60,
+                "120000000300000002000000010000000400000001000000610000000400000001000000620000000300000000002040000000001300000000000000",
+            ),
+            (
+                "13000200040000000200000001000000040000000100000061000000030000000000204000000000",
+                40,
+                "13000000040000000200000001000000040000000100000061000000030000000000204000000000",
+            ),
+        ] {
+            let bytes = unhex(input).unwrap();
+            let d = decode(&bytes, p("3.6"), DecodeOptions::default()).unwrap();
+            assert_eq!(d.consumed, consumed, "{input}");
+            let again = crate::encode(&d.value, p("3.6"), Default::default()).unwrap();
+            assert_eq!(crate::json::hex(&again), output);
+        }
+    }
+
+    #[test]
+    fn the_old_node_path_format_is_refused() {
+        // corpus decode/noncanonical/nodepath_old_format: 4.6.3 refuses a NodePath whose first
+        // word lacks 0x80000000 (marshalls.cpp: "Old format, just a string", `ERR_FAIL_V`).
+        let bytes = unhex("160000000400000061626364").unwrap();
+        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        assert_eq!((e.offset, e.kind), (4, K::OldNodePath));
+    }
+}

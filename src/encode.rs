@@ -140,6 +140,17 @@ fn word2(head: u32, payload: u32) -> [u8; 8] {
     (u64::from(head) | u64::from(payload) << 32).to_le_bytes()
 }
 
+/// `n` as a count field. The engines read counts as signed 32-bit ints (`int32_t count =
+/// decode_uint32(buf)` in marshalls.cpp's `decode_variant`, which refuses a negative one), so no
+/// more than `i32::MAX` items can be written: past that the count would read back negative, and
+/// a NodePath's name count would run into its new-format flag, bit 31.
+fn count(n: usize) -> Result<u32, EncodeError> {
+    if n > i32::MAX as usize {
+        return Err(err(K::TooLong { len: n }));
+    }
+    Ok(n as u32)
+}
+
 fn err(kind: K) -> EncodeError {
     EncodeError {
         path: "$".into(),
@@ -165,10 +176,8 @@ impl Encoder<'_> {
     }
 
     fn len(&mut self, n: usize) -> R {
-        if n > i32::MAX as usize {
-            return Err(err(K::TooLong { len: n }));
-        }
-        self.u32(n as u32);
+        let n = count(n)?;
+        self.u32(n);
         Ok(())
     }
 
@@ -544,12 +553,7 @@ impl Encoder<'_> {
     }
 
     fn node_path(&mut self, np: &NodePath) -> R {
-        if np.names.len() > i32::MAX as usize {
-            return Err(err(K::TooLong {
-                len: np.names.len(),
-            }));
-        }
-        self.u32(np.names.len() as u32 | 0x8000_0000);
+        self.u32(count(np.names.len())? | 0x8000_0000);
         self.len(np.subnames.len())?;
         self.u32(np.absolute as u32);
         for s in np.names.iter().chain(&np.subnames) {
@@ -614,5 +618,23 @@ impl Encoder<'_> {
                 .map_err(|e| e.within(format_args!("{{value {i}}}")))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts up to `i32::MAX` are written, one more is refused: the limit itself, checked on the
+    /// number alone (a value that long would take gigabytes).
+    #[test]
+    fn counts_stop_at_i32_max() {
+        assert_eq!(count(0).ok(), Some(0));
+        assert_eq!(count(i32::MAX as usize).ok(), Some(0x7fff_ffff));
+        let past = i32::MAX as usize + 1;
+        assert!(matches!(
+            count(past).map_err(|e| e.kind),
+            Err(K::TooLong { len }) if len == past
+        ));
     }
 }

@@ -757,13 +757,19 @@ mod tests {
         for v in ["4.1", "4.6"] {
             let r = KeyRules::of(v.parse().unwrap());
             assert!(!same_key(&arr(nan.clone()), &arr(nan.clone()), r), "{v}");
-            assert!(!same_key(&arr(arr(nan.clone())), &arr(arr(nan.clone())), r), "{v}");
+            assert!(
+                !same_key(&arr(arr(nan.clone())), &arr(arr(nan.clone())), r),
+                "{v}"
+            );
             let by_value = dict(Variant::Int(1), nan.clone());
             assert!(!same_key(&by_value, &by_value, r), "{v}");
             let by_key = dict(nan.clone(), Variant::Int(1));
             assert!(same_key(&by_key, &by_key, r), "{v}");
             assert!(same_key(&arr(vec2.clone()), &arr(vec2.clone()), r), "{v}");
-            assert!(same_key(&nan, &nan, r), "{v}: a NaN key alone keeps the NaN rule");
+            assert!(
+                same_key(&nan, &nan, r),
+                "{v}: a NaN key alone keeps the NaN rule"
+            );
         }
         for v in ["3.2", "3.6", "4.0"] {
             let r = KeyRules::of(v.parse().unwrap());

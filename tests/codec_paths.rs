@@ -187,3 +187,140 @@ fn profiles_say_what_is_verified_and_limited() {
     assert!(p("3.4").engine_limits_depth());
     assert!(p("4.0").engine_limits_depth());
 }
+
+/// 3.2.3 writes a top-level Dictionary's PoolRealArray key holding a NaN, which it cannot look up
+/// again, as the String "[Deleted Object]" with a Nil value (its answer in
+/// tests/differential/codec-differs/3.2-keys-nan-reals-encode.json).
+#[test]
+fn unfindable_keys_of_a_top_level_dictionary_are_written_as_deleted_objects() {
+    let nan = Variant::PackedFloat32Array(vec![f32::from_bits(0x7fc0_0000)]);
+    let v = Variant::Dictionary(Dictionary::new(vec![(nan, Variant::Int(5))]));
+    let expected = "120000000100000004000000100000005b44656c65746564204f626a6563745d00000000";
+    assert_eq!(enc(&v, "3.2"), Ok(unhex(expected).unwrap()));
+}
+
+/// Keys and values of a Dictionary are one level deeper than it (`encode_variant`,
+/// `core/io/marshalls.cpp`, Dictionary case: `p_depth + 1` for both), so the 1024-level limit
+/// counts nested Dictionaries as it counts Arrays (`leaves_past_the_depth_limit_are_refused`).
+#[test]
+fn dictionaries_count_toward_the_depth_limit() {
+    for (dicts, ok) in [(1024, true), (1025, false)] {
+        let mut v = Variant::Int(1);
+        for _ in 0..dicts {
+            v = Variant::Dictionary(Dictionary::new(vec![(Variant::Int(0), v)]));
+        }
+        let r = stacker::grow(64 << 20, || encode(&v, p("4.6"), EncodeOptions::default()));
+        assert_eq!(r.is_ok(), ok, "inside {dicts} Dictionaries: {r:?}");
+        if let Err(e) = r {
+            assert_eq!(e.kind, E::TooDeep { limit: 1024 });
+            // The key is written before its value, so it is the first value past the limit.
+            assert!(e.path.ends_with("{value 0}{key 0}"), "{}", e.path);
+        }
+    }
+}
+
+/// A packed vector array whose components do not fill its last vector is refused, naming the
+/// components a whole number of vectors needs: 4 components of Vector3s need 6.
+#[test]
+fn malformed_packed_vector_arrays_name_the_components_needed() {
+    let v = Variant::PackedVector3Array(Reals::from([1.0f32, 2.0, 3.0, 4.0]));
+    assert_eq!(
+        enc(&v, "4.6"),
+        Err(E::WrongArity {
+            ty: VariantType::PackedVector3Array,
+            expected: 6,
+            found: 4,
+        })
+    );
+}
+
+/// A full object's property values are one level deeper than it (`encode_variant`,
+/// `core/io/marshalls.cpp`, Object case: `p_depth + 1`), so nested objects count toward the
+/// 1024-level limit as Arrays do.
+#[test]
+fn full_objects_count_toward_the_depth_limit() {
+    let full = EncodeOptions { full_objects: true };
+    for (objects, ok) in [(1024, true), (1025, false)] {
+        let mut v = Variant::Int(1);
+        for _ in 0..objects {
+            v = Variant::object(Object::Full {
+                class: "Object".into(),
+                properties: vec![("p".into(), v)],
+            });
+        }
+        let r = stacker::grow(64 << 20, || encode(&v, p("4.6"), full).map_err(|e| e.kind));
+        assert_eq!(r.is_ok(), ok, "inside {objects} objects: {r:?}");
+        if !ok {
+            assert!(matches!(r, Err(E::TooDeep { limit: 1024 })), "{r:?}");
+        }
+    }
+}
+
+/// The limit is on depth, whatever the value: values that take the general path (Nil, an empty
+/// Array) are written at depth 1024 and refused at 1025, as leaves are
+/// (`leaves_past_the_depth_limit_are_refused`; `encode_variant` fails only when `p_depth >
+/// MAX_RECURSION_DEPTH`, 1024, `core/io/marshalls.cpp`).
+#[test]
+fn other_values_at_the_depth_limit_are_written() {
+    for inner in [Variant::Nil, Variant::Array(Array::default())] {
+        for (arrays, ok) in [(1024, true), (1025, false)] {
+            let mut v = inner.clone();
+            for _ in 0..arrays {
+                v = Variant::Array(Array::new(vec![v]));
+            }
+            let r = stacker::grow(64 << 20, || enc(&v, "4.6"));
+            assert_eq!(r.is_ok(), ok, "{inner:?} inside {arrays} Arrays: {r:?}");
+        }
+    }
+}
+
+/// A double-precision build sets the 64-bit flag on real_t values alone: 4.6.3 double writes Nil,
+/// Color (f32 in every build) and Vector2i without it and Vector2 with it (corpus
+/// `godot-4.6.3.stable-double.jsonl`, `encode/Nil`, `encode/Color/all_one`,
+/// `encode/Vector2i/counting`, `encode/Vector2/counting`).
+#[test]
+fn double_builds_flag_real_t_values_alone() {
+    let cases = [
+        (Variant::Nil, "00000000"),
+        (
+            Variant::Color([1.0; 4]),
+            "140000000000803f0000803f0000803f0000803f",
+        ),
+        (
+            Variant::Vector2i(smallvec::smallvec![1, 2]),
+            "060000000100000002000000",
+        ),
+        (
+            Variant::Vector2(Reals::from([-2.0f64, -0.5])),
+            "0500010000000000000000c0000000000000e0bf",
+        ),
+    ];
+    for (v, bytes) in cases {
+        assert_eq!(enc(&v, "4.6-double"), Ok(unhex(bytes).unwrap()), "{v:?}");
+    }
+}
+
+/// With full objects, a container typed with a script writes kind 3 and the script's path, and
+/// one typed with a class writes kind 2 and the class name; without them, both write kind 2 and
+/// `EncodedObjectAsID` (`_encode_container_type_header` and `_encode_container_type`,
+/// `core/io/marshalls.cpp`; the name is a string, u32 length then bytes padded to 4). 4.6.3's
+/// bytes for the case without objects: corpus `decode/noncanonical/typed_class_name`.
+#[test]
+fn class_and_script_typed_containers_name_their_type_with_full_objects() {
+    let full = EncodeOptions { full_objects: true };
+    let typed = |t: ContainerType| Variant::Array(Array::typed(t, vec![]));
+    let script = typed(ContainerType::Script("res://a.gd".into()));
+    let class = typed(ContainerType::ClassName("Node".into()));
+    let with_objects = |v: &Variant| encode(v, p("4.6"), full).unwrap();
+    assert_eq!(
+        with_objects(&script),
+        unhex("1c0003000a0000007265733a2f2f612e6764000000000000").unwrap()
+    );
+    assert_eq!(
+        with_objects(&class),
+        unhex("1c000200040000004e6f646500000000").unwrap()
+    );
+    let as_id = unhex("1c00020011000000456e636f6465644f626a6563744173494400000000000000");
+    assert_eq!(enc(&script, "4.6"), Ok(as_id.clone().unwrap()));
+    assert_eq!(enc(&class, "4.6"), Ok(as_id.unwrap()));
+}

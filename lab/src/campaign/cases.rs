@@ -3,7 +3,9 @@
 //! Each case draws its own random stream from `(seed, index)` (SplitMix64), so any case can be
 //! rebuilt alone. A case is one of ([`Kind`], with its share of the cases):
 //!
-//! - a random structured value for the engine to encode (30%), or its encoding to decode (10%);
+//! - a random structured value for the engine to encode (30%), or its encoding to decode (10%),
+//!   half of those with one of its dictionaries' entries repeated (generation 3), so that the
+//!   engines' key equality is put to values the generator, which keeps keys distinct, never draws;
 //! - steered toward what earlier campaigns covered least (30% in all, generation 2):
 //!   - a typed container whose element, key or value type is a native class or a script path
 //!     (10%; 4.x only: the random values' typed containers are typed by built-in types only),
@@ -33,8 +35,9 @@ use gdmarshal::value::{Array, ContainerType, Dictionary, Object, Variant};
 
 /// The case generator's generation: bumped whenever a change gives some seed other cases, so that
 /// the run log ([`super::log`]) can tell which seeds' cases were the same. Generation 2 (the
-/// steered kinds) changed the cases of every seed from generation 1.
-pub const GENERATION: u32 = 2;
+/// steered kinds) changed the cases of every seed from generation 1; generation 3 repeats a
+/// dictionary entry in half of the valid encodings to decode.
+pub const GENERATION: u32 = 3;
 
 /// What kind of case a roll of `0..100` makes, and the name each kind's cases carry
 /// (`campaign/SEED/INDEX/NAME`).
@@ -133,6 +136,64 @@ fn gen_options(profile: Profile) -> GenOptions {
     }
 }
 
+/// Repeats one entry of one of `value`'s non-empty dictionaries, picked by `rng`, so that the
+/// engine's decoder meets a key it has already seen and must tell whether it is the same key: the
+/// generator itself never draws such a value, as it keeps a dictionary's keys distinct by the
+/// codec's own idea of key equality (`gdmarshal::keys::same_key`), which is what this puts to the
+/// test. False when `value` holds no such dictionary.
+fn repeat_an_entry(value: &mut Variant, rng: &mut Rng) -> bool {
+    let count = non_empty_dictionaries(value);
+    if count == 0 {
+        return false;
+    }
+    let mut n = rng.below(count);
+    let Some(d) = nth_non_empty_dictionary(value, &mut n) else {
+        return false;
+    };
+    let entry = d.entries()[rng.below(d.entries().len())].clone();
+    d.entries_mut().push(entry);
+    true
+}
+
+fn non_empty_dictionaries(v: &Variant) -> usize {
+    match v {
+        Variant::Dictionary(d) => {
+            usize::from(!d.entries().is_empty())
+                + d.entries()
+                    .iter()
+                    .map(|(k, x)| non_empty_dictionaries(k) + non_empty_dictionaries(x))
+                    .sum::<usize>()
+        }
+        Variant::Array(a) => a.items().iter().map(non_empty_dictionaries).sum(),
+        _ => 0,
+    }
+}
+
+/// The `n`-th non-empty dictionary of `v`, depth first, in the order
+/// [`non_empty_dictionaries`] counts them.
+fn nth_non_empty_dictionary<'a>(v: &'a mut Variant, n: &mut usize) -> Option<&'a mut Dictionary> {
+    let here = matches!(v, Variant::Dictionary(d) if !d.entries().is_empty());
+    if here {
+        if *n == 0 {
+            return match v {
+                Variant::Dictionary(d) => Some(d),
+                _ => None,
+            };
+        }
+        *n -= 1;
+    }
+    match v {
+        Variant::Dictionary(d) => d.entries_mut().iter_mut().find_map(|(k, x)| {
+            nth_non_empty_dictionary(k, n).or_else(|| nth_non_empty_dictionary(x, n))
+        }),
+        Variant::Array(a) => a
+            .items_mut()
+            .iter_mut()
+            .find_map(|x| nth_non_empty_dictionary(x, n)),
+        _ => None,
+    }
+}
+
 /// A random value the profile's codec can encode, with its encoding.
 fn value_and_bytes(rng: &mut Rng, profile: Profile) -> Option<(gdmarshal::Variant, Vec<u8>)> {
     let data = rng.bytes(1024);
@@ -226,7 +287,14 @@ pub fn make_case(seed: u64, index: u64, profile: Profile, sources: &[Vec<u8>]) -
             }
         }
         Kind::DecodeValid => {
-            if let Some((_, input)) = value_and_bytes(&mut rng, profile) {
+            if let Some((mut value, input)) = value_and_bytes(&mut rng, profile) {
+                // Half of them with one dictionary entry repeated (generation 3).
+                if rng.below(2) == 0
+                    && repeat_an_entry(&mut value, &mut rng)
+                    && let Ok(input) = encode(&value, profile, EncodeOptions::default())
+                {
+                    return decode(name("decode/repeated-key"), input, &mut rng);
+                }
                 return decode(name("decode/valid"), input, &mut rng);
             }
         }
@@ -546,4 +614,69 @@ fn type_or_flag(rng: &mut Rng, input: &mut [u8], profile: Profile) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dict(entries: Vec<(Variant, Variant)>) -> Variant {
+        Variant::Dictionary(Dictionary::new(entries))
+    }
+
+    fn entries(v: &Variant) -> Vec<Vec<(Variant, Variant)>> {
+        let mut out = Vec::new();
+        match v {
+            Variant::Dictionary(d) => {
+                out.push(d.entries().to_vec());
+                for (k, x) in d.entries() {
+                    out.extend(entries(k));
+                    out.extend(entries(x));
+                }
+            }
+            Variant::Array(a) => a.items().iter().for_each(|x| out.extend(entries(x))),
+            _ => {}
+        }
+        out
+    }
+
+    #[test]
+    fn a_repeated_entry_is_a_copy_of_one_already_there() {
+        // Three non-empty dictionaries (the outer one, one as a key, one in an Array value) and
+        // an empty one, which has no entry to repeat.
+        let inner_key = dict(vec![(Variant::Int(1), Variant::Float(f64::NAN))]);
+        let inner_value = dict(vec![(Variant::Int(2), Variant::Nil)]);
+        let empty = dict(vec![]);
+        let value = dict(vec![
+            (inner_key, Variant::Int(3)),
+            (
+                Variant::Int(4),
+                Variant::Array(Array::new(vec![inner_value, empty])),
+            ),
+        ]);
+        assert_eq!(non_empty_dictionaries(&value), 3);
+        let mut picked = std::collections::BTreeSet::new();
+        for index in 0..64 {
+            let mut v = value.clone();
+            assert!(repeat_an_entry(&mut v, &mut Rng::for_case(7, index)));
+            let (before, after) = (entries(&value), entries(&v));
+            // Exactly one dictionary grew, by a copy of one of its own entries (compared as text:
+            // a NaN is not `==` to itself).
+            let grown: Vec<usize> = (0..before.len())
+                .filter(|&i| before[i].len() != after[i].len())
+                .collect();
+            assert_eq!(grown.len(), 1, "{v:?}");
+            let (was, now) = (&before[grown[0]], &after[grown[0]]);
+            assert_eq!(now.len(), was.len() + 1);
+            let text = |e: &(Variant, Variant)| format!("{e:?}");
+            let copy = text(now.last().expect("an entry"));
+            assert!(was.iter().any(|e| text(e) == copy), "{v:?}");
+            picked.insert(grown[0]);
+        }
+        assert_eq!(picked.len(), 3, "every non-empty dictionary gets picked");
+        assert!(!repeat_an_entry(
+            &mut Variant::Array(Array::new(vec![dict(vec![])])),
+            &mut Rng::for_case(7, 0)
+        ));
+    }
 }
