@@ -2,7 +2,7 @@
 # Mutation testing of the codec (docs/mutation.md): cargo-mutants changes the codec one mutant at a
 # time and counts the mutants that the tests catch.
 #
-# Usage: scripts/mutants.sh tests|corpus [--shard K/N] [--file GLOB]... [--iterate] [--list] [--report]
+# Usage: scripts/mutants.sh tests|corpus [--shard K/N] [--file GLOB]... [--pending] [--list] [--report]
 #        scripts/mutants.sh diff [BASE]
 #   tests    score 1: the codec crate's own tests, no engines (.cargo/mutants.toml)
 #   corpus   score 2: each mutant's codec behind the Rust adapter kit as a testee, the committed
@@ -10,8 +10,9 @@
 #            (.cargo/mutants-corpus.toml, testees/own/tests/corpus_gate.rs)
 #   --shard K/N   only the K-th of N shards (K from 0), for splitting a run across machines or days
 #   --file GLOB   only mutants in files matching GLOB (repeatable), e.g. --file src/keys.rs
-#   --iterate     run again only the mutants the last run of the same selection did not catch
-#                 (after adding tests; cargo-mutants --iterate)
+#   --pending     skip the mutants whose outcome in the ledger is current and final (caught,
+#                 timeout, unviable, equivalent): resumes a run stopped part-way, on any machine,
+#                 and runs the survivors again after new tests
 #   --list        list the mutants that would run, and stop
 #   --report      only record the results already in target/mutants/ and regenerate docs/mutation.md
 #   diff     the CI step: score 1 on the mutants in codec code that the change touches (the diff from
@@ -97,12 +98,13 @@ esac
 args=()
 label=$score
 list=false
+pending=false
 report_only=false
 while [ $# -gt 0 ]; do
     case "$1" in
         --shard) [ $# -ge 2 ] || usage; args+=(--shard "$2"); label+="-shard-${2/\//-of-}"; shift 2 ;;
         --file) [ $# -ge 2 ] || usage; args+=(--file "$2"); label+="-$(basename "$2" .rs)"; shift 2 ;;
-        --iterate) args+=(--iterate); shift ;;
+        --pending) pending=true; shift ;;
         --list) list=true; shift ;;
         --report) report_only=true; shift ;;
         *) usage ;;
@@ -111,6 +113,18 @@ done
 
 if ! $report_only; then
     bash scripts/install-tools.sh cargo-mutants
+    if $pending; then
+        python3 scripts/mutation-report.py record target/mutants >/dev/null
+        # Exclusions on the command line replace the configuration's: name those again.
+        while IFS= read -r re; do args+=(--exclude-re "$re"); done < <(python3 -c \
+            'import sys, tomllib; print(*tomllib.load(open(sys.argv[1], "rb")).get("exclude_re", []), sep="\n")' \
+            "$config")
+        while IFS= read -r name; do
+            # cargo-mutants matches the regex against the name as --list prints it.
+            args+=(--exclude-re "^$(printf '%s' "$name" | sed 's/[][\\.^$*+?(){}|]/\\&/g')\$")
+        done < <(python3 scripts/mutation-report.py settled "$score")
+        label+="-pending"
+    fi
     if $list; then
         exec cargo mutants --config "$config" --list "${args[@]}"
     fi

@@ -6,6 +6,10 @@ Usage:
   scripts/mutation-report.py write OUTPUT.md       regenerate the page from the ledger
   scripts/mutation-report.py unlisted MISSED.txt   print the survivors of MISSED.txt that
                                                     docs/mutation-equivalent.txt does not list
+  scripts/mutation-report.py settled SCORE         print the mutants whose outcome in the ledger
+                                                    is current and final (caught, timeout,
+                                                    unviable, or a survivor listed as equivalent),
+                                                    as named now: what a resumed run skips
 
 RESULTS_DIR holds one folder per cargo-mutants run (SCORE[-...]/mutants.out/, SCORE being `tests`
 or `corpus`). The ledger, docs/mutation/outcomes.jsonl, is committed: runs made on different days
@@ -60,11 +64,15 @@ def split_name(name):
     return (m["file"], int(m["line"]), int(m["col"]), m["what"]) if m else None
 
 
-def mutant_name(m, outcome, names):
-    """The name cargo-mutants prints for a mutant (`--list`, missed.txt): the line of the outcome's
-    list with the mutant's position and, where several share it, its replacement."""
+def mutant_name(m, outcome, names, diff=""):
+    """The name cargo-mutants prints for a mutant (`--list`, missed.txt): its position and the
+    description its diff carries on the `+++` line, or else the line of the outcome's list with
+    its position and, where several share it, its replacement."""
     start = m["span"]["start"]
     where = f"{m['file']}:{start['line']}:{start['column']}: "
+    for line in diff.split("\n")[:3]:
+        if line.startswith("+++ "):
+            return where + line[4:]
     found = [n for n in names.get(outcome, []) if n.startswith(where)]
     if len(found) > 1:
         found = [n for n in found if m.get("replacement", "") in n] or found
@@ -129,7 +137,7 @@ def record(results):
                 with open(os.path.join(out, o["diff_path"]), encoding="utf-8") as f:
                     diff = f.read()
             first, original = original_side(diff)
-            name = mutant_name(m, outcome, names)
+            name = mutant_name(m, outcome, names, diff)
             entry = {"score": score, "name": name, "file": m["file"], "outcome": outcome,
                      "line": m["span"]["start"]["line"], "first": first,
                      "code": hashlib.sha256(original.encode()).hexdigest()[:16],
@@ -372,10 +380,20 @@ def unlisted(missed):
             print(name)
 
 
+def settled(score):
+    mutants = current(load_ledger())[0].get(score, {})
+    survivors = [n for n, e in mutants.items() if e["outcome"] == "missed"]
+    equivalent, _ = match_equivalent(survivors, load_equivalent())
+    for name, e in sorted(mutants.items()):
+        if e["outcome"] != "missed" or name in equivalent:
+            print(name)
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("record", "write", "unlisted"):
+    verbs = {"record": record, "write": write, "unlisted": unlisted, "settled": settled}
+    if len(sys.argv) != 3 or sys.argv[1] not in verbs:
         sys.exit(__doc__)
-    {"record": record, "write": write, "unlisted": unlisted}[sys.argv[1]](sys.argv[2])
+    verbs[sys.argv[1]](sys.argv[2])
 
 
 if __name__ == "__main__":

@@ -441,6 +441,11 @@ impl EntrySet {
 mod tests {
     use super::*;
 
+    /// The Dictionary `{k: v}`.
+    fn one_entry(k: Variant, v: Variant) -> Variant {
+        Variant::Dictionary(crate::value::Dictionary::new(vec![(k, v)]))
+    }
+
     const K4: KeyRules = KeyRules {
         dictionaries_by_identity: false,
         real_arrays_by_bits: false,
@@ -518,12 +523,7 @@ mod tests {
     #[test]
     fn keys_differ_by_value() {
         let array = |v: Variant| Variant::Array(crate::value::Array::new(vec![v]));
-        let dict = |v: i64| {
-            Variant::Dictionary(crate::value::Dictionary::new(vec![(
-                Variant::Int(1),
-                Variant::Int(v),
-            )]))
-        };
+        let dict = |v: i64| one_entry(Variant::Int(1), Variant::Int(v));
         let vec2 = |x: f32| Variant::Vector2(crate::value::Reals::from(vec![x, 2.0]));
         assert!(!same_key(&Variant::Float(1.0), &Variant::Float(2.0), K4));
         assert!(same_key(
@@ -626,12 +626,7 @@ mod tests {
     /// `decode/keys/array_keys_zero_signs`). So `{1: 0.0}` and `{1: -0.0}` are one key.
     #[test]
     fn dictionary_keys_compare_entries_by_value() {
-        let dict = |x: f64| {
-            Variant::Dictionary(crate::value::Dictionary::new(vec![(
-                Variant::Int(1),
-                Variant::Float(x),
-            )]))
-        };
+        let dict = |x: f64| one_entry(Variant::Int(1), Variant::Float(x));
         assert!(same_key(&dict(0.0), &dict(-0.0), K4));
     }
 
@@ -686,12 +681,7 @@ mod tests {
     /// before them, which equal neither, only move them past the scan's first entries.
     #[test]
     fn large_dictionaries_keep_keys_that_share_a_hash() {
-        let dict = |v: i64| {
-            Variant::Dictionary(crate::value::Dictionary::new(vec![(
-                Variant::Int(1),
-                Variant::Int(v),
-            )]))
-        };
+        let dict = |v: i64| one_entry(Variant::Int(1), Variant::Int(v));
         let reals = |x: f32| Variant::PackedFloat32Array(vec![x]);
         let mut s = EntrySet::default();
         for i in 0..=SCAN as i64 {
@@ -750,9 +740,7 @@ mod tests {
     fn nan_floats_inside_keys_equal_nothing_from_4_1() {
         let nan = Variant::Float(f64::NAN);
         let arr = |v: Variant| Variant::Array(crate::value::Array::new(vec![v]));
-        let dict = |k: Variant, v: Variant| {
-            Variant::Dictionary(crate::value::Dictionary::new(vec![(k, v)]))
-        };
+        let dict = one_entry;
         let vec2 = Variant::Vector2(Reals::from([f32::NAN, f32::NAN]));
         for v in ["4.1", "4.6"] {
             let r = KeyRules::of(v.parse().unwrap());

@@ -17,10 +17,11 @@ SPEC.loader.exec_module(report)
 SOURCE = "fn a() {\n    x + 1\n}\n\nfn b() {\n    y > 2\n}\n"
 
 
-def diff(first, original, changed):
-    """A cargo-mutants style diff: the original side is `original` with line `changed` replaced."""
+def diff(name, first, original, changed):
+    """A cargo-mutants style diff of mutant `name`: the `+++` line carries its description, the
+    original side is `original` with line `changed` replaced."""
     lines = original.split("\n")
-    out = ["--- src/m.rs", "+++ mutant", f"@@ -{first},{len(lines)} +{first},{len(lines)} @@"]
+    out = ["--- src/m.rs", "+++ " + name.split(": ", 1)[1], f"@@ -{first},{len(lines)} +{first},{len(lines)} @@"]
     for i, line in enumerate(lines):
         if i == changed:
             out += ["-" + line, "+" + line.replace("+", "-").replace(">", ">=")]
@@ -60,7 +61,7 @@ class Ledger(unittest.TestCase):
         for i, (name, line, summary, first, code, changed) in enumerate(outcomes):
             path = f"diff/{i}.diff"
             with open(os.path.join(out, path), "w", encoding="utf-8") as f:
-                f.write(diff(first, code, changed))
+                f.write(diff(name, first, code, changed))
             txt = {"CaughtMutant": "caught.txt", "MissedMutant": "missed.txt"}[summary]
             listed[txt].append(name)
             data.append({"scenario": {"Mutant": {"file": "src/m.rs", "genre": "BinaryOperator",
