@@ -21,8 +21,9 @@ keeps each run's wall time.
 
 Mutants reviewed as equivalent (same behaviour as the original on every input) are listed in
 docs/mutation-equivalent.txt, one per line: the mutant's name as cargo-mutants prints it, a tab,
-and the reason. An entry matches its mutant by name or, when code above it moved, by file and
-description alone if that is unambiguous; an entry that matches no survivor is reported as stale.
+and the reason. An entry matches its mutant by name or, when code above it moved, by file, column
+and description, then by file and description, where as many survivors as entries share them
+(paired in line order); an entry that matches no survivor is reported as stale.
 Score = (caught + timeout) / (mutants - unviable - equivalent); a timeout counts as caught (the
 mutant does not pass), and is shown apart.
 
@@ -215,6 +216,19 @@ def current(ledger):
     to where that code is now; and {score: count} of stale outcomes."""
     source = Source()
     live, stale = defaultdict(dict), defaultdict(int)
+    # One mutant can have two names (its function renamed, the code around it not): the latest
+    # outcome of the same place and change wins.
+    seen = {}
+    for (score, name), e in sorted(ledger.items(), key=lambda kv: kv[1]["finished"], reverse=True):
+        start = source.where(e)
+        parts = split_name(name)
+        if start is None or not parts:
+            continue
+        place = (score, parts[0], e["line"] + start - e["first"], parts[2],
+                 parts[3].rsplit(" in ", 1)[0])
+        if place in seen:
+            ledger = {k: v for k, v in ledger.items() if k != (score, name)}
+        seen.setdefault(place, name)
     for (score, name), e in ledger.items():
         start = source.where(e)
         if start is None:
@@ -243,31 +257,40 @@ def load_equivalent():
 
 def match_equivalent(survivors, equivalent):
     """{survivor name: reason} for the survivors the list covers, and the entries that cover
-    none. By name, else by file and description when exactly one survivor and one entry share
-    them (the code above moved, the mutant did not change)."""
+    none. By name; else, for the code above a mutant moved, by file, column and description, then
+    by file and description, wherever the survivors and the entries that share them are as many:
+    they are paired in line order, which a move keeps."""
     matched, used = {}, set()
     for name in survivors:
         if name in equivalent:
             matched[name] = equivalent[name]
             used.add(name)
 
-    def key(name):
+    def by_column(name):
+        p = split_name(name)
+        return (p[0], p[2], p[3]) if p else None
+
+    def by_description(name):
         p = split_name(name)
         return (p[0], p[3]) if p else None
 
-    by_key = defaultdict(list)
-    for name in equivalent:
-        if name not in used:
-            by_key[key(name)].append(name)
-    open_by_key = defaultdict(list)
-    for name in survivors:
-        if name not in matched:
-            open_by_key[key(name)].append(name)
-    for k, names in open_by_key.items():
-        if len(names) == 1 and len(by_key.get(k, [])) == 1:
-            entry = by_key[k][0]
-            matched[names[0]] = equivalent[entry]
-            used.add(entry)
+    def line(name):
+        p = split_name(name)
+        return (p[1], p[2]) if p else (0, 0)
+
+    for key in (by_column, by_description):
+        entries, open_ones = defaultdict(list), defaultdict(list)
+        for name in equivalent:
+            if name not in used:
+                entries[key(name)].append(name)
+        for name in survivors:
+            if name not in matched:
+                open_ones[key(name)].append(name)
+        for k, names in open_ones.items():
+            if k is not None and len(names) == len(entries.get(k, [])):
+                for survivor, entry in zip(sorted(names, key=line), sorted(entries[k], key=line)):
+                    matched[survivor] = equivalent[entry]
+                    used.add(entry)
     return matched, sorted(set(equivalent) - used)
 
 

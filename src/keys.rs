@@ -764,4 +764,21 @@ mod tests {
             assert!(same_key(&arr(nan.clone()), &arr(nan.clone()), r), "{v}");
         }
     }
+
+    /// Color keys compare component by component with the NaN rule (`hash_compare_color`,
+    /// core/variant/variant.cpp): every engine keeps one entry for `Color(0, 0, 0, 0)` and
+    /// `Color(-0, -0, -0, -0)` (corpus `decode/keys/color_keys_zero_signs`, 3.2.3, 3.6.2 and
+    /// 4.6.3), though the two differ bit for bit; a NaN component equals only a NaN
+    /// (`hash_compare_scalar`: `a == b || (is_nan(a) && is_nan(b))`).
+    #[test]
+    fn color_keys_compare_components_by_value() {
+        let color = |x: f32| Variant::Color([x; 4]);
+        for v in ["3.2", "3.6", "4.6"] {
+            let r = KeyRules::of(v.parse().unwrap());
+            assert!(same_key(&color(0.0), &color(-0.0), r), "{v}");
+            assert!(same_key(&color(f32::NAN), &color(f32::NAN), r), "{v}");
+            assert!(!same_key(&color(f32::NAN), &color(1.0), r), "{v}");
+            assert!(!same_key(&color(1.0), &color(f32::NAN), r), "{v}");
+        }
+    }
 }

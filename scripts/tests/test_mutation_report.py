@@ -109,16 +109,22 @@ class Ledger(unittest.TestCase):
         self.write("src/m.rs", "use x;\n\n" + SOURCE.replace("x + 1", "x + 2"))
         self.assertEqual(self.live(), ({"src/m.rs:8:7: replace > with >= in b": "missed"}, 1))
 
-    def test_equivalence_entries_match_by_name_or_by_description_when_unambiguous(self):
-        survivors = ["src/m.rs:8:7: replace > with >= in b", "src/m.rs:9:7: replace + with * in c",
-                     "src/m.rs:9:9: replace + with * in c"]
-        equivalent = {"src/m.rs:6:7: replace > with >= in b": "moved, still the same mutant",
-                      "src/m.rs:3:7: replace + with * in c": "ambiguous: two survivors share it",
+    def test_equivalence_entries_follow_moved_code_where_they_pair_up(self):
+        survivors = ["src/m.rs:8:7: replace > with >= in b",
+                     "src/m.rs:9:7: replace + with * in c", "src/m.rs:9:9: replace + with * in c",
+                     "src/m.rs:12:5: replace | with ^ in d", "src/m.rs:20:5: replace | with ^ in d",
+                     "src/m.rs:30:1: replace - with / in e", "src/m.rs:31:1: replace - with / in e"]
+        equivalent = {"src/m.rs:6:7: replace > with >= in b": "moved",
+                      "src/m.rs:3:9: replace + with * in c": "the one at column 9",
+                      "src/m.rs:10:5: replace | with ^ in d": "the first d",
+                      "src/m.rs:18:5: replace | with ^ in d": "the second d",
+                      "src/m.rs:29:1: replace - with / in e": "one entry, two survivors",
                       "src/m.rs:1:1: replace - with + in gone": "matches nothing"}
         matched, unused = report.match_equivalent(survivors, equivalent)
-        self.assertEqual(matched, {survivors[0]: "moved, still the same mutant"})
+        self.assertEqual(matched, {survivors[0]: "moved", survivors[2]: "the one at column 9",
+                                   survivors[3]: "the first d", survivors[4]: "the second d"})
         self.assertEqual(unused, ["src/m.rs:1:1: replace - with + in gone",
-                                  "src/m.rs:3:7: replace + with * in c"])
+                                  "src/m.rs:29:1: replace - with / in e"])
 
 
 if __name__ == "__main__":

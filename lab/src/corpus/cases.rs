@@ -234,6 +234,11 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             false,
         ),
         (
+            "color_keys_zero_signs",
+            pair(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
+            false,
+        ),
+        (
             "color_array_keys_zero_signs",
             pair(
                 Variant::PackedColorArray(vec![[0.0; 4]]),
