@@ -35,6 +35,7 @@ import hashlib
 import json
 import os
 import re
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -159,6 +160,10 @@ def record(results):
             "seconds": seconds, "mutants": n,
             "date": time.strftime("%Y-%m-%d", time.gmtime(started))}
         added += n
+    # An outcome whose code is gone can never count again: drop it (the mutant at today's code
+    # has no current outcome, so `--pending` runs it).
+    source = Source()
+    ledger = {k: e for k, e in ledger.items() if source.where(e) is not None}
     os.makedirs(os.path.dirname(LEDGER), exist_ok=True)
     with open(LEDGER, "w", encoding="utf-8") as f:
         for key in sorted(ledger, key=lambda k: (k[0], ledger[k]["file"], ledger[k]["line"], k[1])):
@@ -308,11 +313,25 @@ def pct(num, den):
     return "n/a" if den == 0 else f"{100.0 * num / den:.1f}%"
 
 
+CONFIGS = {"tests": ".cargo/mutants.toml", "corpus": ".cargo/mutants-corpus.toml"}
+
+
+def mutant_list(score):
+    """The mutants the score's configuration selects in today's code (`cargo mutants --list`),
+    or None when cargo-mutants cannot be run here."""
+    try:
+        out = subprocess.run(["cargo", "mutants", "--config", CONFIGS[score], "--list"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [line for line in out.split("\n") if line.strip()]
+
+
 def row(file, c):
     den = c["total"] - c["unviable"] - c["equivalent"]
     killed = c["caught"] + c["timeout"]
     return (f"| {file} | {c['total']} | {c['caught']} | {c['timeout']} | {c['missed']} | "
-            f"{c['unviable']} | {c['equivalent']} | {pct(killed, den)} |")
+            f"{c['unviable']} | {c['equivalent']} | {pct(killed, den)} | {c.get('not run', 0)} |")
 
 
 def render():
@@ -328,7 +347,8 @@ def render():
             continue
         mutants = live[score]
         lines += [f"## {SCORES[score]}", ""]
-        mine = [r for r in runs if r["score"] == score]
+        # A run that tested no mutant (its baseline failed) is left out.
+        mine = [r for r in runs if r["score"] == score and r["mutants"]]
         lines.append("Runs (results folder under target/mutants/, date, wall time, mutants):")
         lines.append("")
         for r in mine:
@@ -346,13 +366,23 @@ def render():
                       "since (stale: run those files again)."]
         survivors = sorted(n for n, e in mutants.items() if e["outcome"] == "missed")
         matched, unused = match_equivalent(survivors, equivalent)
-        lines += ["", "| file | mutants | caught | timeout | missed | unviable | equivalent | score |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        lines += ["", "| file | mutants | caught | timeout | missed | unviable | equivalent | score "
+                  "| not yet run |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         per_file = defaultdict(lambda: defaultdict(int))
         for name, e in mutants.items():
             outcome = "equivalent" if name in matched else e["outcome"]
             per_file[e["file"]][outcome] += 1
             per_file[e["file"]]["total"] += 1
+        listed = mutant_list(score)
+        if listed is None:
+            lines[-2:-2] = ["(cargo-mutants is not installed here: the mutants not yet run are not "
+                            "counted.)", ""]
+        else:
+            files = set(per_file)
+            for name in listed:
+                parts = split_name(name)
+                if parts and parts[0] in files and name not in mutants:
+                    per_file[parts[0]]["not run"] += 1
         grand = defaultdict(int)
         for file in sorted(per_file):
             for k, v in per_file[file].items():
@@ -375,8 +405,12 @@ def render():
             if diff:
                 lines += ["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")] + ["  ```", ""]
         lines.append("")
-    unused = match_equivalent(
-        [n for s in live.values() for n, e in s.items() if e["outcome"] == "missed"], equivalent)[1]
+    # An entry is unused when no score's survivors use it.
+    unused = set(equivalent)
+    for mutants in live.values():
+        survivors = [n for n, e in mutants.items() if e["outcome"] == "missed"]
+        unused &= set(match_equivalent(survivors, equivalent)[1])
+    unused = sorted(unused)
     if unused:
         lines += ["## Equivalence entries that match no surviving mutant", "",
                   "Their mutant is caught now, or its code changed: review and remove them.", ""]

@@ -1037,6 +1037,13 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 b.extend(le(&[0]));
                 b
             }),
+            // Another scheme, and a path longer than `res://` alone: refused all the same.
+            ("typed_script_user_path", {
+                let mut b = le(&[arr | 3 << 16, 14]);
+                b.extend(b"user://item.gd\0\0");
+                b.extend(le(&[0]));
+                b
+            }),
             // A res:// path with no Script resource in the engine's project (a known difference:
             // the codec cannot know the project).
             ("typed_script_not_in_project", {
