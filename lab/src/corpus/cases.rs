@@ -289,6 +289,42 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             twice(arr(vec![vec2(0x7fc0_0000)])),
             false,
         ),
+        // Equal keys of the types compared by plain equality: one entry each.
+        ("bool_keys", twice(Variant::Bool(true)), false),
+        (
+            "node_path_keys",
+            twice(Variant::node_path(NodePath {
+                names: vec![Text::from("abcd")],
+                subnames: vec![],
+                absolute: false,
+            })),
+            false,
+        ),
+        (
+            "byte_array_keys",
+            twice(Variant::PackedByteArray(vec![1, 2])),
+            false,
+        ),
+        (
+            "int32_array_keys",
+            twice(Variant::PackedInt32Array(vec![1])),
+            false,
+        ),
+        (
+            "int64_array_keys",
+            twice(Variant::PackedInt64Array(vec![1])),
+            false,
+        ),
+        (
+            "string_array_keys",
+            twice(Variant::PackedStringArray(vec![Text::from("abc")])),
+            false,
+        ),
+        (
+            "vector2i_keys",
+            twice(Variant::Vector2i(smallvec::smallvec![1, 2])),
+            false,
+        ),
         ("full_object_keys", twice(resource()), true),
         // Objects whose properties round-trip exactly (a plain Object stores only `script`): two
         // instances, so two keys. 4.x only: 3.x reads the Nil `script` back as a null Object.
