@@ -45,6 +45,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEDGER = os.path.join(ROOT, "docs", "mutation", "outcomes.jsonl")
 RUNS = os.path.join(ROOT, "docs", "mutation", "runs.jsonl")
 EQUIVALENT = os.path.join(ROOT, "docs", "mutation-equivalent.txt")
+EQUIVALENT_CORPUS = os.path.join(ROOT, "docs", "mutation-equivalent-corpus.txt")
 SCORES = {
     "tests": "Score 1: the codec crate's own tests, no engines",
     "corpus": "Score 2: the corpus as a gate (each mutant as a testee of `gdmarshal conform`)",
@@ -248,15 +249,20 @@ def current(ledger):
     return live, stale
 
 
-def load_equivalent():
+def load_equivalent(score="tests"):
+    """The reviewed equivalent mutants of `score`: docs/mutation-equivalent.txt (same behaviour
+    on every input), and for score 2 also docs/mutation-equivalent-corpus.txt (mutants that
+    change only what the testee protocol does not carry, such as the annotated dump)."""
     out = {}
-    if os.path.exists(EQUIVALENT):
-        with open(EQUIVALENT, encoding="utf-8") as f:
-            for line in f:
-                line = line.rstrip("\n")
-                if line and not line.startswith("#") and "\t" in line:
-                    name, reason = line.split("\t", 1)
-                    out[name] = reason
+    paths = [EQUIVALENT] + ([EQUIVALENT_CORPUS] if score == "corpus" else [])
+    for path in paths:
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    line = line.rstrip("\n")
+                    if line and not line.startswith("#") and "\t" in line:
+                        name, reason = line.split("\t", 1)
+                        out[name] = reason
     return out
 
 
@@ -337,7 +343,6 @@ def row(file, c):
 def render():
     live, stale = current(load_ledger())
     runs = load_jsonl(RUNS)
-    equivalent = load_equivalent()
     lines = [MARKER, ""]
     if not live:
         lines.append("No results yet: run `scripts/mutants.sh tests` or `scripts/mutants.sh corpus`.")
@@ -346,6 +351,7 @@ def render():
         if score not in live:
             continue
         mutants = live[score]
+        equivalent = load_equivalent(score)
         lines += [f"## {SCORES[score]}", ""]
         # A run that tested no mutant (its baseline failed) is left out.
         mine = [r for r in runs if r["score"] == score and r["mutants"]]
@@ -405,12 +411,17 @@ def render():
             if diff:
                 lines += ["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")] + ["  ```", ""]
         lines.append("")
-    # An entry is unused when no score's survivors use it.
-    unused = set(equivalent)
-    for mutants in live.values():
+    # An entry is unused when no score's survivors use it; one of score 2's own only once score 2
+    # has an outcome for its mutant (before that it is waiting, not stale).
+    entries = set(load_equivalent("corpus"))
+    used = set()
+    for score, mutants in live.items():
+        eq = load_equivalent(score)
         survivors = [n for n, e in mutants.items() if e["outcome"] == "missed"]
-        unused &= set(match_equivalent(survivors, equivalent)[1])
-    unused = sorted(unused)
+        used |= set(eq) - set(match_equivalent(survivors, eq)[1])
+    corpus_only = entries - set(load_equivalent("tests"))
+    measured = set(live.get("corpus", {}))
+    unused = sorted(e for e in entries - used if e not in corpus_only or e in measured)
     if unused:
         lines += ["## Equivalence entries that match no surviving mutant", "",
                   "Their mutant is caught now, or its code changed: review and remove them.", ""]
@@ -440,7 +451,7 @@ def unlisted(missed):
 def settled(score):
     mutants = current(load_ledger())[0].get(score, {})
     survivors = [n for n, e in mutants.items() if e["outcome"] == "missed"]
-    equivalent, _ = match_equivalent(survivors, load_equivalent())
+    equivalent, _ = match_equivalent(survivors, load_equivalent(score))
     for name, e in sorted(mutants.items()):
         if e["outcome"] != "missed" or name in equivalent:
             print(name)
