@@ -224,7 +224,7 @@ def current(ledger):
     live, stale = defaultdict(dict), defaultdict(int)
     # One mutant can have two names (its function renamed, the code around it not): the latest
     # outcome of the same place and change wins.
-    seen = {}
+    seen, dropped = {}, set()
     for (score, name), e in sorted(ledger.items(), key=lambda kv: kv[1]["finished"], reverse=True):
         start = source.where(e)
         parts = split_name(name)
@@ -233,9 +233,11 @@ def current(ledger):
         place = (score, parts[0], e["line"] + start - e["first"], parts[2],
                  parts[3].rsplit(" in ", 1)[0])
         if place in seen:
-            ledger = {k: v for k, v in ledger.items() if k != (score, name)}
+            dropped.add((score, name))
         seen.setdefault(place, name)
     for (score, name), e in ledger.items():
+        if (score, name) in dropped:
+            continue
         start = source.where(e)
         if start is None:
             stale[score] += 1

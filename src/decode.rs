@@ -767,6 +767,12 @@ mod tests {
         v.parse().unwrap()
     }
 
+    /// The error decoding `hex` under 4.6 (without objects) ends in: the input must be refused.
+    fn refused_by_46(hex: &str) -> DecodeError {
+        let bytes = unhex(hex).unwrap();
+        decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err()
+    }
+
     /// The annotated dump of `hex` under 4.6, each line's runs of spaces squeezed to one.
     fn dump(hex: &str) -> Vec<String> {
         let bytes = unhex(hex).unwrap();
@@ -1000,8 +1006,7 @@ mod tests {
     fn a_packed_count_past_the_input_is_refused_at_the_count() {
         // corpus decode/hostile_count/PackedInt32Array/0x2 (4.6.3 refuses it: marshalls.cpp
         // `count < 0 || count * 4 > len`): the count itself is named, not the missing elements.
-        let bytes = unhex("1e0000000200000000000000").unwrap();
-        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let e = refused_by_46("1e0000000200000000000000");
         let want = K::BadLength {
             what: "count",
             value: 2,
@@ -1039,8 +1044,7 @@ mod tests {
     fn bad_utf8_is_refused_at_the_bad_byte() {
         // corpus decode/string_bytes/truncated_two_byte: 4.6.3 refuses "a\xc3"; the error names
         // the byte at text offset 1, input offset 8 + 1.
-        let bytes = unhex("040000000200000061c30000").unwrap();
-        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let e = refused_by_46("040000000200000061c30000");
         assert_eq!((e.offset, e.kind), (9, K::BadUtf8 { at: 1 }));
     }
 
@@ -1075,8 +1079,7 @@ mod tests {
     #[test]
     fn a_truncated_vector_names_the_missing_component() {
         // corpus decode/truncated/Vector2/counting/at_10 (4.6.3 refuses it): x is there, y is not.
-        let bytes = unhex("05000000000000c00000").unwrap();
-        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let e = refused_by_46("05000000000000c00000");
         let want = K::Truncated {
             what: "y",
             needed: 4,
@@ -1089,8 +1092,7 @@ mod tests {
     fn a_string_length_past_the_input_is_refused_at_the_length() {
         // corpus decode/hostile_count/String/0x7fffffff (4.6.3 refuses it: marshalls.cpp
         // `_decode_string`, `strlen + pad > len`): the length itself is named.
-        let bytes = unhex("04000000ffffff7f00000000").unwrap();
-        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let e = refused_by_46("04000000ffffff7f00000000");
         let want = K::BadLength {
             what: "string length",
             value: 0x7fff_ffff,
@@ -1153,8 +1155,7 @@ mod tests {
     fn the_old_node_path_format_is_refused() {
         // corpus decode/noncanonical/nodepath_old_format: 4.6.3 refuses a NodePath whose first
         // word lacks 0x80000000 (marshalls.cpp: "Old format, just a string", `ERR_FAIL_V`).
-        let bytes = unhex("160000000400000061626364").unwrap();
-        let e = decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err();
+        let e = refused_by_46("160000000400000061626364");
         assert_eq!((e.offset, e.kind), (4, K::OldNodePath));
     }
 }
