@@ -91,8 +91,11 @@ fn eq64(a: &[f64], b: &[f64]) -> bool {
             .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
 }
 
-fn is_full_object(v: &Variant) -> bool {
-    matches!(v.as_object(), Some(Object::Full { .. }))
+/// Whether decoding `v` makes a new object each time: a full object, or an instance id (which
+/// decodes to a new `EncodedObjectAsID`). Objects compare by identity, so such a key equals no
+/// other key, not even one written the same.
+fn is_new_object(v: &Variant) -> bool {
+    matches!(v.as_object(), Some(Object::Full { .. } | Object::Id(_)))
 }
 
 /// Whether key `k` equals no key at all, itself included: then a dictionary needs no look-up to
@@ -102,7 +105,7 @@ fn equals_nothing(k: &Variant, rules: KeyRules) -> bool {
         Variant::Dictionary(_) => rules.dictionaries_by_identity,
         Variant::Array(a) => a.items().iter().any(|x| equals_nothing(x, rules)),
         Variant::PackedFloat32Array(_) => unfindable(k, rules),
-        _ => is_full_object(k),
+        _ => is_new_object(k),
     }
 }
 
@@ -139,7 +142,7 @@ fn same(a: &Variant, b: &Variant, rules: KeyRules, inside: bool) -> bool {
         (V::PackedColorArray(x), V::PackedColorArray(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(c, d)| eq32(c, d))
         }
-        _ if is_full_object(a) || is_full_object(b) => false,
+        _ if is_new_object(a) || is_new_object(b) => false,
         (V::Array(x), V::Array(y)) => {
             x.items().len() == y.items().len()
                 && x.items()
@@ -477,6 +480,17 @@ mod tests {
             properties: vec![],
         });
         assert!(!same_key(&full, &full.clone(), K4));
+        // Each instance id decodes to a new EncodedObjectAsID (3.2.3, 3.6.2 and 4.6.3 keep both
+        // entries: corpus case decode/keys/object_id_keys); a null object is one object.
+        let id = Variant::object(Object::Id(12345));
+        assert!(!same_key(&id, &id.clone(), K4));
+        assert!(!same_key(
+            &id,
+            &id.clone(),
+            KeyRules::of(Profile::new(Family::Godot3, 2))
+        ));
+        let null = Variant::object(Object::Null);
+        assert!(same_key(&null, &null.clone(), K4));
     }
 
     #[test]

@@ -9,7 +9,7 @@ extends Reference
 
 const MARK = "@gdm:"
 # The protocol version (godot_project/README.md); the host refuses any other.
-const PROTOCOL = 2
+const PROTOCOL = 3
 const MAX_DEPTH = 4096
 const I64_MIN = -9223372036854775807 - 1
 # The second element of the probe arrays that measure how many bytes a value took.
@@ -113,12 +113,12 @@ func handle(line, seq, i):
 	var op = req.get("op")
 	if op == "decode":
 		return decode(req, seq, i)
+	if op == "encode":
+		return encode(req, seq, i)
 	# A campaign's request (with the own check) has no `m` marker: one marker a request is
 	# a sixth of a campaign's time less, and the lines until the next `b` are kept as its log.
 	if not req.get("own", false):
 		printerr(MARK + "m:%d:%d" % [seq, i])
-	if op == "encode":
-		return encode(req)
 	if op == "hello":
 		# 3.x math types always carry f32 on the wire.
 		return {"ok": true, "protocol": PROTOCOL, "version": Engine.get_version_info(), "double_reals": false}
@@ -423,19 +423,33 @@ func u64(x):
 # ---------------------------------------------------------------- encode
 
 
-func encode(req):
+func encode(req, seq, i):
 	problem = ""
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
+	var plain = null
+	if problem == "" and unsupported == "":
+		plain = engine_encode(v, false)
+	# After the encoding step: what the engine printed while encoding is this request's error text.
+	if not req.get("own", false):
+		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
 		return {"error": problem}
 	if unsupported != "":
 		return {"ok": false, "unsupported": unsupported}
-	var plain = var2bytes(v, false)
+	# The engine refused the value it built (nested past its limit): its error is on stderr.
+	if typeof(plain) != TYPE_RAW_ARRAY:
+		return {"ok": true, "refused": true}
 	var out = {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
 	if not own_check(req, out, plain, false):
 		out["bytes_full"] = Marshalls.raw_to_base64(var2bytes(v, true))
 	return out
+
+
+# var2bytes in a call of its own: where the engine refuses to encode, var2bytes raises a script
+# error, which ends this call (returning null) instead of the request.
+func engine_encode(v, full):
+	return var2bytes(v, full)
 
 
 func fail(msg):

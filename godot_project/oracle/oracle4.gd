@@ -10,7 +10,7 @@ extends RefCounted
 
 const MARK := "@gdm:"
 # The protocol version (godot_project/README.md); the host refuses any other.
-const PROTOCOL := 2
+const PROTOCOL := 3
 const MAX_DEPTH := 4096
 const I64_MIN := -9223372036854775807 - 1
 
@@ -149,12 +149,12 @@ func handle(line: String, seq: int, i: int):
 	var op = req.get("op")
 	if op == "decode":
 		return decode(req, seq, i)
+	if op == "encode":
+		return encode(req, seq, i)
 	# A campaign's request (with the own check) has no `m` marker: one marker a request is
 	# a sixth of a campaign's time less, and the lines until the next `b` are kept as its log.
 	if not req.get("own", false):
 		printerr(MARK + "m:%d:%d" % [seq, i])
-	if op == "encode":
-		return encode(req)
 	if op == "hello":
 		return {"ok": true, "protocol": PROTOCOL, "version": Engine.get_version_info(), "double_reals": double_reals}
 	if op == "sleep":
@@ -438,15 +438,24 @@ func u64(x: int) -> String:
 # ---------------------------------------------------------------- encode
 
 
-func encode(req: Dictionary) -> Dictionary:
+func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	problem = ""
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
+	var plain := PackedByteArray()
+	if problem == "" and unsupported == "":
+		plain = var_to_bytes(v)
+	# After the encoding step: what the engine printed while encoding is this request's error text.
+	if not req.get("own", false):
+		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
 		return {"error": problem}
 	if unsupported != "":
 		return {"ok": false, "unsupported": unsupported}
-	var plain := var_to_bytes(v)
+	# Every encoding has a 4-byte header: an empty one is the engine refusing the value it built
+	# (nested past its limit; var_to_bytes prints why and returns nothing).
+	if plain.is_empty():
+		return {"ok": true, "refused": true}
 	var out := {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
 	if not own_check(req, out, plain, false):
 		out["bytes_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))

@@ -57,7 +57,11 @@ pub fn before_asking(expected: &Record) -> Option<Outcome> {
             Some(Ok(_)) => None,
             _ => defect(RecordDefect::NoInput),
         },
-        Direction::Encode if expected.value.is_none() || expected.output.is_none() => {
+        // A refusal to encode has no bytes; anything else needs the value and the bytes.
+        Direction::Encode
+            if expected.value.is_none()
+                || (expected.output.is_none() && expected.verdict != Verdict::Rejected) =>
+        {
             defect(RecordDefect::NoValueOrOutput)
         }
         Direction::Encode if expected.unsteady("output") => {
@@ -195,6 +199,18 @@ fn judge_decode(want: &Answer, got: &Answer, profile: Profile) -> Outcome {
 fn judge_encode(want: &Answer, got: &Answer) -> Outcome {
     if let Some(settled) = unanswered(got) {
         return settled;
+    }
+    if let Answer::Rejected(engine) = want {
+        return match got {
+            Answer::Rejected(_) => Outcome::Pass,
+            Answer::Encoded { bytes, .. } => Outcome::Fail(Mismatch::EncodesRefused {
+                engine_error: engine.message.clone(),
+                len: bytes.len(),
+            }),
+            _ => Outcome::Fail(Mismatch::NoAnswer {
+                reason: "answered a decode to an encode case".into(),
+            }),
+        };
     }
     let expected = want.bytes().unwrap_or_default();
     match got {
@@ -353,6 +369,44 @@ mod tests {
         assert_eq!(
             before_asking(&r),
             Some(Outcome::Skip(SkipReason::EngineOutputNondeterministic))
+        );
+    }
+
+    /// 3.6.2 refuses to encode a value nested past 1024 (corpus case encode/depth/int_at_1025):
+    /// the record has the refusal and no bytes.
+    #[test]
+    fn an_encode_the_engine_refuses_passes_only_when_refused() {
+        let mut r = accepted_decode();
+        r.direction = Direction::Encode;
+        (r.input, r.value, r.tree) = (None, r.tree.clone(), None);
+        r.verdict = Verdict::Rejected;
+        r.output = None;
+        r.error = "ERROR: Potential infinite recursion detected. Bailing.".into();
+        assert_eq!(before_asking(&r), None);
+        let refused = Answer::Rejected(Rejection {
+            kind: None,
+            message: "nesting deeper than 1024".into(),
+        });
+        assert_eq!(judge(&r, &refused, p46()), Outcome::Pass);
+        let encoded = Answer::Encoded {
+            bytes: vec![2, 0, 0, 0, 1, 0, 0, 0],
+            tree: None,
+            log: String::new(),
+        };
+        let Outcome::Fail(m) = judge(&r, &encoded, p46()) else {
+            panic!("an encoding of a refused value passed");
+        };
+        assert_eq!(
+            m,
+            Mismatch::EncodesRefused {
+                engine_error: r.error.clone(),
+                len: 8
+            }
+        );
+        assert_eq!(
+            m.to_string(),
+            "encoded a value the engine refuses to encode (ERROR: Potential infinite recursion \
+             detected. Bailing.), as 8 bytes"
         );
     }
 }

@@ -139,6 +139,32 @@ fn answers_agree_with_the_codec() {
 }
 
 #[test]
+fn a_value_nested_past_the_limit_is_refused_with_the_reason() {
+    // The request's JSON is 2,000 levels deep: room for it in unoptimised builds.
+    let run = || {
+        let dir = tempfile::tempdir().unwrap();
+        let mut engine = start(dir.path(), None);
+        let deep = (0..1025).fold(Variant::Int(7), |v, _| Variant::Array(Array::new(vec![v])));
+        let e = engine.encode(&deep, false);
+        assert_eq!(e.verdict, Verdict::Rejected, "{e:?}");
+        let why = &e.error_text;
+        assert!(
+            why.starts_with("ERROR: fake engine refuses to encode: at $[0][0]"),
+            "{why}"
+        );
+        assert!(why.ends_with(": nesting deeper than 1024\n"), "{why}");
+        assert_eq!(e.bytes(), None);
+        assert_eq!(engine.restarts(), 0);
+    };
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
 fn a_mixed_batch_of_300_requests_is_answered_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let mut engine = start(dir.path(), None);

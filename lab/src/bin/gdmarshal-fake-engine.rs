@@ -83,6 +83,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use gdmarshal::error::EncodeErrorKind;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, parse_deep, to_json, unhex};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
@@ -704,7 +705,7 @@ impl Fake {
             }
             Some("hello") => {
                 mid();
-                json!({"ok": true, "protocol": 2, "version": self.version.info(), "double_reals": false})
+                json!({"ok": true, "protocol": 3, "version": self.version.info(), "double_reals": false})
             }
             Some("sleep") => {
                 mid();
@@ -794,6 +795,11 @@ impl Fake {
                 "bytes_full": BASE64.encode(full),
                 "tree": to_json(&value, self.profile, FloatStyle::Bits),
             }),
+            // Nested past the limit: the engine builds the value and its encoder refuses it.
+            Err(e) if matches!(e.kind, EncodeErrorKind::TooDeep { .. }) => {
+                text(&format!("ERROR: fake engine refuses to encode: {e}"));
+                json!({"ok": true, "refused": true})
+            }
             Err(e) => json!({"ok": false, "unsupported": e.to_string()}),
         }
     }

@@ -10,7 +10,9 @@ use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::header::{FLAG_64, TYPE_MASK};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, VariantType};
-use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Text, Variant};
+use gdmarshal::value::{
+    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
+};
 
 use crate::case::Case;
 
@@ -128,7 +130,86 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
     }
     invalid_cases(profile, &values, &mut out);
     key_cases(profile, &mut out);
+    encode_limit_cases(profile, &mut out);
     out
+}
+
+/// Values at the nesting limit and past it (the engines that limit nesting count from 0 at the
+/// top and refuse a value deeper than 1024), nested through each kind of container; arrays typed
+/// as object classes; and a full object written with exactly the properties the engine stores,
+/// so it reads back as written.
+fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
+    let around = |depth: usize, inner: Variant, wrap: fn(Variant) -> Variant| {
+        (0..depth).fold(inner, |v, _| wrap(v))
+    };
+    let in_array: fn(Variant) -> Variant = |v| Variant::Array(Array::new(vec![v]));
+    let as_value: fn(Variant) -> Variant =
+        |v| Variant::Dictionary(Dictionary::new(vec![(Variant::Int(0), v)]));
+    let as_key: fn(Variant) -> Variant =
+        |v| Variant::Dictionary(Dictionary::new(vec![(v, Variant::Int(0))]));
+    let empty = || Variant::Array(Array::new(vec![]));
+    let cases = [
+        (
+            "empty_array_at_1024",
+            around(1024, empty(), in_array),
+            false,
+        ),
+        (
+            "int_at_1025",
+            around(1025, Variant::Int(7), in_array),
+            false,
+        ),
+        (
+            "dictionary_values_empty_array_at_1024",
+            around(1024, empty(), as_value),
+            false,
+        ),
+        (
+            "dictionary_values_int_at_1025",
+            around(1025, Variant::Int(7), as_value),
+            false,
+        ),
+        (
+            "dictionary_keys_int_at_1025",
+            around(1025, Variant::Int(7), as_key),
+            false,
+        ),
+    ];
+    for (name, value, full_objects) in cases {
+        out.push(Case::Encode {
+            name: format!("encode/depth/{name}"),
+            value,
+            full_objects,
+        });
+    }
+    // Empty arrays typed as a class and as a script, without full objects (the engine names the
+    // class its objects decode to, EncodedObjectAsID) and with them (4.x only).
+    if profile.typed_arrays() {
+        for (name, t) in [
+            ("class", ContainerType::ClassName(s("Resource"))),
+            ("script", ContainerType::Script(s("res://fixtures/item.gd"))),
+        ] {
+            for (suffix, full_objects) in [("", false), ("_full", true)] {
+                out.push(Case::Encode {
+                    name: format!("encode/typed/{name}_array{suffix}"),
+                    value: Variant::Array(Array::typed(t.clone(), vec![])),
+                    full_objects,
+                });
+            }
+        }
+    }
+    out.push(Case::Encode {
+        name: s("encode/objects/resource_stored_properties"),
+        value: Variant::object(Object::Full {
+            class: s("Resource"),
+            properties: vec![
+                (s("resource_local_to_scene"), Variant::Bool(false)),
+                (s("resource_name"), Variant::String(Text::from("named"))),
+                (s("script"), Variant::Nil),
+            ],
+        }),
+        full_objects: true,
+    });
 }
 
 /// Dictionaries whose two keys are alike in some way and different in another, to pin down when
@@ -143,6 +224,14 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
         ]))
     };
     let twice = |k: Variant| pair(k.clone(), k);
+    // Nine entries of Int keys 100..108 first, then `a` and `b`.
+    let after_nine = |a: Variant, b: Variant| {
+        let mut entries: Vec<(Variant, Variant)> = (100..109)
+            .map(|i| (Variant::Int(i), Variant::Int(i)))
+            .collect();
+        entries.extend([(a, Variant::Int(1)), (b, Variant::Int(2))]);
+        Variant::Dictionary(Dictionary::new(entries))
+    };
     let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
     let dict = |entries: Vec<(Variant, Variant)>| Variant::Dictionary(Dictionary::new(entries));
     let f32s = |v: Vec<f32>| Variant::PackedFloat32Array(v);
@@ -325,6 +414,102 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             twice(Variant::Vector2i(smallvec::smallvec![1, 2])),
             false,
         ),
+        // The same types with two different keys: two entries each.
+        (
+            "bool_keys_differ",
+            pair(Variant::Bool(true), Variant::Bool(false)),
+            false,
+        ),
+        (
+            "vector2i_keys_differ",
+            pair(
+                Variant::Vector2i(smallvec::smallvec![1, 2]),
+                Variant::Vector2i(smallvec::smallvec![1, 3]),
+            ),
+            false,
+        ),
+        ("rid_keys", twice(Variant::Rid(5)), false),
+        (
+            "rid_keys_differ",
+            pair(Variant::Rid(5), Variant::Rid(6)),
+            false,
+        ),
+        ("nil_keys", twice(Variant::Nil), false),
+        ("callable_keys", twice(Variant::Callable), false),
+        ("signal_keys", twice(signal("changed", 7)), false),
+        (
+            "signal_keys_differ",
+            pair(signal("changed", 7), signal("changed", 8)),
+            false,
+        ),
+        // Each object decoded from an instance id is a new EncodedObjectAsID: two keys.
+        (
+            "object_id_keys",
+            twice(Variant::object(Object::Id(12345))),
+            false,
+        ),
+        // Arrays holding values of two types with the same components: two keys.
+        (
+            "array_keys_of_alike_reals",
+            pair(
+                arr(vec![
+                    Variant::from_reals(VariantType::Rect2, reals(profile, 4, 0x3f80_0000))
+                        .expect("Rect2"),
+                ]),
+                arr(vec![
+                    Variant::from_reals(VariantType::Plane, reals(profile, 4, 0x3f80_0000))
+                        .expect("Plane"),
+                ]),
+            ),
+            false,
+        ),
+        (
+            "color_array_keys_differ",
+            pair(
+                Variant::PackedColorArray(vec![[1.0, 0.0, 0.0, 1.0]]),
+                Variant::PackedColorArray(vec![[0.0, 1.0, 0.0, 1.0]]),
+            ),
+            false,
+        ),
+        // A String and a StringName of the same text (4.x: one key).
+        (
+            "string_and_string_name_keys",
+            pair(
+                Variant::String(Text::from("ab")),
+                Variant::StringName(Text::from("ab")),
+            ),
+            false,
+        ),
+        // Past the first entries a decoder may look keys up another way (by hash, as the
+        // engines do): the same questions after nine other keys.
+        (
+            "after_nine/float_keys_zero_signs",
+            after_nine(Variant::Float(0.0), Variant::Float(-0.0)),
+            false,
+        ),
+        (
+            "after_nine/vector2_keys_zero_signs",
+            after_nine(vec2(0), vec2(0x8000_0000)),
+            false,
+        ),
+        (
+            "after_nine/color_keys_zero_signs",
+            after_nine(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
+            false,
+        ),
+        (
+            "after_nine/int_keys",
+            after_nine(Variant::Int(3), Variant::Int(3)),
+            false,
+        ),
+        (
+            "after_nine/string_keys",
+            after_nine(
+                Variant::String(Text::from("key")),
+                Variant::String(Text::from("key")),
+            ),
+            false,
+        ),
         ("full_object_keys", twice(resource()), true),
         // Objects whose properties round-trip exactly (a plain Object stores only `script`): two
         // instances, so two keys. 4.x only: 3.x reads the Nil `script` back as a null Object.
@@ -349,6 +534,41 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             });
         }
     }
+    // Keys that 3.2 cannot look up again (a NaN in a float array compares unequal to itself):
+    // written by the engine as a "[Deleted Object]" String with a Nil value, by later versions
+    // as they are.
+    let nan_key = f32s(vec![f32::NAN]);
+    for (name, key) in [
+        ("nan_float32_array_key", nan_key.clone()),
+        ("array_of_nan_float32_array_key", arr(vec![nan_key])),
+    ] {
+        out.push(Case::Encode {
+            name: format!("encode/keys/{name}"),
+            value: dict(vec![(key, Variant::Int(1))]),
+            full_objects: false,
+        });
+    }
+    // The same two keys as bytes (the encoder above would not write them for 3.2): two NaN
+    // arrays that 3.2 keeps as two entries.
+    let id = |ty: VariantType| profile.id_of(ty).expect("type in profile");
+    let (d, f, i) = (
+        id(VariantType::Dictionary),
+        id(VariantType::PackedFloat32Array),
+        id(VariantType::Int),
+    );
+    let nan = f32::NAN.to_bits();
+    out.push(Case::Decode {
+        name: s("decode/keys/nan_float32_array_keys_as_bytes"),
+        input: le(&[d, 2, f, 1, nan, i, 1, f, 1, nan, i, 2]),
+        allow_objects: false,
+    });
+}
+
+fn signal(name: &str, object_id: u64) -> Variant {
+    Variant::Signal(Box::new(Signal {
+        name: s(name),
+        object_id,
+    }))
 }
 
 fn f64s(bits: u64) -> f64 {
@@ -899,6 +1119,22 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             b.extend(b"a\xff\xff\xff");
             b
         }),
+        // The old form (no 0x80000000 flag) is refused even where the words after it would
+        // read as an empty path.
+        (
+            "nodepath_old_format_empty",
+            le(&[id(VariantType::NodePath), 0, 0, 0]),
+        ),
+        // An absolute path with no names: 4.x keeps the flag, 3.x makes the empty path.
+        (
+            "nodepath_absolute_empty",
+            le(&[id(VariantType::NodePath), 0x8000_0000, 0, 1]),
+        ),
+        ("nodepath_absolute_name", {
+            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 1, 1]);
+            b.extend(b"a\0\0\0");
+            b
+        }),
         ("string_nonzero_padding", {
             let mut b = le(&[id(VariantType::String), 1]);
             b.extend(b"a\xff\xff\xff");
@@ -957,6 +1193,11 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 le(&[arr | 1 << 16, float, 1, int, 3]),
             ),
             ("typed_bad_builtin", le(&[arr | 1 << 16, 200, 0])),
+            // Typed as the built-in Object: without objects, as EncodedObjectAsID.
+            (
+                "typed_builtin_object",
+                le(&[arr | 1 << 16, id(VariantType::Object), 0]),
+            ),
             ("typed_class_name", {
                 let mut b = le(&[arr | 2 << 16, 4]);
                 b.extend(b"Node");
@@ -1066,6 +1307,29 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         let arr = profile.id_of(VariantType::Array).expect("Array");
         let object = profile.id_of(VariantType::Object).expect("Object");
         let string = profile.id_of(VariantType::String).expect("String");
+        let bool_id = profile.id_of(VariantType::Bool).expect("bool");
+        // A string field: length, bytes, padding to 4.
+        let field = |b: &mut Vec<u8>, text: &[u8]| {
+            b.extend(le(&[text.len() as u32]));
+            b.extend(text);
+            b.resize(b.len().next_multiple_of(4), 0);
+        };
+        // A full Resource with the script at `path` (the script's own variables are not stored
+        // properties in 4.x, so the engine's Resource has these three).
+        let resource_with_script = |path: &[u8]| {
+            let mut b = le(&[object]);
+            field(&mut b, b"Resource");
+            b.extend(le(&[3]));
+            field(&mut b, b"resource_local_to_scene");
+            b.extend(le(&[bool_id, 0]));
+            field(&mut b, b"resource_name");
+            b.extend(le(&[string]));
+            field(&mut b, b"");
+            field(&mut b, b"script");
+            b.extend(le(&[string]));
+            field(&mut b, path);
+            b
+        };
         let with_objects: Vec<(&str, Vec<u8>)> = vec![
             ("typed_script_not_res_path", {
                 let mut b = le(&[arr | 3 << 16, 3]);
@@ -1097,6 +1361,19 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 b.extend(le(&[0]));
                 b
             }),
+            ("typed_builtin_object", le(&[arr | 1 << 16, object, 0])),
+            // A full object whose script is a res:// path in the engine's project: its stored
+            // properties in the engine's order, so that the engine's object reads back as written.
+            (
+                "full_script_path",
+                resource_with_script(b"res://fixtures/item.gd"),
+            ),
+            // Script paths that no project holds: another scheme, and `res://` alone.
+            (
+                "full_script_user_path",
+                resource_with_script(b"user://item.gd"),
+            ),
+            ("full_script_res_only", resource_with_script(b"res://")),
             ("script_property_not_a_path", {
                 let mut b = le(&[object, 8]);
                 b.extend(b"Resource");

@@ -146,7 +146,7 @@ impl fmt::Display for ByteDiff {
 pub enum RecordDefect {
     /// A decode record without valid input hex.
     NoInput,
-    /// An encode record without a value or without the engine's bytes.
+    /// An encode record without a value, or without the engine's bytes where it encoded.
     NoValueOrOutput,
     /// An encode record whose value is no value of the profile (the reason says why).
     UnreadableValue(String),
@@ -230,6 +230,13 @@ pub enum Mismatch {
         /// Its reason.
         rejection: Rejection,
     },
+    /// It encoded a value the engine refuses to encode (e.g. nested past the engine's limit).
+    EncodesRefused {
+        /// The engine's error text (its stderr), whole.
+        engine_error: String,
+        /// How many bytes the implementation wrote.
+        len: usize,
+    },
     /// It rejected input the engine rejects, but not for the kind of reason the engine's (and
     /// this crate's codec's) rejection is (`--strict-errors`).
     RejectionKind {
@@ -296,6 +303,11 @@ impl fmt::Display for Mismatch {
             Mismatch::EncodeRefused { rejection } => {
                 write!(f, "refused a value the engine encodes: {rejection}")
             }
+            Mismatch::EncodesRefused { engine_error, len } => write!(
+                f,
+                "encoded a value the engine refuses to encode ({}), as {len} bytes",
+                engine_error.lines().next().unwrap_or("")
+            ),
             Mismatch::RejectionKind {
                 expected,
                 got: Some(got),

@@ -148,6 +148,11 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
         r.verdict = Verdict::Unsupported(why.to_string());
         return r;
     }
+    // The engine's own encoder refused the value it built (it nests past the engine's limit).
+    if j.get("refused").and_then(Value::as_bool) == Some(true) {
+        r.verdict = Verdict::Rejected;
+        return r;
+    }
     r.verdict = Verdict::Accepted;
     r.plain = bytes_of(&j, "bytes", &mut r.notes);
     r.full = bytes_of(&j, "bytes_full", &mut r.notes);

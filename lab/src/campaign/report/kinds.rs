@@ -61,7 +61,7 @@ pub enum Cause {
     /// The oracle measures bytes consumed by decoding the value inside one more Array: at the
     /// depth limit that wrapper is one level too deep, so no count comes back.
     ProbeNesting,
-    /// 3.6 added a nesting limit (1024 levels) to the decoder.
+    /// 3.6 added a nesting limit (1024 levels) to the decoder and the encoder.
     DepthLimitAdded,
     /// 3.6's UTF-8 writer handles surrogates differently from 3.2's.
     SurrogateWriting,
@@ -170,8 +170,9 @@ impl Cause {
                  at 1024 levels that is one past 3.6's limit, so 3.6 gives no count: the value decodes alike"
             }
             Cause::DepthLimitAdded => {
-                "3.6 rejects values nested deeper than 1024 levels (\"Variant is too deep. Bailing.\"); \
-                 3.2 has no limit"
+                "3.6 refuses values nested deeper than 1024 levels, to decode (\"Variant is too deep. \
+                 Bailing.\") and to encode (\"Potential infinite recursion detected. Bailing.\"); 3.2 \
+                 has no limit"
             }
             Cause::SurrogateWriting => {
                 "both read the same code units (surrogates, and CESU-8 pairs as two units), but 3.6's \
@@ -236,7 +237,7 @@ fn has_class_of_no_name(v: &Value) -> bool {
 
 /// Whether a case is one of the corpus's nesting-depth cases (`decode/depth/…`).
 fn is_depth_case(name: &str) -> bool {
-    name.starts_with("decode/depth/")
+    name.starts_with("decode/depth/") || name.starts_with("encode/depth/")
 }
 
 /// The cause of an answer that differed between two runs of the same case.
