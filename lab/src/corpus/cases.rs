@@ -7,7 +7,7 @@
 //! come from [`gdmarshal::types::TYPES`], so a new type gets cases without new code here.
 
 use gdmarshal::encode::{EncodeOptions, encode};
-use gdmarshal::header::{FLAG_64, TYPE_MASK};
+use gdmarshal::header::{FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, VariantType};
 use gdmarshal::value::{
@@ -243,6 +243,16 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             false,
         ),
         (
+            "nan_and_number_float_keys",
+            pair(Variant::Float(f64::NAN), Variant::Float(1.5)),
+            false,
+        ),
+        (
+            "nan_and_number_vector2_keys",
+            pair(vec2(0x7fc0_0000), vec2(0x3f80_0000)),
+            false,
+        ),
+        (
             "float_keys_zero_signs",
             pair(Variant::Float(0.0), Variant::Float(-0.0)),
             false,
@@ -442,10 +452,19 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
             pair(signal("changed", 7), signal("changed", 8)),
             false,
         ),
-        // Each object decoded from an instance id is a new EncodedObjectAsID: two keys.
+        // Each object decoded from an instance id is a new EncodedObjectAsID: two keys, also
+        // where the objects are inside keys compared by content (4.x dictionaries).
         (
             "object_id_keys",
             twice(Variant::object(Object::Id(12345))),
+            false,
+        ),
+        (
+            "dictionary_of_object_id_keys",
+            twice(dict(vec![(
+                Variant::Int(1),
+                Variant::object(Object::Id(12345)),
+            )])),
             false,
         ),
         // Arrays holding values of two types with the same components: two keys.
@@ -495,6 +514,19 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
         (
             "after_nine/color_keys_zero_signs",
             after_nine(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
+            false,
+        ),
+        (
+            "after_nine/float32_array_keys_differ",
+            after_nine(f32s(vec![1.0]), f32s(vec![2.0])),
+            false,
+        ),
+        (
+            "after_nine/dictionary_keys_differ",
+            after_nine(
+                dict(vec![(Variant::Int(1), Variant::Int(1))]),
+                dict(vec![(Variant::Int(1), Variant::Int(2))]),
+            ),
             false,
         ),
         (
@@ -560,6 +592,13 @@ fn key_cases(profile: Profile, out: &mut Vec<Case>) {
     out.push(Case::Decode {
         name: s("decode/keys/nan_float32_array_keys_as_bytes"),
         input: le(&[d, 2, f, 1, nan, i, 1, f, 1, nan, i, 2]),
+        allow_objects: false,
+    });
+    // Two null objects (instance id 0, which the encoder writes as Nil instead): one key.
+    let null = id(VariantType::Object) | FLAG_OBJECT_AS_ID;
+    out.push(Case::Decode {
+        name: s("decode/keys/null_object_keys_as_bytes"),
+        input: le(&[d, 2, null, 0, 0, i, 1, null, 0, 0, i, 2]),
         allow_objects: false,
     });
 }
@@ -1041,6 +1080,24 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         words.extend([id(VariantType::Int), 7]);
         add(format!("depth/arrays_{depth}"), le(&words));
     }
+    // The same limit through dictionary values and through dictionary keys: 1025 dictionaries
+    // around an int, {0: {0: ... 7}} and {{... 7: 0}: 0}.
+    let (dict, int) = (id(VariantType::Dictionary), id(VariantType::Int));
+    let mut words = Vec::new();
+    for _ in 0..1025 {
+        words.extend([dict, 1, int, 0]);
+    }
+    words.extend([int, 7]);
+    add(s("depth/dictionary_values_1025"), le(&words));
+    let mut words = Vec::new();
+    for _ in 0..1025 {
+        words.extend([dict, 1]);
+    }
+    words.extend([int, 7]);
+    for _ in 0..1025 {
+        words.extend([int, 0]);
+    }
+    add(s("depth/dictionary_keys_1025"), le(&words));
     // Trailing bytes after a whole value.
     for (k, extra) in [
         ("one_byte", vec![0u8]),
@@ -1308,6 +1365,7 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         let object = profile.id_of(VariantType::Object).expect("Object");
         let string = profile.id_of(VariantType::String).expect("String");
         let bool_id = profile.id_of(VariantType::Bool).expect("bool");
+        let int_id = profile.id_of(VariantType::Int).expect("int");
         // A string field: length, bytes, padding to 4.
         let field = |b: &mut Vec<u8>, text: &[u8]| {
             b.extend(le(&[text.len() as u32]));
@@ -1374,6 +1432,19 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
                 resource_with_script(b"user://item.gd"),
             ),
             ("full_script_res_only", resource_with_script(b"res://")),
+            // A full object's property holding 1024 nested arrays around an int: the int is
+            // 1025 levels down, counting the object.
+            ("property_nested_1025", {
+                let mut b = le(&[object, 8]);
+                b.extend(b"Resource");
+                b.extend(le(&[1, 1]));
+                b.extend(b"x\0\0\0");
+                for _ in 0..1024 {
+                    b.extend(le(&[arr, 1]));
+                }
+                b.extend(le(&[int_id, 7]));
+                b
+            }),
             ("script_property_not_a_path", {
                 let mut b = le(&[object, 8]);
                 b.extend(b"Resource");
