@@ -41,6 +41,10 @@ fn conform(version: &str, select: &[&str]) -> (u64, u64) {
             .args([
                 "conform", "--testee", KIT, "--godot", version, "--format", "json",
             ])
+            // The corpus of the tree under test (a mutation run's copy holds its own), not the
+            // one the judge was built beside, which may change while a run goes on.
+            .arg("--corpus")
+            .arg(root.join("corpus"))
             .args(select)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped()),
