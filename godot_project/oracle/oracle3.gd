@@ -427,11 +427,15 @@ func encode(req, seq, i):
 	problem = ""
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
+	var own = req.get("own", false)
 	var plain = null
+	var full = null
 	if problem == "" and unsupported == "":
 		plain = engine_encode(v, false)
+		if not own:
+			full = engine_encode(v, true)
 	# After the encoding step: what the engine printed while encoding is this request's error text.
-	if not req.get("own", false):
+	if not own:
 		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
 		return {"error": problem}
@@ -442,7 +446,11 @@ func encode(req, seq, i):
 		return {"ok": true, "refused": true}
 	var out = {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
 	if not own_check(req, out, plain, false):
-		out["bytes_full"] = Marshalls.raw_to_base64(var2bytes(v, true))
+		# Full objects can nest deeper than their ids: the engine may refuse only this encoding.
+		if typeof(full) != TYPE_RAW_ARRAY:
+			out["refused_full"] = true
+		else:
+			out["bytes_full"] = Marshalls.raw_to_base64(full)
 	return out
 
 

@@ -442,11 +442,15 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	problem = ""
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
+	var own: bool = req.get("own", false)
 	var plain := PackedByteArray()
+	var full := PackedByteArray()
 	if problem == "" and unsupported == "":
 		plain = var_to_bytes(v)
+		if not own:
+			full = var_to_bytes_with_objects(v)
 	# After the encoding step: what the engine printed while encoding is this request's error text.
-	if not req.get("own", false):
+	if not own:
 		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
 		return {"error": problem}
@@ -458,7 +462,11 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 		return {"ok": true, "refused": true}
 	var out := {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
 	if not own_check(req, out, plain, false):
-		out["bytes_full"] = Marshalls.raw_to_base64(var_to_bytes_with_objects(v))
+		# Full objects can nest deeper than their ids: the engine may refuse only this encoding.
+		if full.is_empty():
+			out["refused_full"] = true
+		else:
+			out["bytes_full"] = Marshalls.raw_to_base64(full)
 	return out
 
 

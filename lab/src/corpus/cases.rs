@@ -182,6 +182,31 @@ fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
             full_objects,
         });
     }
+    // Through a full object's properties: 3.x stores an object's metadata as its `__meta__`
+    // property (a Dictionary), so a Reference with metadata {"x": arrays} holds the int at
+    // 2 + the number of arrays. (4.x's oracle cannot read requests this deep.)
+    if profile.major() == 3 {
+        for (name, arrays) in [
+            ("object_meta_int_at_1024", 1022),
+            ("object_meta_int_at_1025", 1023),
+        ] {
+            let meta = Dictionary::new(vec![(
+                Variant::String(Text::from("x")),
+                around(arrays, Variant::Int(7), in_array),
+            )]);
+            out.push(Case::Encode {
+                name: format!("encode/depth/{name}"),
+                value: Variant::object(Object::Full {
+                    class: s("Reference"),
+                    properties: vec![
+                        (s("script"), Variant::Nil),
+                        (s("__meta__"), Variant::Dictionary(meta)),
+                    ],
+                }),
+                full_objects: true,
+            });
+        }
+    }
     // Empty arrays typed as a class and as a script, without full objects (the engine names the
     // class its objects decode to, EncodedObjectAsID) and with them (4.x only).
     if profile.typed_arrays() {

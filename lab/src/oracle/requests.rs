@@ -148,8 +148,10 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
         r.verdict = Verdict::Unsupported(why.to_string());
         return r;
     }
-    // The engine's own encoder refused the value it built (it nests past the engine's limit).
-    if j.get("refused").and_then(Value::as_bool) == Some(true) {
+    // The engine's own encoder refused the value it built (it nests past the engine's limit),
+    // or refused only to write it with full objects, which can nest deeper than their ids.
+    let refused = |key: &str| j.get(key).and_then(Value::as_bool) == Some(true);
+    if refused("refused") || (full_objects && refused("refused_full")) {
         r.verdict = Verdict::Rejected;
         return r;
     }
