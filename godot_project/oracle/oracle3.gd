@@ -432,7 +432,7 @@ func encode(req, seq, i):
 	var full = null
 	if problem == "" and unsupported == "":
 		plain = engine_encode(v, false)
-		if not own:
+		if not own and typeof(plain) == TYPE_RAW_ARRAY:
 			full = engine_encode(v, true)
 	# After the encoding step: what the engine printed while encoding is this request's error text.
 	if not own:

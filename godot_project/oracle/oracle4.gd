@@ -447,7 +447,7 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	var full := PackedByteArray()
 	if problem == "" and unsupported == "":
 		plain = var_to_bytes(v)
-		if not own:
+		if not own and not plain.is_empty():
 			full = var_to_bytes_with_objects(v)
 	# After the encoding step: what the engine printed while encoding is this request's error text.
 	if not own:

@@ -778,30 +778,38 @@ impl Fake {
             Ok(v) => v,
             Err(e) => return json!({"error": e.to_string()}),
         };
-        let both = encode(&value, self.profile, EncodeOptions::default()).and_then(|plain| {
-            encode(&value, self.profile, EncodeOptions { full_objects: true })
-                .map(|full| (plain, full))
-        });
-        match both {
-            Ok((plain, _)) if own => json!({
+        // Nested past the limit, the engine builds the value and its encoder refuses it (with
+        // full objects too, which can nest deeper than their ids); anything else the codec
+        // refuses is a value the engine could not have built.
+        let too_deep = |e: &gdmarshal::EncodeError| {
+            let deep = matches!(e.kind, EncodeErrorKind::TooDeep { .. });
+            if deep {
+                text(&format!("ERROR: fake engine refuses to encode: {e}"));
+            }
+            deep
+        };
+        let plain = match encode(&value, self.profile, EncodeOptions::default()) {
+            Ok(plain) => plain,
+            Err(e) if too_deep(&e) => return json!({"ok": true, "refused": true}),
+            Err(e) => return json!({"ok": false, "unsupported": e.to_string()}),
+        };
+        let tree = to_json(&value, self.profile, FloatStyle::Bits);
+        // With the own check the engine leaves out the encoding with full objects.
+        if own {
+            return json!({
                 "ok": true,
                 "bytes": BASE64.encode(&plain),
                 "own_accepted": self.accepts(&plain),
-                "tree": to_json(&value, self.profile, FloatStyle::Bits),
-            }),
-            Ok((plain, full)) => json!({
-                "ok": true,
-                "bytes": BASE64.encode(plain),
-                "bytes_full": BASE64.encode(full),
-                "tree": to_json(&value, self.profile, FloatStyle::Bits),
-            }),
-            // Nested past the limit: the engine builds the value and its encoder refuses it.
-            Err(e) if matches!(e.kind, EncodeErrorKind::TooDeep { .. }) => {
-                text(&format!("ERROR: fake engine refuses to encode: {e}"));
-                json!({"ok": true, "refused": true})
-            }
-            Err(e) => json!({"ok": false, "unsupported": e.to_string()}),
+                "tree": tree,
+            });
         }
+        let mut out = json!({"ok": true, "bytes": BASE64.encode(&plain), "tree": tree});
+        match encode(&value, self.profile, EncodeOptions { full_objects: true }) {
+            Ok(full) => out["bytes_full"] = Value::String(BASE64.encode(full)),
+            Err(e) if too_deep(&e) => out["refused_full"] = Value::Bool(true),
+            Err(e) => return json!({"ok": false, "unsupported": e.to_string()}),
+        }
+        out
     }
 }
 

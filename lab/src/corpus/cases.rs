@@ -139,47 +139,32 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
 /// as object classes; and a full object written with exactly the properties the engine stores,
 /// so it reads back as written.
 fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
-    let around = |depth: usize, inner: Variant, wrap: fn(Variant) -> Variant| {
-        (0..depth).fold(inner, |v, _| wrap(v))
-    };
-    let in_array: fn(Variant) -> Variant = |v| Variant::Array(Array::new(vec![v]));
     let as_value: fn(Variant) -> Variant =
         |v| Variant::Dictionary(Dictionary::new(vec![(Variant::Int(0), v)]));
     let as_key: fn(Variant) -> Variant =
         |v| Variant::Dictionary(Dictionary::new(vec![(v, Variant::Int(0))]));
     let empty = || Variant::Array(Array::new(vec![]));
     let cases = [
-        (
-            "empty_array_at_1024",
-            around(1024, empty(), in_array),
-            false,
-        ),
-        (
-            "int_at_1025",
-            around(1025, Variant::Int(7), in_array),
-            false,
-        ),
+        ("empty_array_at_1024", around(1024, empty(), in_array)),
+        ("int_at_1025", nest(1025)),
         (
             "dictionary_values_empty_array_at_1024",
             around(1024, empty(), as_value),
-            false,
         ),
         (
             "dictionary_values_int_at_1025",
             around(1025, Variant::Int(7), as_value),
-            false,
         ),
         (
             "dictionary_keys_int_at_1025",
             around(1025, Variant::Int(7), as_key),
-            false,
         ),
     ];
-    for (name, value, full_objects) in cases {
+    for (name, value) in cases {
         out.push(Case::Encode {
             name: format!("encode/depth/{name}"),
             value,
-            full_objects,
+            full_objects: false,
         });
     }
     // Through a full object's properties: 3.x stores an object's metadata as its `__meta__`
@@ -190,10 +175,7 @@ fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
             ("object_meta_int_at_1024", 1022),
             ("object_meta_int_at_1025", 1023),
         ] {
-            let meta = Dictionary::new(vec![(
-                Variant::String(Text::from("x")),
-                around(arrays, Variant::Int(7), in_array),
-            )]);
+            let meta = Dictionary::new(vec![(Variant::String(Text::from("x")), nest(arrays))]);
             out.push(Case::Encode {
                 name: format!("encode/depth/{name}"),
                 value: Variant::object(Object::Full {
@@ -903,12 +885,18 @@ fn typed_samples() -> Vec<(&'static str, VariantType, Vec<Variant>)> {
     ]
 }
 
+/// The int 7 inside `depth` nested one-element Arrays.
 fn nest(depth: usize) -> Variant {
-    let mut v = Variant::Int(7);
-    for _ in 0..depth {
-        v = Variant::Array(Array::new(vec![v]));
-    }
-    v
+    around(depth, Variant::Int(7), in_array)
+}
+
+/// `inner` wrapped `depth` times by `wrap`.
+fn around(depth: usize, inner: Variant, wrap: fn(Variant) -> Variant) -> Variant {
+    (0..depth).fold(inner, |v, _| wrap(v))
+}
+
+fn in_array(v: Variant) -> Variant {
+    Variant::Array(Array::new(vec![v]))
 }
 
 fn packed(profile: Profile, ty: VariantType, e: Element, len: usize, fields: usize) -> Variant {
