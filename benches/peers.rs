@@ -17,6 +17,8 @@
 use std::hint::black_box;
 use std::path::PathBuf;
 
+use gdmarshal::decode::decode_reusing;
+use gdmarshal::pool::BufferPool;
 use gdmarshal::value::Components;
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use godot_binary_serialization::decoder::Decoder;
@@ -72,7 +74,7 @@ fn args() -> Args {
 
 fn usage(why: &str) -> ! {
     eprintln!(
-        "peers: {why}\nusage: peers --runner gdmarshal|godot-binary-serialization|memcpy \
+        "peers: {why}\nusage: peers --runner gdmarshal|gdmarshal-reusing|godot-binary-serialization|memcpy \
          --format 4.6|3.6 --family NAME | --write-bytes DIR"
     );
     std::process::exit(2)
@@ -139,6 +141,22 @@ fn measure(
             || decode(black_box(&bytes), profile, DecodeOptions::default()).expect("decode"),
             || encode(black_box(value), profile, EncodeOptions::default()).expect("encode"),
         ),
+        // The same, with each decoded value recycled into a pool that the next decode takes its
+        // containers' buffers from (gdmarshal::pool), as a program decoding message after
+        // message can.
+        "gdmarshal-reusing" => {
+            let pool = std::cell::RefCell::new(BufferPool::new());
+            loops::run_freeing(
+                rounds,
+                || {
+                    let opts = DecodeOptions::default();
+                    decode_reusing(black_box(&bytes), profile, opts, &mut pool.borrow_mut())
+                        .expect("decode")
+                },
+                |d| pool.borrow_mut().recycle(d.value),
+                || encode(black_box(value), profile, EncodeOptions::default()).expect("encode"),
+            )
+        }
         // The baseline: the same bytes copied into a fresh buffer, both ways.
         "memcpy" => loops::run(rounds, || black_box(&bytes).to_vec(), || bytes.to_vec()),
         "godot-binary-serialization" => {
@@ -191,7 +209,12 @@ fn main() {
         // No family: `cargo test --benches`, which shows that every runner still runs every
         // family once and that the crate still writes Godot's bytes where it can.
         for (name, v) in &families {
-            for runner in ["gdmarshal", "memcpy", "godot-binary-serialization"] {
+            for runner in [
+                "gdmarshal",
+                "gdmarshal-reusing",
+                "memcpy",
+                "godot-binary-serialization",
+            ] {
                 let same = measure(runner, "4.6", name, v, 1);
                 assert_ne!(same, Some(false), "{runner} wrote other bytes for {name}");
             }

@@ -22,6 +22,7 @@ MEASURES = {
 }
 NAMES = {
     "gdmarshal": "gdmarshal",
+    "gdmarshal-reusing": "gdmarshal, buffers reused",
     "godot": "Godot",
     "godot-binary-serialization": "godot-binary-serialization",
     "gd-com": "@gd-com/utils",
@@ -66,9 +67,9 @@ def mbs(r, measure):
     return None if us is None else int(r["bytes"]) / max(int(us), 1)
 
 
-def ratio(results, fmt, family, measure, runner):
-    """gdmarshal's speed over RUNNER's, or None when either has no figure."""
-    ours = results.get((fmt, family, "gdmarshal"))
+def ratio(results, fmt, family, measure, runner, ours="gdmarshal"):
+    """OURS's speed over RUNNER's, or None when either has no figure."""
+    ours = results.get((fmt, family, ours))
     theirs = results.get((fmt, family, runner))
     if not ours or not theirs or "unsupported" in theirs:
         return None
@@ -110,6 +111,27 @@ def table(results):
                     xs.append("" if x is None else f"{x:.2f}×")
                 same = r.get("same_bytes", "")
                 print(f"| {family} | {name} | {' | '.join(cells)} | {same} | {' | '.join(xs)} |")
+        reused(results, fmt, families)
+
+
+def reused(results, fmt, families):
+    """The decodes of gdmarshal reusing buffers against Godot's, where both ran."""
+    rows = []
+    for family in families:
+        godot = results.get((fmt, family, "godot"))
+        if not results.get((fmt, family, "gdmarshal-reusing")) or not godot:
+            continue
+        xs = [ratio(results, fmt, family, m, "godot", "gdmarshal-reusing")
+              for m in ("decode", "decode_alone")]
+        name = f"Godot {godot['version']}" if "version" in godot else "Godot"
+        rows.append(f"| {family} | {name} | "
+                    + " | ".join("" if x is None else f"{x:.2f}×" for x in xs) + " |")
+    if rows:
+        print(f"\nFormat {fmt}: gdmarshal decoding into the buffers of the value decoded before "
+              "(gdmarshal::pool), its speed over Godot's\n")
+        print("| family | against | × decode | × decode alone |")
+        print("|---|---|---:|---:|")
+        print("\n".join(rows))
 
 
 def gate(results, floors_path):

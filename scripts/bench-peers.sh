@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The side-by-side benchmark: gdmarshal, the Rust crate godot-binary-serialization, the npm
-# package @gd-com/utils (under Node, if Node is here), Godot 4.6.3 and Godot 3.6.2 (GDScript
-# loops) and a memcpy of the same bytes, on the families of benches/support/families.rs
-# (peer_families), in the loops of benches/support/loops.rs; every runner in its own process.
+# The side-by-side benchmark: gdmarshal (plain, and reusing buffers: gdmarshal::pool), the Rust
+# crate godot-binary-serialization, the npm package @gd-com/utils (under Node, if Node is here),
+# Godot 4.6.3 and Godot 3.6.2 (GDScript loops) and a memcpy of the same bytes, on the families of
+# benches/support/families.rs (peer_families), in the loops of benches/support/loops.rs; every
+# runner in its own process.
 # Prints the table of docs/benchmarks.md.
 #
 #   scripts/bench-peers.sh [--runs N] [--family NAME]... [--out FILE]
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
         --out) out=${2:?--out needs a file}; shift 2 ;;
         --gate) gate=1; runs=1; shift ;;
         --floors) floors=${2:?--floors needs a file}; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-peers: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -99,7 +100,7 @@ for run in $(seq "$runs"); do
         for format in 4.6 3.6; do
             # The gate measures the formats its floors name.
             [ -z "$gate" ] || grep -v '^#' "$floors" | awk '{print $1}' | grep -qx "$format" || continue
-            for runner in gdmarshal memcpy godot-binary-serialization godot gd-com; do
+            for runner in gdmarshal gdmarshal-reusing memcpy godot-binary-serialization godot gd-com; do
                 needs "$runner" || [ "$runner" = gdmarshal ] || continue
                 case "$runner" in
                     godot) godot "$format" "$family" ;;

@@ -9,6 +9,7 @@ use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use crate::keys::{EntrySet, KeyRules};
 use crate::packed;
+use crate::pool::BufferPool;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
@@ -43,6 +44,17 @@ pub fn decode(bytes: &[u8], profile: Profile, opts: DecodeOptions) -> Result<Dec
     decode_traced(bytes, profile, opts, &mut NoTrace)
 }
 
+/// Decodes one value as [`decode`] does, building its arrays and dictionaries in buffers kept in
+/// `pool` (from values given to [`BufferPool::recycle`]) where it has ones of their size.
+pub fn decode_reusing(
+    bytes: &[u8],
+    profile: Profile,
+    opts: DecodeOptions,
+    pool: &mut BufferPool,
+) -> Result<Decoded, DecodeError> {
+    run(bytes, profile, opts, &mut NoTrace, pool)
+}
+
 /// Decodes one value, reporting every field to `trace`.
 pub fn decode_traced<T: Trace>(
     bytes: &[u8],
@@ -50,11 +62,22 @@ pub fn decode_traced<T: Trace>(
     opts: DecodeOptions,
     trace: &mut T,
 ) -> Result<Decoded, DecodeError> {
+    run(bytes, profile, opts, trace, &mut BufferPool::new())
+}
+
+fn run<T: Trace>(
+    bytes: &[u8],
+    profile: Profile,
+    opts: DecodeOptions,
+    trace: &mut T,
+    pool: &mut BufferPool,
+) -> Result<Decoded, DecodeError> {
     let mut d = Decoder {
         r: Reader::new(bytes),
         profile,
         opts,
         trace,
+        pool,
         missing_padding: 0,
         reserve_budget: bytes.len(),
     };
@@ -71,6 +94,8 @@ struct Decoder<'a, 't, T: Trace> {
     profile: Profile,
     opts: DecodeOptions,
     trace: &'t mut T,
+    /// Where container buffers come from.
+    pool: &'t mut BufferPool,
     /// Padding that the input lacked at its very end (see [`Decoded::consumed`]).
     missing_padding: usize,
     /// Input bytes that the containers still open may reserve room against before decoding their
@@ -629,7 +654,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 4);
-        let mut items = Vec::with_capacity(capacity);
+        let mut items = self.pool.array(capacity);
         let typed = element_type != ContainerType::None;
         for i in 0..n {
             if items.len() == items.capacity() && self.r.left() < 4 {
@@ -671,7 +696,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 8);
-        let mut entries = EntrySet::with_capacity(capacity, KeyRules::of(self.profile));
+        let mut entries =
+            EntrySet::in_buffer(self.pool.dictionary(capacity), KeyRules::of(self.profile));
         let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
             if entries.is_full() && self.r.left() < 8 {

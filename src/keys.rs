@@ -306,8 +306,15 @@ impl Default for EntrySet {
 impl EntrySet {
     /// An empty set with room for `n` entries, whose keys are equal as `rules` says.
     pub fn with_capacity(n: usize, rules: KeyRules) -> EntrySet {
+        EntrySet::in_buffer(Vec::with_capacity(n), rules)
+    }
+
+    /// An empty set whose entries go in `buffer`, which is empty (a pool's).
+    #[inline(always)]
+    pub(crate) fn in_buffer(buffer: Vec<(Variant, Variant)>, rules: KeyRules) -> EntrySet {
+        debug_assert!(buffer.is_empty());
         EntrySet {
-            entries: Vec::with_capacity(n),
+            entries: buffer,
             index: None,
             fingerprints: [0; SCAN + 1],
             rules,
@@ -343,7 +350,12 @@ impl EntrySet {
         let rules = self.rules;
         let index = self.index.get_or_insert_with(|| {
             let mut index = Index {
-                first: HashMap::with_capacity_and_hasher(earlier.len() * 2, Default::default()),
+                // Room for the entries the dictionary reserved (no more than its input can
+                // hold), so that the index does not grow step by step as they come.
+                first: HashMap::with_capacity_and_hasher(
+                    self.entries.capacity().max(earlier.len() * 2),
+                    Default::default(),
+                ),
                 keys: RandomState::new(),
             };
             for (i, (e, _)) in earlier.iter().enumerate() {

@@ -39,6 +39,7 @@ pub mod inspect;
 pub mod json;
 pub mod keys;
 mod packed;
+pub mod pool;
 pub mod profile;
 pub mod properties;
 pub mod reader;

@@ -3,11 +3,12 @@
 //!
 //! Each takes raw bytes whose first byte selects the profile and the objects switch ([`select`]).
 
-use crate::decode::decode_traced;
+use crate::decode::{decode_reusing, decode_traced};
 use crate::encode::encode_without_shortcuts;
 use crate::error::EncodeErrorKind;
 use crate::generate::{GenOptions, canonical_value};
 use crate::json::hex;
+use crate::pool::BufferPool;
 use crate::profile::all_profiles;
 use crate::trace::Trace;
 use crate::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
@@ -124,7 +125,8 @@ impl Trace for Traced {
 
 /// Arbitrary bytes after the selector: the decoder's shortcuts for common fields (taken only when
 /// nothing traces the decode) give the same result as reading every field on its own, as `inspect`
-/// does: the same value bit for bit and bytes consumed, or the same error at the same offset.
+/// does: the same value bit for bit and bytes consumed, or the same error at the same offset; and
+/// the same as [`decode_reusing`] in the recycled buffers of the value.
 ///
 /// The `decode` fuzz target leaves this out, for its rate: the quickcheck tests, the replay of
 /// its corpus and [`check_roundtrip`] run it.
@@ -140,6 +142,19 @@ pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
     if fast != traced {
         return Err(format!(
             "{profile} objects={objects}: {} decodes to {fast:?} untraced but {traced:?} traced",
+            hex(bytes)
+        ));
+    }
+    // Into the buffers of the same value, recycled: every container takes one back.
+    let mut pool = BufferPool::new();
+    if let Ok(d) = &fast {
+        pool.recycle(d.value.clone());
+    }
+    let reused = decode_reusing(bytes, profile, opts, &mut pool);
+    if fast != reused {
+        return Err(format!(
+            "{profile} objects={objects}: {} decodes to {fast:?} but {reused:?} into recycled \
+             buffers",
             hex(bytes)
         ));
     }

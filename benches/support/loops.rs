@@ -41,14 +41,24 @@ pub fn rounds() -> usize {
 /// Runs both loops; returns the medians and the last encoder output (to compare with the input).
 pub fn run<V>(
     rounds: usize,
+    decode: impl FnMut() -> V,
+    encode: impl FnMut() -> Vec<u8>,
+) -> (Medians, Vec<u8>) {
+    run_freeing(rounds, decode, drop, encode)
+}
+
+/// [`run`], with each decoded value given to `free` (outside the timed part) instead of dropped.
+pub fn run_freeing<V>(
+    rounds: usize,
     mut decode: impl FnMut() -> V,
+    mut free: impl FnMut(V),
     mut encode: impl FnMut() -> Vec<u8>,
 ) -> (Medians, Vec<u8>) {
     let mut timed_decode = |out: &mut Vec<u128>| {
         let t = Instant::now();
         let v = decode();
         out.push(t.elapsed().as_micros());
-        drop(black_box(v));
+        free(black_box(v));
     };
     let (mut decode_us, mut encode_us, mut alone_us) = (Vec::new(), Vec::new(), Vec::new());
     let mut again = Vec::new();
