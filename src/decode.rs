@@ -13,7 +13,7 @@ use crate::pool::BufferPool;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
-use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, short_plain};
+use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, plain_window};
 use crate::trace::{NoTrace, Trace};
 use crate::typed;
 use crate::types::{Element, Shape, VariantType};
@@ -181,7 +181,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         if !T::ACTIVE {
             match ty {
                 VariantType::String => {
-                    put(out, Variant::String(self.text("string")?));
+                    if let Some((window, n)) = self.plain_window() {
+                        put(out, Variant::String(Text::default()));
+                        if let Variant::String(t) = out {
+                            t.set_plain_window(window, n);
+                        }
+                    } else {
+                        put(out, Variant::String(self.text_field("string")?));
+                    }
                     return Ok(());
                 }
                 VariantType::Int => {
@@ -280,12 +287,20 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
                 let n = n.max(0) as usize;
                 let (capacity, taken) = self.reserve(n, 4);
-                let mut v = Vec::with_capacity(capacity);
+                let mut v = self.pool.strings(capacity);
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    // Not `text`: an element ends in its NUL, which the short path refuses, so
-                    // trying it first only costs a look.
-                    v.push(self.text_field("string")?);
+                    let slot = push_empty(&mut v);
+                    // Traced, each field is read on its own.
+                    let short = if T::ACTIVE {
+                        None
+                    } else {
+                        self.plain_element()
+                    };
+                    match short {
+                        Some((window, n)) => slot.set_plain_window(window, n),
+                        None => *slot = self.text_field("string")?,
+                    }
                     self.trace.close(self.r.pos());
                 }
                 self.give_back(taken);
@@ -438,19 +453,45 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
 
     /// The common string field (keys, names: short plain ASCII) read from one fixed window of
     /// the input; `None`, having read nothing, when it is not that or the input ends within the
-    /// window, and [`Decoder::str`] then reads it field by field and names any problem.
+    /// window, and [`Decoder::text_field`] then reads it field by field and names any problem.
     #[inline(always)]
     fn short_text(&mut self) -> Option<Text> {
-        let head: [u8; 4 + SHORT] = self.r.peek()?;
+        let (window, n) = self.plain_window()?;
+        let mut t = Text::default();
+        t.set_plain_window(window, n);
+        Some(t)
+    }
+
+    /// The window of a short plain string field, in the input, and its length; the field read
+    /// (see [`Decoder::short_text`]). The window is used where it is, in the input: copied out,
+    /// it is stored in pieces that the copy into the text then reads across, which stalls.
+    #[inline(always)]
+    fn plain_window(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
+        let head: &[u8; 4 + SHORT] = self.r.peek_ref()?;
         let (len, window) = head.split_first_chunk::<4>()?;
+        let window = window.first_chunk::<SHORT>()?;
         let n = u32::from_le_bytes(*len) as usize;
-        if n > SHORT {
+        if !plain_window(window, n) {
             return None;
         }
-        let t = short_plain(window.first_chunk::<SHORT>()?, n)?;
-        // The text and its padding fit in the window: SHORT is a multiple of 4.
+        // The text and its padding fit in the window: it is at most 23 bytes.
         self.r.skip(4 + n + padding(n));
-        Some(t)
+        Some((window, n))
+    }
+
+    /// [`Decoder::plain_window`] for an element of a `PackedStringArray`, which ends in the NUL
+    /// its length counts (the engine writes it; the text stops there either way).
+    #[inline(always)]
+    fn plain_element(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
+        let head: &[u8; 4 + SHORT] = self.r.peek_ref()?;
+        let (len, window) = head.split_first_chunk::<4>()?;
+        let window = window.first_chunk::<SHORT>()?;
+        let n = u32::from_le_bytes(*len) as usize;
+        if n == 0 || window.get(n - 1) != Some(&0) || !plain_window(window, n - 1) {
+            return None;
+        }
+        self.r.skip(4 + n + padding(n));
+        Some((window, n - 1))
     }
 
     /// A string field that names something (a class, a property, a signal, a script): Unicode
@@ -664,8 +705,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 items.reserve_exact(1);
             }
             let at = self.r.pos();
-            items.push(Variant::Nil);
-            let slot = items.last_mut().expect("just pushed");
+            let slot = push_nil(&mut items);
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
@@ -765,6 +805,30 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
         })
     }
+}
+
+/// Appends a Nil to `items` and returns it, to be decoded into. Written in place, the Nil is one
+/// tag store; `push` copies it from a temporary with wide loads that stall on the narrower stores
+/// other values left in that stack slot (nearly half the time of the array loop on strings).
+#[inline(always)]
+fn push_nil(items: &mut Vec<Variant>) -> &mut Variant {
+    let n = items.len();
+    items.reserve(1);
+    items.spare_capacity_mut()[0].write(Variant::Nil);
+    // SAFETY: `reserve` made room at `n`, and the element there was just written.
+    unsafe { items.set_len(n + 1) };
+    &mut items[n]
+}
+
+/// Appends an empty text to `items` and returns it, to be decoded into (see [`push_nil`]).
+#[inline(always)]
+fn push_empty(items: &mut Vec<Text>) -> &mut Text {
+    let n = items.len();
+    items.reserve(1);
+    items.spare_capacity_mut()[0].write(Text::default());
+    // SAFETY: `reserve` made room at `n`, and the element there was just written.
+    unsafe { items.set_len(n + 1) };
+    &mut items[n]
 }
 
 /// Writes `v` into `out`, a Nil slot: nothing to drop, so skip the drop call a plain assignment

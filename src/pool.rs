@@ -4,7 +4,7 @@
 //! the next: tens of thousands of small container buffers each time. glibc hands a freed tree's
 //! memory back to the system and the next decode faults it in again, which cost a third of the
 //! decode of a 31 MB message (docs/benchmarks.md). Recycling a value into a [`BufferPool`] keeps
-//! its arrays' and dictionaries' buffers; [`crate::decode::decode_reusing`] takes them back,
+//! its arrays', dictionaries' and string arrays' buffers; [`crate::decode::decode_reusing`] takes them back,
 //! so a steady stream of messages of like shape decodes without allocating its containers.
 //!
 //! ```
@@ -25,7 +25,7 @@
 //! assert_eq!(pool.buffers(), 1);
 //! ```
 
-use crate::value::Variant;
+use crate::value::{Text, Variant};
 
 /// Capacities up to this are kept on shelves of their exact size; a container of that many
 /// elements takes one back. Nearly all containers of a message are this small.
@@ -42,6 +42,7 @@ const LARGE_KEPT: usize = 8;
 pub struct BufferPool {
     arrays: Shelves<Variant>,
     dictionaries: Shelves<(Variant, Variant)>,
+    strings: Shelves<Text>,
     /// Bytes of capacity held, at most `limit`.
     held: usize,
     limit: usize,
@@ -124,17 +125,19 @@ impl BufferPool {
         BufferPool {
             arrays: Shelves::new(),
             dictionaries: Shelves::new(),
+            strings: Shelves::new(),
             held: 0,
             limit: bytes,
             open: Vec::new(),
         }
     }
 
-    /// Takes `value` apart and keeps the buffers of its arrays and dictionaries, nested ones
-    /// included; everything else in it is dropped. Deep values are walked without recursion.
+    /// Takes `value` apart and keeps the buffers of its arrays, dictionaries and
+    /// `PackedStringArray`s, nested ones included; everything else in it is dropped. Deep values
+    /// are walked without recursion.
     pub fn recycle(&mut self, value: Variant) {
         let mut open = std::mem::take(&mut self.open);
-        open_up(value, &mut open);
+        self.open_up(value, &mut open);
         loop {
             let next = match open.last_mut() {
                 None => break,
@@ -143,9 +146,9 @@ impl BufferPool {
             };
             match next {
                 Some((a, b)) => {
-                    open_up(a, &mut open);
+                    self.open_up(a, &mut open);
                     if let Some(b) = b {
-                        open_up(b, &mut open);
+                        self.open_up(b, &mut open);
                     }
                 }
                 None => match open.pop().expect("an open container") {
@@ -155,6 +158,22 @@ impl BufferPool {
             }
         }
         self.open = open;
+    }
+
+    /// Opens `v` for emptying if it is an array or a dictionary; keeps the buffer of a
+    /// `PackedStringArray`; drops anything else.
+    fn open_up(&mut self, v: Variant, open: &mut Vec<Open>) {
+        match v {
+            Variant::Array(mut a) => open.push(Open::Array(std::mem::take(a.items_mut()))),
+            Variant::Dictionary(mut d) => {
+                open.push(Open::Dictionary(std::mem::take(d.entries_mut())))
+            }
+            Variant::PackedStringArray(mut texts) => {
+                texts.clear();
+                self.keep(texts, |p| &mut p.strings);
+            }
+            other => drop(other),
+        }
     }
 
     /// Keeps the emptied buffer `v` on its shelves, within the limit.
@@ -182,6 +201,13 @@ impl BufferPool {
         self.taken(v).unwrap_or_else(|| Vec::with_capacity(n))
     }
 
+    /// An empty `PackedStringArray` buffer with room for `n` strings: a kept one if there is one.
+    #[inline]
+    pub(crate) fn strings(&mut self, n: usize) -> Vec<Text> {
+        let v = self.strings.take(n);
+        self.taken(v).unwrap_or_else(|| Vec::with_capacity(n))
+    }
+
     fn taken<T>(&mut self, v: Option<Vec<T>>) -> Option<Vec<T>> {
         if let Some(v) = &v {
             self.held -= v.capacity() * std::mem::size_of::<T>();
@@ -191,7 +217,7 @@ impl BufferPool {
 
     /// Buffers held.
     pub fn buffers(&self) -> usize {
-        self.arrays.count() + self.dictionaries.count()
+        self.arrays.count() + self.dictionaries.count() + self.strings.count()
     }
 
     /// Bytes of the buffers held (their capacity, not counting the pool's own bookkeeping).
@@ -202,15 +228,6 @@ impl BufferPool {
     /// Frees every buffer held.
     pub fn clear(&mut self) {
         *self = BufferPool::with_limit(self.limit);
-    }
-}
-
-/// Opens `v` for emptying if it is an array or a dictionary; drops it otherwise.
-fn open_up(v: Variant, open: &mut Vec<Open>) {
-    match v {
-        Variant::Array(mut a) => open.push(Open::Array(std::mem::take(a.items_mut()))),
-        Variant::Dictionary(mut d) => open.push(Open::Dictionary(std::mem::take(d.entries_mut()))),
-        other => drop(other),
     }
 }
 
@@ -284,6 +301,31 @@ mod tests {
         let again = round(&dict(7), &mut pool);
         assert_eq!(entries_at(&again), at);
         assert_eq!(pool.buffers(), 0);
+    }
+
+    #[test]
+    fn a_recycled_string_array_is_decoded_into_again() {
+        let texts = |n: usize| {
+            // Short texts and one past the inline room, which is freed.
+            let mut v: Vec<Text> = (0..n).map(|i| format!("s{i}").as_str().into()).collect();
+            v.push("a text longer than a text holds inline".into());
+            Variant::PackedStringArray(v)
+        };
+        let at = |v: &Variant| match v {
+            Variant::PackedStringArray(t) => t.as_ptr(),
+            _ => panic!("not a string array"),
+        };
+        let mut pool = BufferPool::new();
+        let first = round(&texts(20), &mut pool);
+        let was = at(&first);
+        pool.recycle(Variant::Array(Array::new(vec![first])));
+        assert_eq!(pool.buffers(), 2);
+        assert_eq!(
+            pool.held_bytes(),
+            21 * std::mem::size_of::<Text>() + std::mem::size_of::<Variant>()
+        );
+        assert_eq!(at(&round(&texts(20), &mut pool)), was);
+        assert_eq!(pool.buffers(), 1);
     }
 
     #[test]

@@ -68,6 +68,14 @@ impl<'a> Reader<'a> {
         s.try_into().ok()
     }
 
+    /// The next `N` bytes in the input without reading them, when there are that many: loaded
+    /// from the input where they are used, rather than copied out first.
+    #[inline]
+    pub fn peek_ref<const N: usize>(&self) -> Option<&'a [u8; N]> {
+        let s = self.buf.get(self.pos..self.pos.checked_add(N)?)?;
+        s.try_into().ok()
+    }
+
     /// Skips `n` bytes that [`Reader::peek`] has shown are there.
     #[inline]
     pub fn skip(&mut self, n: usize) {

@@ -105,6 +105,29 @@ impl Text {
     }
 }
 
+impl Text {
+    /// Makes this text the first `len` bytes of `window`, which [`crate::text::plain_window`]
+    /// passed. Written where the text stays: a text built elsewhere and copied here is stored
+    /// piecewise and read back with wide loads, which stall (a decoded string array's slots).
+    #[inline(always)]
+    pub(crate) fn set_plain_window(&mut self, window: &[u8; crate::text::SHORT], len: usize) {
+        use crate::text::SHORT_TEXT;
+        debug_assert!(crate::text::plain_window(window, len));
+        self.0 = Repr::Unicode(CompactString::const_new(""));
+        let Repr::Unicode(s) = &mut self.0 else {
+            unreachable!("just set")
+        };
+        // SAFETY: an empty inline text has 24 bytes of room; the 23 written here leave its last
+        // byte, which says that it is inline, and `set_len` writes the length there. The first
+        // `len` bytes are ASCII (so UTF-8) and `len` is at most 23 (`plain_window`).
+        unsafe {
+            debug_assert!(s.capacity() > SHORT_TEXT);
+            std::ptr::copy_nonoverlapping(window.as_ptr(), s.as_mut_ptr(), SHORT_TEXT);
+            s.set_len(len);
+        }
+    }
+}
+
 impl Default for Text {
     fn default() -> Text {
         Text::const_new("")

@@ -68,52 +68,63 @@ fn plain_ascii(bytes: &[u8]) -> Option<&str> {
     plain.then(|| unsafe { std::str::from_utf8_unchecked(bytes) })
 }
 
-/// The longest text [`short_plain`] takes: one 16-byte window of input.
-pub const SHORT: usize = 16;
+/// The window a short string field is read from: the inline room of a [`Text`].
+pub const SHORT: usize = 24;
 
-/// The first `len` (at most [`SHORT`]) bytes of `window` as text, when every one of them is ASCII
-/// other than NUL: then [`decode_utf8`] would give the same text. The test and the copy work on the
-/// whole window at once, where a loop over `len` bytes costs several times more for short strings;
-/// `None` sends the caller to [`decode_utf8`].
+/// The longest text [`plain_window`] takes: the window but its last byte, where an inline
+/// [`Text`] keeps its length.
+pub const SHORT_TEXT: usize = SHORT - 1;
+
+/// The first `len` (at most [`SHORT_TEXT`]) bytes of `window` as text, when every one of them is
+/// ASCII other than NUL (then [`decode_utf8`] would give the same text); `None` sends the caller
+/// to [`decode_utf8`].
 #[inline(always)]
 pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
-    short_compact(window, len).map(Text::from)
+    plain_window(window, len).then(|| {
+        let mut t = Text::default();
+        t.set_plain_window(window, len);
+        t
+    })
 }
 
+/// Bit masks that keep the first `len` bytes of the window's two words: loads, where a shift of a
+/// u128 by a variable amount is a dozen instructions.
+const KEEP: [(u128, u64); SHORT_TEXT + 1] = {
+    let mut keep = [(0u128, 0u64); SHORT_TEXT + 1];
+    let mut len = 1;
+    while len <= SHORT_TEXT {
+        keep[len] = if len <= 16 {
+            (u128::MAX >> (8 * (16 - len)), 0)
+        } else {
+            (u128::MAX, u64::MAX >> (8 * (SHORT - len)))
+        };
+        len += 1;
+    }
+    keep
+};
+
+/// Whether `len` is at most [`SHORT_TEXT`] and the first `len` bytes of `window` are ASCII other
+/// than NUL: the common string field, for [`Text::set_plain_window`]. The test works on the whole
+/// window at once (a 128-bit and a 64-bit word), where a loop over `len` bytes costs several times
+/// more for short strings.
 #[inline(always)]
-fn short_compact(window: &[u8; SHORT], len: usize) -> Option<compact_str::CompactString> {
-    const ONES: u128 = u128::from_le_bytes([1; SHORT]);
+pub fn plain_window(window: &[u8; SHORT], len: usize) -> bool {
+    const ONES: u128 = u128::from_le_bytes([1; 16]);
     const HIGH: u128 = ONES << 7;
-    // KEEP[len] selects the first `len` bytes: a load, where a shift of a u128 by a variable
-    // amount is a dozen instructions.
-    const KEEP: [u128; SHORT + 1] = {
-        let mut keep = [0u128; SHORT + 1];
-        let mut len = 1;
-        while len <= SHORT {
-            keep[len] = u128::MAX >> (8 * (SHORT - len));
-            len += 1;
-        }
-        keep
+    let Some(&(keep_lo, keep_hi)) = KEEP.get(len) else {
+        return false;
     };
-    let keep = *KEEP.get(len)?;
-    let bytes = u128::from_le_bytes(*window);
+    let (lo, hi) = window.split_at(16);
+    let lo = u128::from_le_bytes(lo.try_into().expect("16 bytes"));
+    let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
     // Bytes past the text count as 1, which passes.
-    let x = (bytes & keep) | (ONES & !keep);
+    let x = (lo & keep_lo) | (ONES & !keep_lo);
+    let y = (hi & keep_hi) | (ONES as u64 & !keep_hi);
     // A byte of 0x80 or more has its high bit set; a zero byte borrows in the subtraction and
     // sets it there. With every byte in 1..=0x7F nothing borrows and no high bit is set.
-    if (x | x.wrapping_sub(ONES)) & HIGH != 0 {
-        return None;
-    }
-    let mut text = compact_str::CompactString::const_new("");
-    // SAFETY: an empty inline text has 24 bytes of capacity (its spare capacity); the 16 written
-    // here stop short of the last one, which holds its tag. The first `len` of them are ASCII, so
-    // valid UTF-8, and `len` is within the capacity.
-    unsafe {
-        debug_assert!(text.capacity() > SHORT);
-        std::ptr::copy_nonoverlapping(window.as_ptr(), text.as_mut_ptr(), SHORT);
-        text.set_len(len);
-    }
-    Some(text)
+    let bad_lo = (x | x.wrapping_sub(ONES)) & HIGH;
+    let bad_hi = (y | y.wrapping_sub(ONES as u64)) & HIGH as u64;
+    bad_lo | u128::from(bad_hi) == 0
 }
 
 /// The UTF-8 byte-order mark.
@@ -147,7 +158,8 @@ mod tests {
 
     #[test]
     fn short_plain_takes_exactly_the_plain_ascii_text() {
-        let probes = [0u8, 1, b'a', 0x7F, 0x80, 0xC3, 0xEF, 0xFF];
+        // 0xD8 and 0xD9 are what a text's last byte holds when it is on the heap or static.
+        let probes = [0u8, 1, b'a', 0x7F, 0x80, 0xC3, 0xD8, 0xD9, 0xEF, 0xFF];
         for len in 0..=SHORT {
             for at in 0..SHORT {
                 for &probe in &probes {
@@ -158,7 +170,8 @@ mod tests {
                         window[len..].fill(beyond);
                         window[at] = probe;
                         let text = &window[..len];
-                        let plain = text.iter().all(|b| (1..=0x7F).contains(b));
+                        let plain =
+                            len <= SHORT_TEXT && text.iter().all(|b| (1..=0x7F).contains(b));
                         let got = short_plain(&window, len);
                         assert_eq!(got.is_some(), plain, "{window:x?} len {len}");
                         if let Some(t) = got {
@@ -169,6 +182,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(short_plain(&[b'a'; SHORT], SHORT + 1), None);
+        assert_eq!(short_plain(&[b'a'; SHORT], SHORT_TEXT + 1), None);
     }
 }
