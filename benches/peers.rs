@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use gdmarshal::decode::decode_reusing;
 use gdmarshal::pool::BufferPool;
-use gdmarshal::value::Components;
+use gdmarshal::value::{Components, Text};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use godot_binary_serialization::decoder::Decoder;
 use godot_binary_serialization::encoder::Encoder;
@@ -74,7 +74,7 @@ fn args() -> Args {
 
 fn usage(why: &str) -> ! {
     eprintln!(
-        "peers: {why}\nusage: peers --runner gdmarshal|gdmarshal-reusing|godot-binary-serialization|memcpy \
+        "peers: {why}\nusage: peers --runner gdmarshal|gdmarshal-reusing|godot-binary-serialization|memcpy|floor \
          --format 4.6|3.6 --family NAME | --write-bytes DIR"
     );
     std::process::exit(2)
@@ -117,6 +117,55 @@ fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, String> {
     })
 }
 
+/// The decoded strings of [`floor_decode`], held only to be freed as a decoded value is.
+#[allow(dead_code)]
+enum Floor {
+    Variants(Vec<Variant>),
+    Texts(Vec<Text>),
+}
+
+/// The least a decoder must do that holds each string as this codec does (a 32-byte `Variant`
+/// in an Array of strings, a 24-byte `Text` in a `PackedStringArray`): read each length, write
+/// each slot (an empty string) in place, step over the bytes. No check and no copy of the text:
+/// a floor to measure the codec against, not a decoder. `None` for other families.
+fn floor_decode(bytes: &[u8], family: &str) -> Option<Floor> {
+    let u32_at = |i: usize| {
+        let word = bytes.get(i..i + 4).expect("a well-formed family");
+        u32::from_le_bytes(word.try_into().expect("4 bytes")) as usize
+    };
+    let pad = |n: usize| (4 - n % 4) % 4;
+    let n = u32_at(4) & 0x7FFF_FFFF;
+    // A string element after its type header (strings) or alone (PackedStringArray).
+    let (header, mut at) = match family {
+        "strings" => (4, 8),
+        "PackedStringArray" => (0, 8),
+        _ => return None,
+    };
+    fn push<T>(v: &mut Vec<T>, x: T) {
+        // As the codec pushes a slot: written in place.
+        let n = v.len();
+        v.spare_capacity_mut()[0].write(x);
+        // SAFETY: the capacity is the element count; the element at `n` was just written.
+        unsafe { v.set_len(n + 1) };
+    }
+    let mut variants = Vec::with_capacity(if header == 4 { n } else { 0 });
+    let mut texts = Vec::with_capacity(if header == 4 { 0 } else { n });
+    for _ in 0..n {
+        let len = u32_at(at + header);
+        if header == 4 {
+            push(&mut variants, Variant::String(Text::default()));
+        } else {
+            push(&mut texts, Text::default());
+        }
+        at += header + 4 + len + pad(len);
+    }
+    Some(if header == 4 {
+        Floor::Variants(variants)
+    } else {
+        Floor::Texts(texts)
+    })
+}
+
 /// Runs `runner`'s loops on `value` encoded for `format`, and prints the result line; returns
 /// whether the runner wrote the same bytes (`None` when it cannot represent the value).
 fn measure(
@@ -156,6 +205,19 @@ fn measure(
                 |d| pool.borrow_mut().recycle(d.value),
                 || encode(black_box(value), profile, EncodeOptions::default()).expect("encode"),
             )
+        }
+        // The least work of any decoder that holds strings as this codec does (below).
+        "floor" => {
+            if floor_decode(&bytes, family).is_none() {
+                println!("{head} unsupported=\"a floor of string decoding only\"");
+                return None;
+            }
+            let (m, _) = loops::run(rounds, || floor_decode(black_box(&bytes), family), Vec::new);
+            println!(
+                "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
+                m.decode_us, m.decode_alone_us
+            );
+            return Some(true);
         }
         // The baseline: the same bytes copied into a fresh buffer, both ways.
         "memcpy" => loops::run(rounds, || black_box(&bytes).to_vec(), || bytes.to_vec()),
@@ -213,6 +275,7 @@ fn main() {
                 "gdmarshal",
                 "gdmarshal-reusing",
                 "memcpy",
+                "floor",
                 "godot-binary-serialization",
             ] {
                 let same = measure(runner, "4.6", name, v, 1);

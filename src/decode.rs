@@ -863,6 +863,84 @@ mod tests {
         decode(&bytes, p("4.6"), DecodeOptions::default()).unwrap_err()
     }
 
+    /// Runs `f` on a decoder of `bytes` under 4.6, for the tests of its parts.
+    fn with_decoder<V>(bytes: &[u8], f: impl FnOnce(&mut Decoder<'_, '_, NoTrace>) -> V) -> V {
+        f(&mut Decoder {
+            r: Reader::new(bytes),
+            profile: p("4.6"),
+            opts: DecodeOptions::default(),
+            trace: &mut NoTrace,
+            pool: &mut BufferPool::new(),
+            missing_padding: 0,
+            reserve_budget: bytes.len(),
+        })
+    }
+
+    /// A string field of `text` with `pad` zero bytes after it, then room for any window.
+    fn field(len: usize, text: &[u8], pad: usize) -> Vec<u8> {
+        let mut b = (len as u32).to_le_bytes().to_vec();
+        b.extend(text);
+        b.extend(std::iter::repeat_n(0, pad + 32));
+        b
+    }
+
+    #[test]
+    fn short_plain_fields_are_read_from_their_window() {
+        let text = [b'a'; 24];
+        for n in [0, 1, 16, 17, 23] {
+            let bytes = field(n, &text[..n], padding(n));
+            with_decoder(&bytes, |d| {
+                let (window, len) = d.plain_window().expect("a short plain field");
+                assert_eq!((&window[..n], len), (&text[..n], n));
+                assert_eq!(d.r.pos(), 4 + n + padding(n));
+            });
+            with_decoder(&bytes, |d| {
+                let t = d.short_text().expect("a short plain field");
+                assert_eq!(t.as_str().map(str::as_bytes), Some(&text[..n]));
+                assert_eq!(d.r.pos(), 4 + n + padding(n));
+            });
+        }
+        // Too long, not ASCII, or past the input: read field by field, so nothing is read here.
+        for bytes in [
+            field(24, &text, 0),
+            field(2, "é".as_bytes(), 2),
+            field(1, b"a", 3)[..8].to_vec(),
+        ] {
+            with_decoder(&bytes, |d| {
+                assert_eq!(d.plain_window(), None);
+                assert_eq!(d.r.pos(), 0);
+            });
+        }
+    }
+
+    #[test]
+    fn short_string_array_elements_end_in_their_nul() {
+        let text = [b'a'; 23];
+        for n in [0, 1, 2, 23] {
+            let mut element = text[..n].to_vec();
+            element.push(0);
+            let bytes = field(n + 1, &element, padding(n + 1));
+            with_decoder(&bytes, |d| {
+                let (window, len) = d.plain_element().expect("a short plain element");
+                assert_eq!((&window[..n], len), (&text[..n], n));
+                assert_eq!(d.r.pos(), 4 + n + 1 + padding(n + 1));
+            });
+        }
+        // Empty, without its NUL (the text is all of it), with a NUL inside, too long: read field
+        // by field.
+        for bytes in [
+            field(0, b"", 0),
+            field(3, b"abc", 1),
+            field(4, b"a\0b\0", 0),
+            field(25, &[b'a'; 25], 3),
+        ] {
+            with_decoder(&bytes, |d| {
+                assert_eq!(d.plain_element(), None);
+                assert_eq!(d.r.pos(), 0);
+            });
+        }
+    }
+
     /// The annotated dump of `hex` under 4.6, each line's runs of spaces squeezed to one.
     fn dump(hex: &str) -> Vec<String> {
         let bytes = unhex(hex).unwrap();

@@ -351,9 +351,10 @@ impl EntrySet {
         let index = self.index.get_or_insert_with(|| {
             let mut index = Index {
                 // Room for the entries the dictionary reserved (no more than its input can
-                // hold), so that the index does not grow step by step as they come.
+                // hold, and at least those so far), so that the index does not grow step by step
+                // as they come.
                 first: HashMap::with_capacity_and_hasher(
-                    self.entries.capacity().max(earlier.len() * 2),
+                    self.entries.capacity(),
                     Default::default(),
                 ),
                 keys: RandomState::new(),

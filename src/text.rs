@@ -157,6 +157,20 @@ mod tests {
     }
 
     #[test]
+    fn bad_bytes_in_both_words_of_the_window_are_found() {
+        // The same bad byte at the same place in both words must not cancel out.
+        for (a, b) in [(0, 16), (3, 19), (15, 22), (7, 16)] {
+            for bad in [0u8, 0x80, 0xFF] {
+                let mut window = [b'a'; SHORT];
+                window[a] = bad;
+                window[b] = bad;
+                assert!(!plain_window(&window, SHORT_TEXT), "{window:x?}");
+                assert_eq!(short_plain(&window, SHORT_TEXT), None);
+            }
+        }
+    }
+
+    #[test]
     fn short_plain_takes_exactly_the_plain_ascii_text() {
         // 0xD8 and 0xD9 are what a text's last byte holds when it is on the heap or static.
         let probes = [0u8, 1, b'a', 0x7F, 0x80, 0xC3, 0xD8, 0xD9, 0xEF, 0xFF];

@@ -102,6 +102,23 @@ const STRINGS: &[(&str, &str)] = &[
     ("newlines", "a\nb\r\nc"),
 ];
 
+/// Plain strings about the length of the decoder's fixed window (23 bytes and its last byte): each
+/// side of each edge, alone and in a PackedStringArray.
+const WINDOW_STRINGS: &[(&str, usize)] = &[
+    ("len15", 15),
+    ("len16", 16),
+    ("len17", 17),
+    ("len22", 22),
+    ("len23", 23),
+    ("len24", 24),
+    ("len25", 25),
+];
+
+/// The first `n` letters and digits, for [`WINDOW_STRINGS`].
+fn window_string(n: usize) -> &'static str {
+    &"abcdefghijklmnopqrstuvwxyz0123456789"[..n]
+}
+
 /// Every case for a profile (the same list for every engine of its family).
 pub fn all_cases(profile: Profile) -> Vec<Case> {
     let mut out = Vec::new();
@@ -673,6 +690,12 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     add(format!("{ty}/{k}"), v);
                 }
                 if t.ty == VariantType::String {
+                    for (k, n) in WINDOW_STRINGS {
+                        add(
+                            format!("{ty}/{k}"),
+                            Variant::String(window_string(*n).into()),
+                        );
+                    }
                     for (k, u) in UNIT_STRINGS {
                         add(format!("{ty}/{k}"), Variant::String(units(u)));
                     }
@@ -838,6 +861,16 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     format!("{ty}/paddings"),
                     Variant::PackedStringArray(
                         STRINGS.iter().map(|(_, x)| Text::from(*x)).collect(),
+                    ),
+                );
+                add(
+                    format!("{ty}/window_lengths"),
+                    Variant::PackedStringArray(
+                        WINDOW_STRINGS
+                            .iter()
+                            .flat_map(|(_, n)| [window_string(*n), "é"])
+                            .map(Text::from)
+                            .collect(),
                     ),
                 );
                 add(
@@ -1213,6 +1246,24 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         ("string_array_without_nul", {
             let mut b = le(&[id(VariantType::PackedStringArray), 1, 3]);
             b.extend(b"abc\0");
+            b
+        }),
+        // The same where the decoder's window (4 + 24 bytes) fits: an element may end without
+        // its NUL, or hold one inside, before others.
+        ("string_array_without_nul_then_more", {
+            let mut b = le(&[id(VariantType::PackedStringArray), 3, 3]);
+            b.extend(b"abc\0");
+            b.extend(le(&[3]));
+            b.extend(b"ab\0\0");
+            b.extend(le(&[24]));
+            b.extend(b"abcdefghijklmnopqrstuvw\0");
+            b
+        }),
+        ("string_array_nul_inside_then_more", {
+            let mut b = le(&[id(VariantType::PackedStringArray), 2, 4]);
+            b.extend(b"a\0b\0");
+            b.extend(le(&[24]));
+            b.extend(b"abcdefghijklmnopqrstuvw\0");
             b
         }),
         (
