@@ -1259,6 +1259,14 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             b.extend(b"abcdefghijklmnopqrstuvw\0");
             b
         }),
+        // Without its NUL before an empty element: the byte after the padding is zero.
+        ("string_array_without_nul_then_empty", {
+            let mut b = le(&[id(VariantType::PackedStringArray), 3, 3]);
+            b.extend(b"abc\0");
+            b.extend(le(&[0, 24]));
+            b.extend(b"abcdefghijklmnopqrstuvw\0");
+            b
+        }),
         ("string_array_nul_inside_then_more", {
             let mut b = le(&[id(VariantType::PackedStringArray), 2, 4]);
             b.extend(b"a\0b\0");
