@@ -129,41 +129,43 @@ enum Floor {
 /// each slot (an empty string) in place, step over the bytes. No check and no copy of the text:
 /// a floor to measure the codec against, not a decoder. `None` for other families.
 fn floor_decode(bytes: &[u8], family: &str) -> Option<Floor> {
-    let u32_at = |i: usize| {
-        let word = bytes.get(i..i + 4).expect("a well-formed family");
-        u32::from_le_bytes(word.try_into().expect("4 bytes")) as usize
-    };
-    let pad = |n: usize| (4 - n % 4) % 4;
-    let n = u32_at(4) & 0x7FFF_FFFF;
-    // A string element after its type header (strings) or alone (PackedStringArray).
-    let (header, mut at) = match family {
-        "strings" => (4, 8),
-        "PackedStringArray" => (0, 8),
+    let n = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize & 0x7FFF_FFFF;
+    Some(match family {
+        // Each string after its type header; written as the codec writes it: a Nil slot first,
+        // then the string over it (a whole value copied into the slot stalls on its stores).
+        "strings" => Floor::Variants(floor_walk(
+            bytes,
+            n,
+            4,
+            || Variant::Nil,
+            |slot| std::mem::forget(std::mem::replace(slot, Variant::String(Text::default()))),
+        )),
+        "PackedStringArray" => Floor::Texts(floor_walk(bytes, n, 0, Text::default, |_| {})),
         _ => return None,
-    };
-    fn push<T>(v: &mut Vec<T>, x: T) {
-        // As the codec pushes a slot: written in place.
-        let n = v.len();
-        v.spare_capacity_mut()[0].write(x);
-        // SAFETY: the capacity is the element count; the element at `n` was just written.
-        unsafe { v.set_len(n + 1) };
-    }
-    let mut variants = Vec::with_capacity(if header == 4 { n } else { 0 });
-    let mut texts = Vec::with_capacity(if header == 4 { 0 } else { n });
-    for _ in 0..n {
-        let len = u32_at(at + header);
-        if header == 4 {
-            push(&mut variants, Variant::String(Text::default()));
-        } else {
-            push(&mut texts, Text::default());
-        }
-        at += header + 4 + len + pad(len);
-    }
-    Some(if header == 4 {
-        Floor::Variants(variants)
-    } else {
-        Floor::Texts(texts)
     })
+}
+
+/// `n` empty strings, one for each string field of `bytes` after the first 8 bytes, each
+/// `header` bytes after the one before: a `blank` written in place, then `fill`ed.
+#[inline(always)]
+fn floor_walk<T>(
+    bytes: &[u8],
+    n: usize,
+    header: usize,
+    blank: impl Fn() -> T,
+    fill: impl Fn(&mut T),
+) -> Vec<T> {
+    let mut out = Vec::with_capacity(n);
+    let mut at = 8 + header;
+    for i in 0..n {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        out.spare_capacity_mut()[0].write(blank());
+        // SAFETY: the capacity is `n`, and the element at `i` was just written.
+        unsafe { out.set_len(i + 1) };
+        fill(&mut out[i]);
+        at += 4 + len + (4 - len % 4) % 4 + header;
+    }
+    out
 }
 
 /// Runs `runner`'s loops on `value` encoded for `format`, and prints the result line; returns
