@@ -462,15 +462,21 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         Some(t)
     }
 
-    /// The window of a short plain string field, in the input, and its length; the field read
-    /// (see [`Decoder::short_text`]). The window is used where it is, in the input: copied out,
-    /// it is stored in pieces that the copy into the text then reads across, which stalls.
+    /// The next string field's window and its length, without reading them; `None` when the
+    /// input ends within the window. The window is used where it is, in the input: copied out,
+    /// it is stored in pieces that the copy into a text then reads across, which stalls.
+    #[inline(always)]
+    fn peek_window(&self) -> Option<(&'a [u8; SHORT], usize)> {
+        let head: &'a [u8; 4 + SHORT] = self.r.peek_ref()?;
+        let (len, window) = head.split_first_chunk::<4>()?;
+        Some((window.first_chunk()?, u32::from_le_bytes(*len) as usize))
+    }
+
+    /// The window of a short plain string field and its length; the field read (see
+    /// [`Decoder::short_text`]).
     #[inline(always)]
     fn plain_window(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
-        let head: &[u8; 4 + SHORT] = self.r.peek_ref()?;
-        let (len, window) = head.split_first_chunk::<4>()?;
-        let window = window.first_chunk::<SHORT>()?;
-        let n = u32::from_le_bytes(*len) as usize;
+        let (window, n) = self.peek_window()?;
         if !plain_window(window, n) {
             return None;
         }
@@ -483,10 +489,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// its length counts (the engine writes it; the text stops there either way).
     #[inline(always)]
     fn plain_element(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
-        let head: &[u8; 4 + SHORT] = self.r.peek_ref()?;
-        let (len, window) = head.split_first_chunk::<4>()?;
-        let window = window.first_chunk::<SHORT>()?;
-        let n = u32::from_le_bytes(*len) as usize;
+        let (window, n) = self.peek_window()?;
         if n == 0 || window.get(n - 1) != Some(&0) || !plain_window(window, n - 1) {
             return None;
         }
