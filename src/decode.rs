@@ -290,7 +290,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let mut v = self.pool.strings(capacity);
                 for i in 0..n {
                     self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    let slot = push_empty(&mut v);
+                    let slot = push_blank(&mut v, Text::default());
                     // Traced, each field is read on its own.
                     let short = if T::ACTIVE {
                         None
@@ -457,9 +457,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     #[inline(always)]
     fn short_text(&mut self) -> Option<Text> {
         let (window, n) = self.plain_window()?;
-        let mut t = Text::default();
-        t.set_plain_window(window, n);
-        Some(t)
+        Some(Text::from_plain_window(window, n))
     }
 
     /// The next string field's window and its length, without reading them; `None` when the
@@ -708,7 +706,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 items.reserve_exact(1);
             }
             let at = self.r.pos();
-            let slot = push_nil(&mut items);
+            let slot = push_blank(&mut items, Variant::Nil);
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
@@ -810,25 +808,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 }
 
-/// Appends a Nil to `items` and returns it, to be decoded into. Written in place, the Nil is one
-/// tag store; `push` copies it from a temporary with wide loads that stall on the narrower stores
-/// other values left in that stack slot (nearly half the time of the array loop on strings).
+/// Appends `blank` to `items` and returns it, to be decoded into. Written in place, a blank Nil
+/// or empty text is a store or two; `push` copies it from a temporary with wide loads that stall
+/// on the narrower stores other values left in that stack slot (nearly half the time of the
+/// array loop on strings).
 #[inline(always)]
-fn push_nil(items: &mut Vec<Variant>) -> &mut Variant {
+fn push_blank<T>(items: &mut Vec<T>, blank: T) -> &mut T {
     let n = items.len();
     items.reserve(1);
-    items.spare_capacity_mut()[0].write(Variant::Nil);
-    // SAFETY: `reserve` made room at `n`, and the element there was just written.
-    unsafe { items.set_len(n + 1) };
-    &mut items[n]
-}
-
-/// Appends an empty text to `items` and returns it, to be decoded into (see [`push_nil`]).
-#[inline(always)]
-fn push_empty(items: &mut Vec<Text>) -> &mut Text {
-    let n = items.len();
-    items.reserve(1);
-    items.spare_capacity_mut()[0].write(Text::default());
+    items.spare_capacity_mut()[0].write(blank);
     // SAFETY: `reserve` made room at `n`, and the element there was just written.
     unsafe { items.set_len(n + 1) };
     &mut items[n]

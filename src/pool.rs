@@ -178,7 +178,7 @@ impl BufferPool {
 
     /// Keeps the emptied buffer `v` on its shelves, within the limit.
     fn keep<T>(&mut self, v: Vec<T>, shelves: fn(&mut BufferPool) -> &mut Shelves<T>) {
-        let size = v.capacity() * std::mem::size_of::<T>();
+        let size = bytes(&v);
         if size == 0 || size > self.limit - self.held {
             return;
         }
@@ -187,32 +187,34 @@ impl BufferPool {
         }
     }
 
-    /// An empty array buffer with room for `n` elements: a kept one if there is one.
+    /// An empty buffer from `shelves` with room for `n` elements: a kept one if there is one.
+    #[inline]
+    fn take<T>(&mut self, n: usize, shelves: fn(&mut BufferPool) -> &mut Shelves<T>) -> Vec<T> {
+        match shelves(self).take(n) {
+            Some(v) => {
+                self.held -= bytes(&v);
+                v
+            }
+            None => Vec::with_capacity(n),
+        }
+    }
+
+    /// An empty array buffer with room for `n` elements.
     #[inline]
     pub(crate) fn array(&mut self, n: usize) -> Vec<Variant> {
-        let v = self.arrays.take(n);
-        self.taken(v).unwrap_or_else(|| Vec::with_capacity(n))
+        self.take(n, |p| &mut p.arrays)
     }
 
-    /// An empty dictionary buffer with room for `n` entries: a kept one if there is one.
+    /// An empty dictionary buffer with room for `n` entries.
     #[inline]
     pub(crate) fn dictionary(&mut self, n: usize) -> Vec<(Variant, Variant)> {
-        let v = self.dictionaries.take(n);
-        self.taken(v).unwrap_or_else(|| Vec::with_capacity(n))
+        self.take(n, |p| &mut p.dictionaries)
     }
 
-    /// An empty `PackedStringArray` buffer with room for `n` strings: a kept one if there is one.
+    /// An empty `PackedStringArray` buffer with room for `n` strings.
     #[inline]
     pub(crate) fn strings(&mut self, n: usize) -> Vec<Text> {
-        let v = self.strings.take(n);
-        self.taken(v).unwrap_or_else(|| Vec::with_capacity(n))
-    }
-
-    fn taken<T>(&mut self, v: Option<Vec<T>>) -> Option<Vec<T>> {
-        if let Some(v) = &v {
-            self.held -= v.capacity() * std::mem::size_of::<T>();
-        }
-        v
+        self.take(n, |p| &mut p.strings)
     }
 
     /// Buffers held.
@@ -229,6 +231,11 @@ impl BufferPool {
     pub fn clear(&mut self) {
         *self = BufferPool::with_limit(self.limit);
     }
+}
+
+/// The bytes of `v`'s capacity: what the pool counts against its limit.
+fn bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
 }
 
 #[cfg(test)]

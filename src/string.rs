@@ -106,6 +106,14 @@ impl Text {
 }
 
 impl Text {
+    /// The first `len` bytes of `window`, which [`crate::text::plain_window`] passed.
+    #[inline(always)]
+    pub(crate) fn from_plain_window(window: &[u8; crate::text::SHORT], len: usize) -> Text {
+        let mut t = Text::default();
+        t.set_plain_window(window, len);
+        t
+    }
+
     /// Makes this text the first `len` bytes of `window`, which [`crate::text::plain_window`]
     /// passed. Written where the text stays: a text built elsewhere and copied here is stored
     /// piecewise and read back with wide loads, which stall (a decoded string array's slots).

@@ -80,11 +80,7 @@ pub const SHORT_TEXT: usize = SHORT - 1;
 /// to [`decode_utf8`].
 #[inline(always)]
 pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
-    plain_window(window, len).then(|| {
-        let mut t = Text::default();
-        t.set_plain_window(window, len);
-        t
-    })
+    plain_window(window, len).then(|| Text::from_plain_window(window, len))
 }
 
 /// Bit masks that keep the first `len` bytes of the window's two words: loads, where a shift of a
