@@ -282,30 +282,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 let wide_reals = wide_reals();
                 put(out, self.packed(ty, e, wide_reals)?)
             }
-            Shape::PackedStrings => {
-                let n = self.u32("count")? as i32;
-                // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
-                let n = n.max(0) as usize;
-                let (capacity, taken) = self.reserve(n, 4);
-                let mut v = self.pool.strings(capacity);
-                for i in 0..n {
-                    self.trace.open(self.r.pos(), format_args!("[{i}]"));
-                    let slot = push_blank(&mut v, Text::default());
-                    // Traced, each field is read on its own.
-                    let short = if T::ACTIVE {
-                        None
-                    } else {
-                        self.plain_element()
-                    };
-                    match short {
-                        Some((window, n)) => slot.set_plain_window(window, n),
-                        None => *slot = self.text_field("string")?,
-                    }
-                    self.trace.close(self.r.pos());
-                }
-                self.give_back(taken);
-                put(out, Variant::PackedStringArray(v))
-            }
+            Shape::PackedStrings => put(out, Variant::PackedStringArray(self.packed_strings()?)),
         }
         Ok(())
     }
@@ -480,6 +457,22 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         }
         // The text and its padding fit in the window: it is at most 23 bytes.
         self.r.skip(4 + n + padding(n));
+        Some((window, n))
+    }
+
+    /// [`Decoder::plain_window`] for a whole String value whose header is `head` (its type id,
+    /// no flags): the window after the header; `None`, having read nothing, when the value is
+    /// not that.
+    #[inline(always)]
+    fn plain_string_value(&mut self, head: u32) -> Option<(&'a [u8; SHORT], usize)> {
+        let field: &'a [u8; 8 + SHORT] = self.r.peek_ref()?;
+        let (found, field) = field.split_first_chunk::<4>()?;
+        let (len, window) = field.split_first_chunk::<4>()?;
+        let (window, n) = (window.first_chunk()?, u32::from_le_bytes(*len) as usize);
+        if u32::from_le_bytes(*found) != head || !plain_window(window, n) {
+            return None;
+        }
+        self.r.skip(8 + n + padding(n));
         Some((window, n))
     }
 
@@ -698,7 +691,22 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let (capacity, taken) = self.reserve(n, 4);
         let mut items = self.pool.array(capacity);
         let typed = element_type != ContainerType::None;
-        for i in 0..n {
+        // Untraced, an untyped array's elements that are short plain strings (a string array's
+        // every element) are read here: through `child`, each pays for the checks and the type
+        // lookup that a string's header, equal to the String type id, makes needless.
+        let plain_strings = (!T::ACTIVE && !typed && depth < self.profile.max_depth())
+            .then(|| self.profile.id_of(VariantType::String))
+            .flatten();
+        let mut i = 0;
+        while i < n {
+            if let Some(head) = plain_strings
+                && self.r.peek_ref() == Some(&head.to_le_bytes())
+            {
+                i += self.plain_strings(head, &mut items, n - i);
+                if i == n {
+                    break;
+                }
+            }
             if items.len() == items.capacity() && self.r.left() < 4 {
                 // The room reserved is used up with no bytes left for an element (each takes 4
                 // or more): the input ends inside this one. Room for it alone, rather than twice
@@ -706,7 +714,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 items.reserve_exact(1);
             }
             let at = self.r.pos();
-            let slot = push_blank(&mut items, Variant::Nil);
+            let slot = push_blank(&mut items, &NIL);
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
@@ -714,9 +722,60 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                     .map_err(|u| self.unmodelled(at, u))?;
                 items.extend(kept);
             }
+            i += 1;
         }
         self.give_back(taken);
         Ok(Array::typed(element_type, items))
+    }
+
+    /// A PackedStringArray's strings. Out of line, as `array`, for the same reason as
+    /// [`Decoder::plain_strings`].
+    #[inline(never)]
+    fn packed_strings(&mut self) -> R<Vec<Text>> {
+        let n = self.u32("count")? as i32;
+        // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
+        let n = n.max(0) as usize;
+        let (capacity, taken) = self.reserve(n, 4);
+        let mut v = self.pool.strings(capacity);
+        let mut i = 0;
+        while i < n {
+            // Traced, each field is read on its own.
+            if !T::ACTIVE {
+                while i < n
+                    && let Some((window, len)) = self.plain_element()
+                {
+                    push_blank(&mut v, &EMPTY_TEXT).set_plain_window(window, len);
+                    i += 1;
+                }
+                if i == n {
+                    break;
+                }
+            }
+            self.trace.open(self.r.pos(), format_args!("[{i}]"));
+            let slot = push_blank(&mut v, &EMPTY_TEXT);
+            *slot = self.text_field("string")?;
+            self.trace.close(self.r.pos());
+            i += 1;
+        }
+        self.give_back(taken);
+        Ok(v)
+    }
+
+    /// The short plain String values (header `head`: no flags) that come next, at most `n`,
+    /// each pushed onto `items`; how many. Out of line, the loop keeps its few values in
+    /// registers, where inside `array` they are spilled and reloaded for every element.
+    #[inline(never)]
+    fn plain_strings(&mut self, head: u32, items: &mut Vec<Variant>, n: usize) -> usize {
+        let mut done = 0;
+        while done < n
+            && let Some((window, len)) = self.plain_string_value(head)
+        {
+            if let Variant::String(t) = push_blank(items, &EMPTY_STRING) {
+                t.set_plain_window(window, len);
+            }
+            done += 1;
+        }
+        done
     }
 
     // Out of line, as `array`: inlined, containers grow the frame of `payload`, which every value
@@ -808,15 +867,24 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 }
 
+/// The blank of an array's slot.
+static NIL: Variant = Variant::Nil;
+/// The blank of an array's slot that a short string is read into.
+static EMPTY_STRING: Variant = Variant::String(Text::const_new(""));
+/// The blank of a string array's slot.
+static EMPTY_TEXT: Text = Text::const_new("");
+
 /// Appends `blank` to `items` and returns it, to be decoded into. Written in place, a blank Nil
 /// or empty text is a store or two; `push` copies it from a temporary with wide loads that stall
 /// on the narrower stores other values left in that stack slot (nearly half the time of the
 /// array loop on strings).
 #[inline(always)]
-fn push_blank<T>(items: &mut Vec<T>, blank: T) -> &mut T {
+fn push_blank<'a, T>(items: &'a mut Vec<T>, blank: &'static T) -> &'a mut T {
     let n = items.len();
     items.reserve(1);
-    items.spare_capacity_mut()[0].write(blank);
+    // SAFETY: the room at `n` is reserved; the blank holds nothing to free (a Nil, an empty
+    // text), so a bitwise copy of it owns nothing twice.
+    unsafe { std::ptr::copy_nonoverlapping(blank, items.spare_capacity_mut()[0].as_mut_ptr(), 1) };
     // SAFETY: `reserve` made room at `n`, and the element there was just written.
     unsafe { items.set_len(n + 1) };
     &mut items[n]
@@ -843,6 +911,7 @@ mod tests {
     use super::*;
     use crate::inspect::inspect;
     use crate::json::unhex;
+    use crate::text::SHORT_TEXT;
 
     fn p(v: &str) -> Profile {
         v.parse().unwrap()
@@ -1316,5 +1385,101 @@ mod tests {
         // word lacks 0x80000000 (marshalls.cpp: "Old format, just a string", `ERR_FAIL_V`).
         let e = refused_by_46("160000000400000061626364");
         assert_eq!((e.offset, e.kind), (4, K::OldNodePath));
+    }
+
+    /// One string field: length, bytes, zero padding.
+    fn padded(text: &[u8]) -> Vec<u8> {
+        let mut b = (text.len() as u32).to_le_bytes().to_vec();
+        b.extend(text);
+        b.resize(b.len() + padding(text.len()), 0);
+        b
+    }
+
+    /// `items` in a container of type `ty` under `profile`: header, count, then the items.
+    fn container(profile: Profile, ty: VariantType, items: &[Vec<u8>]) -> Vec<u8> {
+        let mut b = profile.id_of(ty).unwrap().to_le_bytes().to_vec();
+        b.extend((items.len() as u32).to_le_bytes());
+        items.iter().for_each(|i| b.extend(i));
+        b
+    }
+
+    /// Decoding `bytes` and every prefix of them gives what the field-by-field (traced) path
+    /// and the path into recycled buffers give, errors and their offsets included.
+    fn agrees_cut_anywhere(profile: Profile, bytes: &[u8]) {
+        let sel = crate::properties::selector(profile, false).unwrap();
+        for end in 0..=bytes.len() {
+            let mut data = vec![sel];
+            data.extend(&bytes[..end]);
+            crate::properties::check_traced_agrees(&data).unwrap();
+        }
+    }
+
+    #[test]
+    fn runs_of_plain_strings_read_as_each_element_alone() {
+        // `array` and `packed_strings` read runs of short plain strings in a loop of their own;
+        // each of these ends a run: another type, a String header with a flag bit, a string too
+        // long for the window, one not ASCII, one holding a NUL (and, in a PackedStringArray,
+        // one without its closing NUL).
+        let short = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
+        let long = "twenty-four bytes or more";
+        for profile in ["3.2", "3.6", "4.6"].map(p) {
+            let breakers = [
+                [&2u32.to_le_bytes()[..], &7u32.to_le_bytes()].concat(),
+                [&0x1_0004u32.to_le_bytes()[..], &padded(b"flag")].concat(),
+                short(long),
+                short("\u{e9}t\u{e9}"),
+                [&4u32.to_le_bytes()[..], &padded(b"a\0b")].concat(),
+            ];
+            for breaker in &breakers {
+                for at in [0, 1, 3] {
+                    let mut items = vec![short("abc"), short("de"), short(""), short("fghij")];
+                    items.insert(at, breaker.clone());
+                    agrees_cut_anywhere(profile, &container(profile, VariantType::Array, &items));
+                }
+            }
+            let elements = [
+                padded(long.as_bytes()),
+                padded("\u{e9}t\u{e9}\0".as_bytes()),
+                padded(b"no nul"),
+                padded(b"a\0b\0"),
+                padded(b""),
+            ];
+            for breaker in &elements {
+                for at in [0, 1, 3] {
+                    let mut items = vec![padded(b"abc\0"), padded(b"\0"), padded(b"de\0")];
+                    items.insert(at, breaker.clone());
+                    let b = container(profile, VariantType::PackedStringArray, &items);
+                    agrees_cut_anywhere(profile, &b);
+                }
+            }
+            // All in a run: the strings themselves.
+            let items = [short("abc"), short(""), short(&"x".repeat(SHORT_TEXT))];
+            let b = container(profile, VariantType::Array, &items);
+            let v = decode(&b, profile, DecodeOptions::default()).unwrap().value;
+            let texts = ["abc", "", &"x".repeat(SHORT_TEXT)].map(|t| Variant::String(t.into()));
+            assert_eq!(v, Variant::Array(Array::new(texts.to_vec())));
+        }
+    }
+
+    #[test]
+    fn a_string_in_a_run_counts_toward_the_depth_limit() {
+        // marshalls.cpp refuses `p_depth > Variant::MAX_RECURSION_DEPTH` (1024) for every value,
+        // a string as well: the outermost Array is depth 0, its elements depth 1.
+        // The innermost Array holds the string and an int after it: the window a short string
+        // is read from reaches past the string's own bytes.
+        let nested = |arrays: usize| {
+            let mut b = Vec::new();
+            for depth in 1..=arrays {
+                let count = if depth == arrays { 2u32 } else { 1 };
+                b.extend([28u32, count].iter().flat_map(|w| w.to_le_bytes()));
+            }
+            b.extend([4u32, 3].iter().flat_map(|w| w.to_le_bytes()));
+            b.extend(b"abc\0");
+            b.extend([2u32; 16].iter().flat_map(|w| w.to_le_bytes()));
+            b
+        };
+        assert!(decode(&nested(1024), p("4.6"), DecodeOptions::default()).is_ok());
+        let e = decode(&nested(1025), p("4.6"), DecodeOptions::default()).unwrap_err();
+        assert_eq!((e.offset, e.kind), (1025 * 8, K::TooDeep { limit: 1024 }));
     }
 }

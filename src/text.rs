@@ -83,16 +83,17 @@ pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
     plain_window(window, len).then(|| Text::from_plain_window(window, len))
 }
 
-/// Bit masks that keep the first `len` bytes of the window's two words: loads, where a shift of a
-/// u128 by a variable amount is a dozen instructions.
-const KEEP: [(u128, u64); SHORT_TEXT + 1] = {
+/// The high bit of each of the first `len` bytes of the window's two words: loads, where a shift
+/// of a u128 by a variable amount is a dozen instructions.
+const HIGH_BITS: [(u128, u64); SHORT_TEXT + 1] = {
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
     let mut keep = [(0u128, 0u64); SHORT_TEXT + 1];
     let mut len = 1;
     while len <= SHORT_TEXT {
         keep[len] = if len <= 16 {
-            (u128::MAX >> (8 * (16 - len)), 0)
+            (HIGH & (u128::MAX >> (8 * (16 - len))), 0)
         } else {
-            (u128::MAX, u64::MAX >> (8 * (SHORT - len)))
+            (HIGH, HIGH as u64 & (u64::MAX >> (8 * (SHORT - len))))
         };
         len += 1;
     }
@@ -106,20 +107,18 @@ const KEEP: [(u128, u64); SHORT_TEXT + 1] = {
 #[inline(always)]
 pub fn plain_window(window: &[u8; SHORT], len: usize) -> bool {
     const ONES: u128 = u128::from_le_bytes([1; 16]);
-    const HIGH: u128 = ONES << 7;
-    let Some(&(keep_lo, keep_hi)) = KEEP.get(len) else {
+    let Some(&(high_lo, high_hi)) = HIGH_BITS.get(len) else {
         return false;
     };
     let (lo, hi) = window.split_at(16);
     let lo = u128::from_le_bytes(lo.try_into().expect("16 bytes"));
     let hi = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
-    // Bytes past the text count as 1, which passes.
-    let x = (lo & keep_lo) | (ONES & !keep_lo);
-    let y = (hi & keep_hi) | (ONES as u64 & !keep_hi);
     // A byte of 0x80 or more has its high bit set; a zero byte borrows in the subtraction and
-    // sets it there. With every byte in 1..=0x7F nothing borrows and no high bit is set.
-    let bad_lo = (x | x.wrapping_sub(ONES)) & HIGH;
-    let bad_hi = (y | y.wrapping_sub(ONES as u64)) & HIGH as u64;
+    // sets it there. A borrow only starts at a zero byte and only moves up, into later bytes: so
+    // with the first `len` bytes all in 1..=0x7F, none of their high bits is set, whatever the
+    // bytes after them hold, and the masks look at those bits alone.
+    let bad_lo = (lo | lo.wrapping_sub(ONES)) & high_lo;
+    let bad_hi = (hi | hi.wrapping_sub(ONES as u64)) & high_hi;
     bad_lo | u128::from(bad_hi) == 0
 }
 
