@@ -74,7 +74,7 @@ fn args() -> Args {
 
 fn usage(why: &str) -> ! {
     eprintln!(
-        "peers: {why}\nusage: peers --runner gdmarshal|gdmarshal-reusing|godot-binary-serialization|memcpy|floor \
+        "peers: {why}\nusage: peers --runner gdmarshal|gdmarshal-reusing|godot-binary-serialization|memcpy|floor|walk \
          --format 4.6|3.6 --family NAME | --write-bytes DIR"
     );
     std::process::exit(2)
@@ -168,6 +168,25 @@ fn floor_walk<T>(
     out
 }
 
+/// Less than a floor: each string field's length read and the field stepped over, nothing
+/// checked or stored. The format says where an element starts only through the length before
+/// it, so each step waits for the load of the length it adds: no decoder that reads every
+/// element in order is faster. The end offset, `None` for families other than the strings.
+fn walk_lengths(bytes: &[u8], family: &str) -> Option<usize> {
+    let header = match family {
+        "strings" => 4,
+        "PackedStringArray" => 0,
+        _ => return None,
+    };
+    let n = u32::from_le_bytes(bytes[4..8].try_into().expect("4 bytes")) as usize & 0x7FFF_FFFF;
+    let mut at = 8 + header;
+    for _ in 0..n {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        at += 4 + len + (4 - len % 4) % 4 + header;
+    }
+    Some(at)
+}
+
 /// Runs `runner`'s loops on `value` encoded for `format`, and prints the result line; returns
 /// whether the runner wrote the same bytes (`None` when it cannot represent the value).
 fn measure(
@@ -215,6 +234,19 @@ fn measure(
                 return None;
             }
             let (m, _) = loops::run(rounds, || floor_decode(black_box(&bytes), family), Vec::new);
+            println!(
+                "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
+                m.decode_us, m.decode_alone_us
+            );
+            return Some(true);
+        }
+        // Lengths only (above).
+        "walk" => {
+            if walk_lengths(&bytes, family).is_none() {
+                println!("{head} unsupported=\"a floor of string decoding only\"");
+                return None;
+            }
+            let (m, _) = loops::run(rounds, || walk_lengths(black_box(&bytes), family), Vec::new);
             println!(
                 "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
                 m.decode_us, m.decode_alone_us
@@ -278,6 +310,7 @@ fn main() {
                 "gdmarshal-reusing",
                 "memcpy",
                 "floor",
+                "walk",
                 "godot-binary-serialization",
             ] {
                 let same = measure(runner, "4.6", name, v, 1);

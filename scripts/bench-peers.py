@@ -28,6 +28,7 @@ NAMES = {
     "gd-com": "@gd-com/utils",
     "memcpy": "memcpy (to_vec)",
     "floor": "floor (lengths read, empty strings written)",
+    "walk": "walk (lengths read, nothing stored)",
 }
 
 
@@ -99,7 +100,7 @@ def table(results):
                 name = NAMES[runner]
                 if "version" in r:
                     name += f" {r['version']}"
-                if "unsupported" in r and runner == "floor":
+                if "unsupported" in r and runner in ("floor", "walk"):
                     continue  # measured for the string families only
                 if "unsupported" in r:
                     print(f"| {family} | {name} | cannot: {r['unsupported']} | | | | | | |")

@@ -100,7 +100,7 @@ for run in $(seq "$runs"); do
         for format in 4.6 3.6; do
             # The gate measures the formats its floors name.
             [ -z "$gate" ] || grep -v '^#' "$floors" | awk '{print $1}' | grep -qx "$format" || continue
-            for runner in gdmarshal gdmarshal-reusing memcpy floor godot-binary-serialization godot gd-com; do
+            for runner in gdmarshal gdmarshal-reusing memcpy floor walk godot-binary-serialization godot gd-com; do
                 needs "$runner" || [ "$runner" = gdmarshal ] || continue
                 case "$runner" in
                     godot) godot "$format" "$family" ;;

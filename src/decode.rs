@@ -1029,6 +1029,75 @@ mod tests {
     }
 
     #[test]
+    fn inspect_shows_each_element_of_an_array() {
+        // Array/mixed: [1, "a", 2.5, null, [true]]; the string is read field by field when traced, as
+        // every element is (untraced, it is read in a run of plain strings).
+        assert_eq!(
+            dump(
+                "1c0000000500000002000000010000000400000001000000610000000300000000002040000000001c000000010000000100000001000000"
+            ),
+            [
+                "00000000 1c 00 00 00 header Array (id 28), flags 0x0",
+                "00000004 05 00 00 00 element count 5",
+                "00000008 [0]",
+                "00000008 02 00 00 00 header int (id 2), flags 0x0",
+                "0000000c 01 00 00 00 value 1",
+                "00000010 [1]",
+                "00000010 04 00 00 00 header String (id 4), flags 0x0",
+                "00000014 01 00 00 00 length 1",
+                "00000018 61 00 00 00 string \"a\"",
+                "0000001c [2]",
+                "0000001c 03 00 00 00 header float (id 3), flags 0x0",
+                "00000020 00 00 20 40 value 2.5",
+                "00000024 [3]",
+                "00000024 00 00 00 00 header Nil (id 0), flags 0x0",
+                "00000028 [4]",
+                "00000028 1c 00 00 00 header Array (id 28), flags 0x0",
+                "0000002c 01 00 00 00 element count 1",
+                "00000030 [0]",
+                "00000030 01 00 00 00 header bool (id 1), flags 0x0",
+                "00000034 01 00 00 00 value 1",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_each_element_of_a_string_array() {
+        // PackedStringArray/paddings: traced, every element is read field by field (untraced,
+        // the short plain ones are read in a run).
+        assert_eq!(
+            dump(
+                "2200000007000000010000000000000002000000610000000300000061620000040000006162630005000000616263640000000003000000c3a9000005000000f09d849e00000000"
+            ),
+            [
+                "00000000 22 00 00 00 header PackedStringArray (id 34), flags 0x0",
+                "00000004 07 00 00 00 count 7",
+                "00000008 [0]",
+                "00000008 01 00 00 00 length 1",
+                "0000000c 00 00 00 00 string \"\"",
+                "00000010 [1]",
+                "00000010 02 00 00 00 length 2",
+                "00000014 61 00 00 00 string \"a\"",
+                "00000018 [2]",
+                "00000018 03 00 00 00 length 3",
+                "0000001c 61 62 00 00 string \"ab\"",
+                "00000020 [3]",
+                "00000020 04 00 00 00 length 4",
+                "00000024 61 62 63 00 string \"abc\"",
+                "00000028 [4]",
+                "00000028 05 00 00 00 length 5",
+                "0000002c 61 62 63 64 00 00 00 00 string \"abcd\"",
+                "00000034 [5]",
+                "00000034 03 00 00 00 length 3",
+                "00000038 c3 a9 00 00 string \"é\"",
+                "0000003c [6]",
+                "0000003c 05 00 00 00 length 5",
+                "00000040 f0 9d 84 9e 00 00 00 00 string \"𝄞\"",
+            ]
+        );
+    }
+
+    #[test]
     fn inspect_shows_a_u64_field_before_trailing_bytes() {
         // corpus decode/valid/RID/one, then an int the engine ignores (as decode/trailing/a_whole_int).
         assert_eq!(
@@ -1429,6 +1498,12 @@ mod tests {
                 short(long),
                 short("\u{e9}t\u{e9}"),
                 [&4u32.to_le_bytes()[..], &padded(b"a\0b")].concat(),
+                // A Vector2 whose bytes after its header read as a plain string field: x's bits
+                // as the length 3, y's as "ABC" and a byte more.
+                [5u32, 3, 0x4443_4241]
+                    .iter()
+                    .flat_map(|w| w.to_le_bytes())
+                    .collect(),
             ];
             for breaker in &breakers {
                 for at in [0, 1, 3] {
@@ -1459,6 +1534,71 @@ mod tests {
             let texts = ["abc", "", &"x".repeat(SHORT_TEXT)].map(|t| Variant::String(t.into()));
             assert_eq!(v, Variant::Array(Array::new(texts.to_vec())));
         }
+    }
+
+    #[test]
+    fn runs_of_plain_strings_stop_at_their_container_s_count() {
+        // What follows a container can read as more of its strings: a String value after an
+        // Array whose run of strings starts at its second element, an int after a PackedStringArray (its header is a length of 2, its
+        // value 7 then a NUL: a plain element). Trailing ints leave room for every window.
+        let ints = |n: usize| -> Vec<u8> {
+            [2u32, 7]
+                .repeat(n)
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        };
+        let string = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
+        for profile in ["3.2", "3.6", "4.6"].map(p) {
+            let inner = container(profile, VariantType::Array, &[ints(1), string("abc")]);
+            let outer = [inner, string("de"), string("fg"), ints(1)];
+            let mut b = container(profile, VariantType::Array, &outer);
+            b.extend(ints(8));
+            agrees_cut_anywhere(profile, &b);
+            let inner = container(profile, VariantType::PackedStringArray, &[padded(b"abc\0")]);
+            let outer = [inner, ints(2), string("x")];
+            let mut b = container(profile, VariantType::Array, &outer);
+            b.extend(ints(8));
+            agrees_cut_anywhere(profile, &b);
+        }
+    }
+
+    #[test]
+    fn a_run_reads_the_plain_strings_up_to_its_count_and_the_first_other_value() {
+        // The run itself (the array's results do not show whether it ran): it takes each short
+        // plain String value in turn, and stops at its count or at the first other value.
+        let string = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
+        let values = [
+            string("abc"),
+            string("de"),
+            string(""),
+            [2u32, 7].map(u32::to_le_bytes).concat(),
+        ];
+        let mut b = values.concat();
+        b.extend([0; 32]);
+        for (n, read, at) in [(9, 3, 32), (2, 2, 24), (1, 1, 12)] {
+            let mut items = Vec::new();
+            let (done, pos) = with_decoder(&b, |d| (d.plain_strings(4, &mut items, n), d.r.pos()));
+            assert_eq!((done, pos), (read, at), "at most {n}");
+            let texts = ["abc", "de", ""].map(|t| Variant::String(t.into()));
+            assert_eq!(items, texts[..read]);
+        }
+    }
+
+    #[test]
+    fn a_typed_array_s_strings_are_admitted_one_by_one() {
+        // corpus decode/noncanonical/typed_int_holding_string: 4.6.3 reads the Array[int]
+        // [3, "x"] as [3] (the string is refused by the typed array). Trailing bytes, which the
+        // engine ignores (decode/trailing), give the string room for a run's window: a typed
+        // array's elements are never read in one.
+        let mut b =
+            unhex("1c00010002000000020000000200000003000000040000000100000078000000").unwrap();
+        b.extend([0; 32]);
+        let v = decode(&b, p("4.6"), DecodeOptions::default())
+            .unwrap()
+            .value;
+        let int = ContainerType::Builtin(VariantType::Int);
+        assert_eq!(v, Variant::Array(Array::typed(int, vec![Variant::Int(3)])));
     }
 
     #[test]
