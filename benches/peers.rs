@@ -187,6 +187,21 @@ fn walk_lengths(bytes: &[u8], family: &str) -> Option<usize> {
     Some(at)
 }
 
+/// A runner that only decodes (the string floors): its result line, or the line saying it does
+/// not measure this family when `decode` gives `None`.
+fn decode_only<V>(head: &str, rounds: usize, decode: impl Fn() -> Option<V>) -> Option<bool> {
+    if decode().is_none() {
+        println!("{head} unsupported=\"a floor of string decoding only\"");
+        return None;
+    }
+    let (m, _) = loops::run(rounds, &decode, Vec::new);
+    println!(
+        "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
+        m.decode_us, m.decode_alone_us
+    );
+    Some(true)
+}
+
 /// Runs `runner`'s loops on `value` encoded for `format`, and prints the result line; returns
 /// whether the runner wrote the same bytes (`None` when it cannot represent the value).
 fn measure(
@@ -228,31 +243,9 @@ fn measure(
             )
         }
         // The least work of any decoder that holds strings as this codec does (below).
-        "floor" => {
-            if floor_decode(&bytes, family).is_none() {
-                println!("{head} unsupported=\"a floor of string decoding only\"");
-                return None;
-            }
-            let (m, _) = loops::run(rounds, || floor_decode(black_box(&bytes), family), Vec::new);
-            println!(
-                "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
-                m.decode_us, m.decode_alone_us
-            );
-            return Some(true);
-        }
+        "floor" => return decode_only(&head, rounds, || floor_decode(black_box(&bytes), family)),
         // Lengths only (above).
-        "walk" => {
-            if walk_lengths(&bytes, family).is_none() {
-                println!("{head} unsupported=\"a floor of string decoding only\"");
-                return None;
-            }
-            let (m, _) = loops::run(rounds, || walk_lengths(black_box(&bytes), family), Vec::new);
-            println!(
-                "{head} decode_median_us={} decode_alone_median_us={} same_bytes=yes",
-                m.decode_us, m.decode_alone_us
-            );
-            return Some(true);
-        }
+        "walk" => return decode_only(&head, rounds, || walk_lengths(black_box(&bytes), family)),
         // The baseline: the same bytes copied into a fresh buffer, both ways.
         "memcpy" => loops::run(rounds, || black_box(&bytes).to_vec(), || bytes.to_vec()),
         "godot-binary-serialization" => {
