@@ -801,6 +801,36 @@ pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
                     s("Array/nested"),
                     arr(vec![arr(vec![arr(vec![Variant::Bool(true)])])]),
                 );
+                // Short plain strings one after another, the decoder's runs: started at the first
+                // element and later ones, stopped by another type, a string that is not ASCII or
+                // longer than the window, the end of an inner Array or PackedStringArray with
+                // strings after it; values after all of them, so that every window fits.
+                let text = |t: &str| Variant::String(t.into());
+                add(
+                    s("Array/string_runs"),
+                    arr(vec![
+                        text("abc"),
+                        text("de"),
+                        text(""),
+                        text(window_string(23)),
+                        Variant::Int(7),
+                        text("fghij"),
+                        text("\u{e9}t\u{e9}"),
+                        text("k"),
+                        text(window_string(24)),
+                        text("lm"),
+                        arr(vec![Variant::Int(7), text("abc")]),
+                        text("de"),
+                        text("fg"),
+                        Variant::PackedStringArray(vec!["abc".into(), "".into()]),
+                        Variant::Int(7),
+                        text("x"),
+                        Variant::Int(1),
+                        Variant::Int(2),
+                        Variant::Int(3),
+                        Variant::Int(4),
+                    ]),
+                );
                 for depth in [100, 1023, 1024] {
                     add(format!("Array/depth_{depth}"), nest(depth));
                 }
@@ -1272,6 +1302,23 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             b.extend(b"a\0b\0");
             b.extend(le(&[24]));
             b.extend(b"abcdefghijklmnopqrstuvw\0");
+            b
+        }),
+        // In an Array, among short plain strings (the decoder's runs): a String header with a
+        // flag bit, and a Vector2 whose bytes after its header read as a plain string field (x's
+        // bits as the length 3, y's as "ABC" and a byte more); ints after them, so that every
+        // window fits.
+        ("array_string_runs_with_look_alikes", {
+            let string = id(VariantType::String);
+            let mut b = le(&[id(VariantType::Array), 6, string, 3]);
+            b.extend(b"abc\0");
+            b.extend(le(&[string | 0x1_0000, 4]));
+            b.extend(b"flag");
+            b.extend(le(&[string, 2]));
+            b.extend(b"de\0\0");
+            b.extend(le(&[id(VariantType::Vector2), 3, 0x4443_4241, string, 1]));
+            b.extend(b"x\0\0\0");
+            b.extend(le(&[int, 7, int, 1, int, 2, int, 3, int, 4]));
             b
         }),
         (
