@@ -1156,6 +1156,23 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         words.extend([id(VariantType::Int), 7]);
         add(format!("depth/arrays_{depth}"), le(&words));
     }
+    // Around short strings and an int, with ints after them so that the decoder's window of a
+    // short string fits: a string is a value at its depth like any other.
+    let mut words = Vec::new();
+    for depth in 1..=1025 {
+        words.extend([id(VariantType::Array), if depth == 1025 { 3 } else { 1 }]);
+    }
+    let string = id(VariantType::String);
+    words.extend([
+        string,
+        3,
+        u32::from_le_bytes(*b"abc\0"),
+        string,
+        1,
+        u32::from_le_bytes(*b"d\0\0\0"),
+    ]);
+    words.extend([id(VariantType::Int), 7].repeat(5));
+    add(s("depth/arrays_1025_around_strings"), le(&words));
     // The same limit through dictionary values and through dictionary keys: 1025 dictionaries
     // around an int, {0: {0: ... 7}} and {{... 7: 0}: 0}.
     let (dict, int) = (id(VariantType::Dictionary), id(VariantType::Int));
@@ -1362,6 +1379,17 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             ("typed_int_holding_string", {
                 let mut b = le(&[arr | 1 << 16, int, 2, int, 3, id(VariantType::String), 1]);
                 b.extend(b"x\0\0\0");
+                b
+            }),
+            // The same with more strings and ints after them, so that the decoder's window of
+            // a short string fits: a typed array's strings are each checked against its type.
+            ("typed_int_holding_strings_then_more", {
+                let string = id(VariantType::String);
+                let mut b = le(&[arr | 1 << 16, int, 4, int, 3, string, 1]);
+                b.extend(b"x\0\0\0");
+                b.extend(le(&[string, 2]));
+                b.extend(b"yz\0\0");
+                b.extend(le(&[int, 4, int, 5, int, 6, int, 7, int, 8]));
                 b
             }),
             (
