@@ -442,9 +442,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// it is stored in pieces that the copy into a text then reads across, which stalls.
     #[inline(always)]
     fn peek_window(&self) -> Option<(&'a [u8; SHORT], usize)> {
-        let head: &'a [u8; 4 + SHORT] = self.r.peek_ref()?;
-        let (len, window) = head.split_first_chunk::<4>()?;
-        Some((window.first_chunk()?, u32::from_le_bytes(*len) as usize))
+        let field: &'a [u8; 4 + SHORT] = self.r.peek_ref()?;
+        window_of(field)
     }
 
     /// The window of a short plain string field and its length; the field read (see
@@ -465,10 +464,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// not that.
     #[inline(always)]
     fn plain_string_value(&mut self, head: u32) -> Option<(&'a [u8; SHORT], usize)> {
-        let field: &'a [u8; 8 + SHORT] = self.r.peek_ref()?;
-        let (found, field) = field.split_first_chunk::<4>()?;
-        let (len, window) = field.split_first_chunk::<4>()?;
-        let (window, n) = (window.first_chunk()?, u32::from_le_bytes(*len) as usize);
+        let value: &'a [u8; 8 + SHORT] = self.r.peek_ref()?;
+        let (found, field) = value.split_first_chunk::<4>()?;
+        let (window, n) = window_of(field)?;
         if u32::from_le_bytes(*found) != head || !plain_window(window, n) {
             return None;
         }
@@ -867,6 +865,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 }
 
+/// The window and the length of the string field that `field` starts with (its length, then
+/// at least [`SHORT`] bytes).
+#[inline(always)]
+fn window_of(field: &[u8]) -> Option<(&[u8; SHORT], usize)> {
+    let (len, rest) = field.split_first_chunk::<4>()?;
+    Some((rest.first_chunk()?, u32::from_le_bytes(*len) as usize))
+}
+
 /// The blank of an array's slot.
 static NIL: Variant = Variant::Nil;
 /// The blank of an array's slot that a short string is read into.
@@ -1030,8 +1036,8 @@ mod tests {
 
     #[test]
     fn inspect_shows_each_element_of_an_array() {
-        // Array/mixed: [1, "a", 2.5, null, [true]]; the string is read field by field when traced, as
-        // every element is (untraced, it is read in a run of plain strings).
+        // Array/mixed: [1, "a", 2.5, null, [true]]; the string is read field by field when
+        // traced, as every element is (untraced, it is read in a run of plain strings).
         assert_eq!(
             dump(
                 "1c0000000500000002000000010000000400000001000000610000000300000000002040000000001c000000010000000100000001000000"
@@ -1464,6 +1470,20 @@ mod tests {
         b
     }
 
+    /// One String value (type id 4 in every profile): header, then its field.
+    fn string_value(text: &str) -> Vec<u8> {
+        [&4u32.to_le_bytes()[..], &padded(text.as_bytes())].concat()
+    }
+
+    /// `n` ints, each 7.
+    fn ints(n: usize) -> Vec<u8> {
+        [2u32, 7]
+            .repeat(n)
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
     /// `items` in a container of type `ty` under `profile`: header, count, then the items.
     fn container(profile: Profile, ty: VariantType, items: &[Vec<u8>]) -> Vec<u8> {
         let mut b = profile.id_of(ty).unwrap().to_le_bytes().to_vec();
@@ -1489,11 +1509,11 @@ mod tests {
         // each of these ends a run: another type, a String header with a flag bit, a string too
         // long for the window, one not ASCII, one holding a NUL (and, in a PackedStringArray,
         // one without its closing NUL).
-        let short = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
+        let short = string_value;
         let long = "twenty-four bytes or more";
         for profile in ["3.2", "3.6", "4.6"].map(p) {
             let breakers = [
-                [&2u32.to_le_bytes()[..], &7u32.to_le_bytes()].concat(),
+                ints(1),
                 [&0x1_0004u32.to_le_bytes()[..], &padded(b"flag")].concat(),
                 short(long),
                 short("\u{e9}t\u{e9}"),
@@ -1527,7 +1547,7 @@ mod tests {
                     agrees_cut_anywhere(profile, &b);
                 }
             }
-            // All in a run: the strings themselves.
+            // All in a run: the strings themselves (as corpus Array/string_runs records them).
             let items = [short("abc"), short(""), short(&"x".repeat(SHORT_TEXT))];
             let b = container(profile, VariantType::Array, &items);
             let v = decode(&b, profile, DecodeOptions::default()).unwrap().value;
@@ -1539,16 +1559,10 @@ mod tests {
     #[test]
     fn runs_of_plain_strings_stop_at_their_container_s_count() {
         // What follows a container can read as more of its strings: a String value after an
-        // Array whose run of strings starts at its second element, an int after a PackedStringArray (its header is a length of 2, its
-        // value 7 then a NUL: a plain element). Trailing ints leave room for every window.
-        let ints = |n: usize| -> Vec<u8> {
-            [2u32, 7]
-                .repeat(n)
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect()
-        };
-        let string = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
+        // Array whose run of strings starts at its second element, an int after a
+        // PackedStringArray (its header is a length of 2, its value 7 then a NUL: a plain
+        // element). Trailing ints leave room for every window.
+        let string = string_value;
         for profile in ["3.2", "3.6", "4.6"].map(p) {
             let inner = container(profile, VariantType::Array, &[ints(1), string("abc")]);
             let outer = [inner, string("de"), string("fg"), ints(1)];
@@ -1567,12 +1581,11 @@ mod tests {
     fn a_run_reads_the_plain_strings_up_to_its_count_and_the_first_other_value() {
         // The run itself (the array's results do not show whether it ran): it takes each short
         // plain String value in turn, and stops at its count or at the first other value.
-        let string = |t: &str| [&4u32.to_le_bytes()[..], &padded(t.as_bytes())].concat();
         let values = [
-            string("abc"),
-            string("de"),
-            string(""),
-            [2u32, 7].map(u32::to_le_bytes).concat(),
+            string_value("abc"),
+            string_value("de"),
+            string_value(""),
+            ints(1),
         ];
         let mut b = values.concat();
         b.extend([0; 32]);

@@ -87,17 +87,17 @@ pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
 /// of a u128 by a variable amount is a dozen instructions.
 const HIGH_BITS: [(u128, u64); SHORT_TEXT + 1] = {
     const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
-    let mut keep = [(0u128, 0u64); SHORT_TEXT + 1];
+    let mut high = [(0u128, 0u64); SHORT_TEXT + 1];
     let mut len = 1;
     while len <= SHORT_TEXT {
-        keep[len] = if len <= 16 {
+        high[len] = if len <= 16 {
             (HIGH & (u128::MAX >> (8 * (16 - len))), 0)
         } else {
             (HIGH, HIGH as u64 & (u64::MAX >> (8 * (SHORT - len))))
         };
         len += 1;
     }
-    keep
+    high
 };
 
 /// Whether `len` is at most [`SHORT_TEXT`] and the first `len` bytes of `window` are ASCII other
