@@ -5,8 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/install-engines.sh
-# The Node.js adapter kit (scripts/kits.sh) needs Node; Debian's package will do.
-command -v node >/dev/null || { apt-get update -qq && apt-get install -y -qq nodejs; }
+# The adapter kits (scripts/kits.sh) need Node.js, Go and Mono; Debian's packages will do.
+bash scripts/install-kit-toolchains.sh
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
@@ -17,3 +17,6 @@ python3 -m unittest discover -q -s scripts/tests
 cargo run --quiet --release --bin gdmarshal -- corpus check
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.
 bash scripts/kits.sh
+# The workflows and the action (actionlint, shellcheck); the crates as they would be published.
+bash scripts/lint-workflows.sh
+bash scripts/check-packages.sh

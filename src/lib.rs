@@ -33,6 +33,7 @@ pub mod encode;
 pub mod error;
 pub mod float;
 pub mod framing;
+#[cfg(feature = "test-support")]
 pub mod generate;
 pub mod header;
 pub mod inspect;
@@ -41,6 +42,7 @@ pub mod keys;
 mod packed;
 pub mod pool;
 pub mod profile;
+#[cfg(feature = "test-support")]
 pub mod properties;
 pub mod reader;
 mod stack;
@@ -51,6 +53,7 @@ pub mod typed;
 pub mod types;
 pub mod utf8;
 pub mod value;
+#[cfg(feature = "test-support")]
 pub mod vectors;
 
 pub use decode::{DecodeOptions, Decoded, decode};

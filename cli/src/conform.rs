@@ -32,7 +32,97 @@ pub enum Format {
     Junit,
 }
 
-/// `gdmarshal conform`.
+/// `gdmarshal conform`: a run against a testee, or `conform init`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ConformCommand {
+    #[command(subcommand)]
+    command: Option<ConformSubcommand>,
+    #[command(flatten)]
+    run: Option<ConformArgs>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum ConformSubcommand {
+    /// Write an adapter kit (a complete testee to wire to your implementation) into DIR.
+    Init(InitArgs),
+}
+
+/// `gdmarshal conform init`.
+#[derive(clap::Args, Debug)]
+struct InitArgs {
+    /// The kit's language.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(gdmarshal_kits::langs()))]
+    lang: String,
+    /// The folder to write it into (created if missing).
+    dir: PathBuf,
+    /// Overwrite files that are already there.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Runs `gdmarshal conform` or `gdmarshal conform init`.
+pub fn run_command(a: &ConformCommand) -> ExitCode {
+    match (&a.command, &a.run) {
+        (Some(ConformSubcommand::Init(i)), _) => init(i),
+        (None, Some(r)) => run(r),
+        (None, None) => {
+            let mut cmd = <super::Cli as clap::CommandFactory>::command();
+            let conform = cmd
+                .find_subcommand_mut("conform")
+                .expect("conform is a command");
+            eprintln!("{}", conform.render_usage());
+            eprintln!(
+                "gdmarshal conform: give --testee CMD and --godot VERSION, or `conform init`"
+            );
+            ExitCode::from(super::EXIT_USAGE)
+        }
+    }
+}
+
+/// `gdmarshal conform init`: writes the kit's files into the folder, never over a file that is
+/// there unless `--force` (and then none is written until all are known to be writable), and
+/// prints how to build and run it.
+fn init(a: &InitArgs) -> ExitCode {
+    let kit = gdmarshal_kits::find(&a.lang).expect("clap checked the name");
+    let files = kit.files();
+    if !a.force
+        && let Some((path, _)) = files.iter().find(|(p, _)| a.dir.join(p).exists())
+    {
+        return fail(format!(
+            "{}: already exists; nothing was written (--force overwrites the kit's files)",
+            a.dir.join(path).display()
+        ));
+    }
+    for (path, text) in &files {
+        let target = a.dir.join(path);
+        let written = target
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&target, text));
+        if let Err(e) = written {
+            return fail(format!("{}: {e}", target.display()));
+        }
+        outln!("wrote {}", target.display());
+    }
+    let dir = report::shell_quote(&a.dir.display().to_string());
+    outln!("\nThe {} kit needs {}. Next:", kit.lang, kit.needs);
+    for step in kit.build {
+        outln!("  (cd {dir} && {step})");
+    }
+    let testee = match kit.testee.split_once(' ') {
+        Some((program, script)) => format!("{program} {}", a.dir.join(script).display()),
+        None => a.dir.join(kit.testee).display().to_string(),
+    };
+    outln!(
+        "  gdmarshal conform --testee {} --godot 4.6",
+        report::shell_quote(&testee)
+    );
+    outln!("Then replace its codec with calls into yours: the file's header says where.");
+    ExitCode::SUCCESS
+}
+
+/// `gdmarshal conform` (a run).
 #[derive(clap::Args, Debug)]
 pub struct ConformArgs {
     /// The testee: a command line (run by `sh -c`) that speaks the testee protocol on
@@ -68,12 +158,12 @@ pub struct ConformArgs {
     /// Testee processes to run the cases on (1 to 64).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
-    /// Seconds the testee has to answer one request before it counts as hung (more than 0, at
-    /// most a day).
-    #[arg(long, default_value = "5", value_parser = seconds)]
-    timeout: Duration,
-    /// Seconds the testee has to answer the handshake each time it starts (default: --timeout;
-    /// more than 0, at most a day).
+    /// Seconds the testee has to answer one request before it counts as hung (default 5; more
+    /// than 0, at most a day).
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    timeout: Option<Duration>,
+    /// Seconds the testee has to answer the handshake each time it starts, compiling included
+    /// (`go run`, `dotnet run`): default 30; more than 0, at most a day.
     #[arg(long, value_name = "SECS", value_parser = seconds)]
     handshake_timeout: Option<Duration>,
     /// Stop the run after N requests in a row that the testee crashed or hung on; the cases not
@@ -142,8 +232,26 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(s))
 }
 
+/// A progress bar for the run, drawn on stderr when it is a terminal (indicatif hides it
+/// otherwise) and cleared before the report.
+struct Bar(indicatif::ProgressBar);
+
+impl conform::Progress for Bar {
+    fn start(&self, cases: usize) {
+        self.0.set_length(cases as u64);
+    }
+
+    fn case_done(&self) {
+        self.0.inc(1);
+    }
+
+    fn finish(&self) {
+        self.0.finish_and_clear();
+    }
+}
+
 /// Runs `gdmarshal conform`.
-pub fn run(a: &ConformArgs) -> ExitCode {
+fn run(a: &ConformArgs) -> ExitCode {
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -151,6 +259,7 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             .unwrap_or(1)
     });
     let live;
+    let described;
     let mut with_stress;
     let mut stress = None;
     let engine = if let Some(n) = a.live {
@@ -162,10 +271,12 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
+        described = format!("live engine, seed {seed}");
         &live
     } else {
-        let dir = a.corpus.clone().unwrap_or_else(corpus::default_dir);
-        let mut corpora = match corpus::load(&dir) {
+        let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
+        described = source.describe();
+        let mut corpora = match corpus::load_from(&source) {
             Ok(c) => c,
             Err(e) => return fail(e),
         };
@@ -195,11 +306,11 @@ pub fn run(a: &ConformArgs) -> ExitCode {
             Err(e) => return fail(e),
         };
         let (version, profile) = (with_stress.entry.version.clone(), with_stress.profile);
-        match corpus::stress::stand_ins(&dir, &version, profile, &wanted) {
+        match corpus::stress::stand_ins(&source, &version, profile, &wanted) {
             Ok(records) => with_stress.records.extend(records),
             Err(e) => return fail(e),
         }
-        stress = Some((dir, version, profile));
+        stress = Some((source, version, profile));
         &with_stress
     };
     let known = match &a.expect_fail {
@@ -211,6 +322,7 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         None => Vec::new(),
     };
     let directions = directions(a.direction);
+    let defaults = Options::new(a.testee.clone());
     let options = Options {
         testee: a.testee.clone(),
         directions,
@@ -218,16 +330,18 @@ pub fn run(a: &ConformArgs) -> ExitCode {
         skip: a.skip.clone(),
         known,
         jobs: usize::from(a.jobs),
-        timeout: a.timeout,
-        handshake_timeout: a.handshake_timeout.unwrap_or(a.timeout),
+        timeout: a.timeout.unwrap_or(defaults.timeout),
+        handshake_timeout: a.handshake_timeout.unwrap_or(defaults.handshake_timeout),
         max_failures_in_a_row: a.max_failures_in_a_row,
         sample: a.live.is_some(),
         probe_undeclared: a.probe_undeclared,
         strict_errors: a.strict_errors,
-        expand: stress.map(|(dir, version, profile)| {
+        corpus: described,
+        progress: Some(std::sync::Arc::new(Bar(super::corpus::bar(0, "cases")))),
+        expand: stress.map(|(source, version, profile)| {
             let expand: conform::Expand = Box::new(move |r: &corpus::Record| {
                 if corpus::stress::is_stress(r) {
-                    corpus::stress::materialize(&dir, &version, profile, &r.name)
+                    corpus::stress::materialize(&source, &version, profile, &r.name)
                 } else {
                     Ok(r.clone())
                 }

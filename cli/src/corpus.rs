@@ -52,9 +52,9 @@ struct GenerateArgs {
 
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// Corpus folder.
-    #[arg(long, default_value_os_t = corpus::default_dir())]
-    dir: PathBuf,
+    /// Corpus folder; by default the corpus embedded in this binary.
+    #[arg(long, alias = "dir", value_name = "DIR")]
+    corpus: Option<PathBuf>,
     /// Skip the drift check against live engines (the codec check needs none).
     #[arg(long)]
     no_engines: bool,
@@ -193,7 +193,8 @@ fn stress_cmd(a: &GenerateArgs) -> ExitCode {
             return fail(e);
         }
         // The rebuilt records must be the engine's answers, or conform could not use them.
-        if let Err(e) = corpus::stress::check(&a.dir, &info.version, info.profile) {
+        let source = corpus::Source::Dir(a.dir.clone());
+        if let Err(e) = corpus::stress::check(&source, &info.version, info.profile) {
             return fail(e);
         }
         let accepted = records
@@ -212,14 +213,16 @@ fn stress_cmd(a: &GenerateArgs) -> ExitCode {
 }
 
 fn check_cmd(a: &CheckArgs) -> ExitCode {
-    let corpora = match corpus::load(&a.dir) {
+    let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
+    let corpora = match corpus::load_from(&source) {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
+    outln!("{}", source.describe());
     if let Some(e) = corpora.iter().find_map(|c| c.enough_answers().err()) {
         return fail(e);
     }
-    let known = match known::read(&a.dir.join("known-differences.txt")) {
+    let known = match known::read_from(&source) {
         Ok(k) => k,
         Err(e) => return fail(e),
     };

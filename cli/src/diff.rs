@@ -189,11 +189,9 @@ fn replay(path: &std::path::Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The one list of expected differences, `corpus/known-differences.txt`.
+/// The one list of expected differences, `corpus/known-differences.txt`, as embedded.
 fn known_differences() -> Result<Vec<gdmarshal_lab::corpus::known::Entry>, String> {
-    gdmarshal_lab::corpus::known::read(
-        &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
-    )
+    gdmarshal_lab::corpus::known::read_from(&gdmarshal_lab::corpus::Source::Embedded)
 }
 
 fn engine_names(a: &DiffArgs) -> Vec<String> {

@@ -25,9 +25,63 @@ mod report;
 /// Exit code for bad input or a failing check.
 pub const EXIT_BAD_INPUT: u8 = 1;
 
+/// Exit code for bad usage (what clap uses for its own errors).
+pub const EXIT_USAGE: u8 = 2;
+
+/// `--version`: the release and the corpus this binary carries (the first 12 digits of its
+/// digest; `--version` in full gives the whole digest and the engine versions it holds).
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} (embedded corpus {})",
+        env!("CARGO_PKG_VERSION"),
+        gdmarshal_lab::corpus::source::short(gdmarshal_corpus::DIGEST)
+    )
+});
+
+/// `--version` in full. Built for every command line clap parses, so it reads only the small
+/// manifest, never the corpus files themselves.
+static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let manifest = gdmarshal_corpus::get("manifest.json")
+        .ok_or_else(|| "no manifest".to_string())
+        .and_then(|f| f.bytes().map_err(|e| e.to_string()))
+        .and_then(|b| {
+            serde_json::from_slice::<gdmarshal_lab::corpus::Manifest>(&b).map_err(|e| e.to_string())
+        });
+    let engines = match manifest {
+        Ok(m) => m
+            .engines
+            .iter()
+            .map(|e| format!("{} ({} cases)", e.version, e.cases))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Err(e) => format!("unreadable: {e}"),
+    };
+    let files = gdmarshal_corpus::files();
+    format!(
+        "{}\nembedded corpus: sha256 {}, {} files, {} bytes compressed from {}\nengines: {engines}",
+        env!("CARGO_PKG_VERSION"),
+        gdmarshal_corpus::DIGEST,
+        files.len(),
+        files
+            .iter()
+            .map(gdmarshal_corpus::Packed::compressed_len)
+            .sum::<usize>(),
+        files
+            .iter()
+            .map(gdmarshal_corpus::Packed::len)
+            .sum::<usize>(),
+    )
+});
+
 /// Godot's binary Variant format, checked against real engines.
 #[derive(Parser, Debug)]
-#[command(name = "gdmarshal", version, about, long_about = None)]
+#[command(
+    name = "gdmarshal",
+    version = VERSION.as_str(),
+    long_version = LONG_VERSION.as_str(),
+    about,
+    long_about = None
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -59,7 +113,7 @@ pub enum Command {
     Engines(engines::EnginesArgs),
     /// Run the corpus against another implementation of the format (a testee program speaking
     /// the protocol of docs/conformance.md).
-    Conform(conform::ConformArgs),
+    Conform(conform::ConformCommand),
     /// Serve this crate's codec over the testee protocol on stdin/stdout.
     Testee(conform::TesteeArgs),
 }
@@ -85,7 +139,7 @@ fn run(command: Command) -> ExitCode {
         Command::CheckVectors(a) => check_vectors::run(&a),
         Command::Corpus(a) => corpus::run_corpus(&a),
         Command::Engines(a) => engines::run(&a),
-        Command::Conform(a) => conform::run(&a),
+        Command::Conform(a) => conform::run_command(&a),
         Command::Testee(a) => conform::testee(&a),
         Command::Diff(a) => diff::run(&a),
         Command::Report(a) => report::run(&a),

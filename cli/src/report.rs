@@ -38,14 +38,40 @@ pub struct ReportArgs {
     output: PathBuf,
 }
 
+/// The docs whose corpus counts are generated ([`corpus::counts`]), relative to the repository.
+const COUNTED_DOCS: [&str; 2] = ["README.md", "docs/conformance.md"];
+
+/// Rewrites the corpus counts in [`COUNTED_DOCS`].
+fn rewrite_counts(corpora: &[corpus::EngineCorpus], source: &corpus::Source) -> Result<(), String> {
+    let table = corpus::counts::table(corpora, source)?;
+    for doc in COUNTED_DOCS {
+        let text = std::fs::read_to_string(doc).map_err(|e| format!("{doc}: {e}"))?;
+        let fresh = corpus::counts::replace(&text, &table).ok_or_else(|| {
+            format!(
+                "{doc}: no corpus counts markers ({})",
+                corpus::counts::BEGIN
+            )
+        })?;
+        if fresh != text {
+            std::fs::write(doc, fresh).map_err(|e| format!("{doc}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs `gdmarshal report`.
 pub fn run(a: &ReportArgs) -> ExitCode {
     // Double-precision builds have a section of their own; the rest of the report is about the
     // single-precision engines, whose claims it asks.
-    let (double_corpora, corpora): (Vec<_>, Vec<_>) = match corpus::load(&a.corpus) {
-        Ok(c) => c.into_iter().partition(|c| c.profile.double_reals),
+    let all = match corpus::load(&a.corpus) {
+        Ok(c) => c,
         Err(e) => return fail(e),
     };
+    if let Err(e) = rewrite_counts(&all, &corpus::Source::Dir(a.corpus.clone())) {
+        return fail(e);
+    }
+    let (double_corpora, corpora): (Vec<_>, Vec<_>) =
+        all.into_iter().partition(|c| c.profile.double_reals);
     let engines = match start_engines(&[]) {
         Ok(e) => e,
         Err(e) => return fail(e),

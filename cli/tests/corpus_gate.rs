@@ -7,7 +7,7 @@ use gdmarshal_lab::corpus::{self, Verdict};
 
 mod common;
 
-use common::{BIN, Group, gdmarshal_command};
+use common::BIN;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
@@ -36,19 +36,7 @@ fn mostly_skipped(dir: &Path, share: f64) {
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Group::spawn(
-        gdmarshal_command()
-            .current_dir(repo())
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped()),
-    )
-    .wait_with_output();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::gdmarshal_in(repo(), args)
 }
 
 #[test]

@@ -10,7 +10,7 @@ fn every_engines_stress_cases_rebuild_to_its_answers() {
     let corpora = corpus::load(&dir).unwrap();
     assert!(corpora.len() >= 3);
     for c in &corpora {
-        let n = stress::check(&dir, &c.entry.version, c.profile)
+        let n = stress::check(&corpus::Source::Embedded, &c.entry.version, c.profile)
             .unwrap_or_else(|e| panic!("Godot {}: {e}", c.entry.version));
         assert_eq!(n, 2 * stress::RECIPES.len(), "Godot {}", c.entry.version);
     }
@@ -25,7 +25,8 @@ fn every_engines_stress_cases_rebuild_to_its_answers() {
         .find(|c| c.entry.version == engine)
         .unwrap()
         .profile;
-    let e = stress::materialize(tmp.path(), &engine, profile, &name).unwrap_err();
+    let source = corpus::Source::Dir(tmp.path().to_path_buf());
+    let e = stress::materialize(&source, &engine, profile, &name).unwrap_err();
     assert!(
         e.contains("the codec's bytes for its recipe is not what the engine answered"),
         "{e}"

@@ -10,6 +10,8 @@ Copy it as the starting point of your own testee, or as a template for a wrapper
 implementation:
 
     gdmarshal conform --testee "python3 testees/python/gdmarshal_testee.py" --godot 4.6
+
+This file is licensed under MIT OR Apache-2.0; copy it into your own project and change it freely.
 """
 
 import json

@@ -16,6 +16,9 @@ Each is the example testee (testees/python/gdmarshal_testee.py) with one defect:
     wrong.py reject-all       rejects every input and value
     wrong.py decode-only      claims to decode only (no encode, no re-encode) and refuses to encode
     wrong.py cap-65535        refuses arrays, dictionaries and packed arrays past 65,535 elements
+    wrong.py json-depth N     declares max_json_depth N, and crashes on a request nested deeper
+                              (as a JSON parser with that depth limit would): right only if the
+                              runner never sends one
 
 With GDMARSHAL_TESTEE_TYPES=T,... in its environment any of them declares only those types.
 """
@@ -147,6 +150,34 @@ elif defect == "cap-65535":
         return encode(v, major, out, depth)
 
     t.encode_value = encode_value
+
+elif defect == "json-depth":
+    limit = int(sys.argv[2])
+    answer = t.answer
+
+    def json_depth(v):
+        # Iterative: the requests this guards against nest thousands of levels.
+        deepest, stack = 0, [(v, 1)]
+        while stack:
+            node, depth = stack.pop()
+            children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+            if children is None:
+                continue
+            deepest = max(deepest, depth)
+            stack.extend((c, depth + 1) for c in children)
+        return deepest
+
+    def limited(request):
+        if json_depth(request) > limit:
+            sys.stderr.write("request nests deeper than %d levels\n" % limit)
+            sys.stderr.flush()
+            os._exit(4)
+        reply = answer(request)
+        if request.get("op") == "hello":
+            reply["max_json_depth"] = limit
+        return reply
+
+    t.answer = limited
 
 else:
     sys.exit("unknown defect %r" % defect)

@@ -66,6 +66,23 @@ pub fn gdmarshal(args: &[&str], input: &[u8]) -> Output {
     group.wait_with_output()
 }
 
+/// Runs `gdmarshal ARGS` in the folder `dir`: its exit code, stdout and stderr.
+pub fn gdmarshal_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Group::spawn(
+        gdmarshal_command()
+            .current_dir(dir)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .wait_with_output();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Runs a Python check `script` on `file` (its `sys.argv[1]`), fails the test with the script's
 /// stderr unless it succeeds, and returns its output.
 pub fn python_check(script: &str, file: &std::path::Path) -> std::process::Output {

@@ -417,11 +417,7 @@ mod tests {
 
     /// The committed list of known differences.
     fn committed() -> Vec<Entry> {
-        crate::corpus::known::parse(
-            include_str!("../../../corpus/known-differences.txt"),
-            "corpus/known-differences.txt",
-        )
-        .unwrap()
+        crate::corpus::known::read_from(&crate::corpus::Source::Embedded).unwrap()
     }
 
     /// The reason the committed list gives for a mismatch on an engine version, if any.

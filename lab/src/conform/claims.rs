@@ -96,7 +96,42 @@ pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undecla
     if !missing.is_empty() {
         return Some(Undeclared::Types(missing));
     }
+    if let Some(max) = hello.max_json_depth {
+        let needs = json_depth(r);
+        if needs > max {
+            return Some(Undeclared::JsonDepth { needs, max });
+        }
+    }
     None
+}
+
+/// The deepest JSON a case sends the testee or asks it to write: a request line is one level,
+/// the value or decoded tree in it (an encode request, a decode answer and its re-encoding
+/// request) as deep as its own objects and arrays go.
+pub fn json_depth(r: &Record) -> usize {
+    1 + [&r.value, &r.tree]
+        .into_iter()
+        .flatten()
+        .map(value_depth)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Levels of objects and arrays in `v`, counted without recursion (corpus trees nest 8,000
+/// levels deep).
+fn value_depth(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 1)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Object(m) => Box::new(m.values()),
+            Value::Array(a) => Box::new(a.iter()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth);
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
 }
 
 #[cfg(test)]
@@ -118,6 +153,34 @@ mod tests {
             nondeterministic: Vec::new(),
             error: String::new(),
         }
+    }
+
+    #[test]
+    fn json_depth_counts_the_request_and_every_level_of_the_value() {
+        let mut r = record("decode/valid/x", Some("00000000"), None);
+        assert_eq!(json_depth(&r), 1);
+        r.tree = Some(serde_json::json!({"type": "Nil"}));
+        assert_eq!(json_depth(&r), 2);
+        r.tree =
+            Some(serde_json::json!({"type": "Array", "value": [{"type": "Array", "value": []}]}));
+        assert_eq!(json_depth(&r), 5);
+        let mut deep = serde_json::json!({"type": "Nil"});
+        for _ in 0..5000 {
+            // Built by hand: json! would serialize `deep` again, recursively, at every level.
+            let mut array = serde_json::Map::new();
+            array.insert("type".into(), "Array".into());
+            array.insert("value".into(), Value::Array(vec![deep]));
+            deep = Value::Object(array);
+        }
+        r.tree = Some(deep);
+        assert_eq!(json_depth(&r), 1 + 2 * 5000 + 1);
+        // Dropping a tree that deep recurses: leave it to a thread with room.
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || drop(r))
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]

@@ -46,8 +46,14 @@ pub fn junit(c: &Conformance, extra: &str) -> String {
         s,
         "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3}\">",
         xml_escape(&format!(
-            "gdmarshal conform {} Godot {}",
-            c.hello.name, c.engine
+            "gdmarshal conform {} Godot {}{}",
+            c.hello.name,
+            c.engine,
+            if c.corpus.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", c.corpus)
+            }
         )),
         t[0] + c.stale.len() + handshake,
         t[1] + c.stale.len() + handshake,

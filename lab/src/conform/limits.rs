@@ -60,6 +60,14 @@ pub const EXIT_POLL_MS: u64 = 10;
 /// stops.
 pub const DEFAULT_MAX_FAILURES_IN_A_ROW: usize = 10;
 
+/// Seconds a testee has for the handshake by default (`--handshake-timeout`): room for one that
+/// compiles before it starts (`go run`, `dotnet run`, `cargo run`), which takes far longer than
+/// any answer should.
+pub const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 30;
+
+/// Seconds a testee has for one answer by default (`--timeout`).
+pub const DEFAULT_TIMEOUT_SECS: u64 = 5;
+
 /// `text` cut to at most `max` bytes (on a character boundary), with a marker saying how long it
 /// was when it is cut.
 pub fn truncate(text: &str, max: usize) -> String {

@@ -76,9 +76,24 @@ pub struct Options {
     /// A rejection passes a rejected case only when the kind it states is the expected one
     /// (`--strict-errors`; [`crate::corpus::RejectionKind`]).
     pub strict_errors: bool,
+    /// The source of the expected answers, as reports name it: `embedded corpus 2176eeca95ca`,
+    /// `corpus DIR (DIGEST)` or the live engine and seed ([`crate::corpus::Source::describe`]).
+    pub corpus: String,
     /// Builds a record's full form when its case comes up (a stress case's stand-in becomes
     /// its large value: [`crate::corpus::stress`]); `None`: records are used as they are.
     pub expand: Option<Expand>,
+    /// Told how the run goes (a progress bar); `None`: nothing is told.
+    pub progress: Option<std::sync::Arc<dyn Progress>>,
+}
+
+/// What a run tells as it goes: how many cases it sends the testee, then each one settled.
+pub trait Progress: Send + Sync {
+    /// The run sends `cases` cases (the others are settled without the testee: not claimed).
+    fn start(&self, cases: usize);
+    /// One more case is settled.
+    fn case_done(&self);
+    /// The run is over (the report comes next).
+    fn finish(&self);
 }
 
 /// See [`Options::expand`]: the full record, or why it cannot be built.
@@ -86,7 +101,7 @@ pub type Expand = Box<dyn Fn(&Record) -> Result<Record, String> + Send + Sync>;
 
 impl Options {
     /// The defaults of `gdmarshal conform` for a testee command: every case of both
-    /// directions, one process, 5 s per answer and for the handshake.
+    /// directions, one process, 5 s per answer and 30 s for the handshake.
     pub fn new(testee: String) -> Options {
         Options {
             testee,
@@ -95,13 +110,15 @@ impl Options {
             skip: Vec::new(),
             known: Vec::new(),
             jobs: 1,
-            timeout: Duration::from_secs(5),
-            handshake_timeout: Duration::from_secs(5),
+            timeout: Duration::from_secs(limits::DEFAULT_TIMEOUT_SECS),
+            handshake_timeout: Duration::from_secs(limits::DEFAULT_HANDSHAKE_TIMEOUT_SECS),
             max_failures_in_a_row: limits::DEFAULT_MAX_FAILURES_IN_A_ROW,
             sample: false,
             probe_undeclared: false,
             strict_errors: false,
+            corpus: String::new(),
             expand: None,
+            progress: None,
         }
     }
 }
@@ -279,6 +296,8 @@ pub struct Conformance {
     pub command: String,
     /// The engine version of the corpus.
     pub engine: String,
+    /// Where the expected answers came from ([`Options::corpus`]).
+    pub corpus: String,
     /// The format profile.
     pub profile: Profile,
     /// Every case of the corpus that `--run`/`--skip`/`--direction` selected, in corpus order.
@@ -363,6 +382,9 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         }
     }
 
+    if let Some(p) = &o.progress {
+        p.start(todo.len());
+    }
     let jobs = o.jobs.clamp(1, todo.len().max(1));
     let mut chunks: Vec<Vec<(usize, &Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
     for (i, item) in todo.into_iter().enumerate() {
@@ -429,6 +451,9 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
                             case.unclaimed = unclaimed;
                             case.elapsed = asked.elapsed();
                             cases.push((i, case));
+                            if let Some(p) = &o.progress {
+                                p.case_done();
+                            }
                             let (n, last) = testee.failures_in_a_row();
                             if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
                                 let last = last.and_then(|l| l.lines().next()).unwrap_or("");
@@ -451,6 +476,9 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
             })
             .collect()
     });
+    if let Some(p) = &o.progress {
+        p.finish();
+    }
     let mut starts = 0;
     for outcome in outcomes {
         let (cases, n) = outcome?;
@@ -469,6 +497,7 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         hello,
         command: o.testee.clone(),
         engine: corpus.entry.version.clone(),
+        corpus: o.corpus.clone(),
         profile,
         cases,
         stale,

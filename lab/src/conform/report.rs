@@ -421,6 +421,21 @@ pub fn claims(c: &Conformance) -> Vec<String> {
                 .join(", ")
         ));
     }
+    if let Some(max) = h.max_json_depth {
+        let deeper = c
+            .cases
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x.unclaimed,
+                    Some(crate::corpus::Undeclared::JsonDepth { .. })
+                )
+            })
+            .count();
+        out.push(format!(
+            "max_json_depth {max}: {deeper} cases nest deeper and are not claimed"
+        ));
+    }
     if !h.unknown_types.is_empty() {
         out.push(format!(
             "FAIL handshake: unknown type names {} (type names are tagged JSON's: docs/tagged-json.md)",
@@ -545,11 +560,16 @@ pub fn summary(c: &Conformance) -> String {
     }
     let _ = writeln!(
         s,
-        "testee {:?} ({}) against Godot {} (format {}): {} cases in {:.2} s ({:.0} cases/s), {} testee process start(s)",
+        "testee {:?} ({}) against Godot {} (format {}{}): {} cases in {:.2} s ({:.0} cases/s), {} testee process start(s)",
         escape_control(&c.hello.name),
         escape_control(&c.command),
         c.engine,
         c.profile,
+        if c.corpus.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", escape_control(&c.corpus))
+        },
         c.cases.len(),
         c.elapsed.as_secs_f64(),
         rate(c),
@@ -588,6 +608,7 @@ pub fn json(c: &Conformance, extra: &str) -> Value {
     let mut report = json!({
         "testee": {"name": h.name, "command": c.command},
         "engine": c.engine,
+        "corpus": c.corpus,
         "profile": c.profile.to_string(),
         "passed": c.passed(),
         "seconds": c.elapsed.as_secs_f64(),
@@ -602,6 +623,7 @@ pub fn json(c: &Conformance, extra: &str) -> Value {
             "not_claimed": h.capabilities.unclaimed(),
             "types": h.types.to_string(),
             "unknown_types": h.unknown_types,
+            "max_json_depth": h.max_json_depth,
         },
         "totals": totals(c).json(),
         "probed": probed(c).json(),

@@ -171,6 +171,9 @@ pub struct Hello {
     pub unknown_types: Vec<String>,
     /// The testee's own expected failures, `ENGINE-GLOB CASE-GLOB REASON` lines (optional).
     pub expect_fail: Vec<crate::corpus::known::Entry>,
+    /// The deepest JSON its reader takes (`max_json_depth`, levels of objects and arrays, the
+    /// request line itself being one): deeper cases are not claimed. `None`: any depth.
+    pub max_json_depth: Option<usize>,
 }
 
 impl Hello {
@@ -196,8 +199,22 @@ impl Hello {
                 .map(|t| truncate(t, MAX_NAME))
                 .collect(),
         };
+        let max_json_depth = match v.get("max_json_depth") {
+            None | Some(Value::Null) => None,
+            Some(d) => match d.as_u64() {
+                Some(n) if n >= 2 => Some(usize::try_from(n).unwrap_or(usize::MAX)),
+                _ => {
+                    return Err(format!(
+                        "hello: max_json_depth must be a whole number of at least 2 (a request \
+                         and the value in it), not {}",
+                        truncate(&d.to_string(), MAX_NAME)
+                    ));
+                }
+            },
+        };
         Ok(Hello {
             name,
+            max_json_depth,
             versions: Declared::parse(v.get("versions"), "versions")?,
             capabilities: Capabilities::parse(v)?,
             types,
@@ -576,7 +593,14 @@ impl Testee {
                 p.kill();
                 // What it printed before dying is the best clue: wait for the last of it.
                 let _ = p.stderr_done.recv_timeout(Duration::from_secs(2));
-                let why = format!("{why}{}", p.stderr_excerpt());
+                // A slow start (a testee that compiles first: `go run`, `dotnet run`) or a slow
+                // answer is fixed by a flag: name it.
+                let flag = match (kind, handshake) {
+                    (Failure::Hung, true) => " (--handshake-timeout SECS gives it longer)",
+                    (Failure::Hung, false) => " (--timeout SECS gives it longer)",
+                    _ => "",
+                };
+                let why = format!("{why}{flag}{}", p.stderr_excerpt());
                 if !handshake {
                     match kind {
                         Failure::Crashed | Failure::Hung => {

@@ -19,7 +19,7 @@ use gdmarshal::profile::Profile;
 use globset::{Glob, GlobMatcher};
 
 use super::condition::Condition;
-use super::{Mismatch, Record};
+use super::{Mismatch, Record, Source};
 
 /// One entry.
 #[derive(Clone, Debug)]
@@ -85,6 +85,25 @@ impl Entry {
     pub fn case_glob(&self) -> &str {
         self.case.glob().glob()
     }
+}
+
+/// The list's file name in a corpus folder.
+pub const FILE: &str = "known-differences.txt";
+
+/// A corpus's own list of known differences (none when it has no list). Errors name the file
+/// and line.
+pub fn read_from(source: &Source) -> Result<Vec<Entry>, String> {
+    parse(&text_of(source)?, &source.path(FILE).display().to_string())
+}
+
+/// The text of a corpus's list of known differences (empty when it has no list).
+pub fn text_of(source: &Source) -> Result<String, String> {
+    let path = source.path(FILE);
+    let bytes = source.read(FILE).map_err(|e| e.to_string())?;
+    String::from_utf8(bytes.unwrap_or_default()).map_err(|e| {
+        let line = super::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
+        format!("{}:{line}: not UTF-8", path.display())
+    })
 }
 
 /// Reads a list; a missing file is an empty list. Errors name the file and line.
@@ -173,11 +192,7 @@ mod tests {
 
     #[test]
     fn every_committed_entry_parses() {
-        let k = parse(
-            include_str!("../../../corpus/known-differences.txt"),
-            "known-differences.txt",
-        )
-        .unwrap();
+        let k = read_from(&Source::Embedded).unwrap();
         // One `when:` entry per condition: a condition no entry uses is dead code.
         assert_eq!(
             k.iter().filter(|e| e.conditional()).count(),

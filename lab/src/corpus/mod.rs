@@ -7,6 +7,7 @@
 
 pub mod cases;
 pub mod condition;
+pub mod counts;
 pub mod drift;
 pub mod generate;
 pub mod integrity;
@@ -16,6 +17,7 @@ pub mod record;
 pub mod rejection_kind;
 pub mod run;
 pub mod skip;
+pub mod source;
 pub mod stress;
 pub mod tree;
 
@@ -30,6 +32,7 @@ pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Record, Verdict};
 pub use rejection_kind::RejectionKind;
 pub use skip::{SkipReason, Undeclared};
+pub use source::Source;
 
 use gdmarshal::profile::Profile;
 
@@ -101,14 +104,30 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> CorpusError + '_ {
     }
 }
 
+/// Reads the manifest and every engine's records of the folder `dir`, and verifies them: see
+/// [`load_from`].
+pub fn load(dir: &Path) -> Result<Vec<EngineCorpus>, CorpusError> {
+    load_from(&Source::Dir(dir.to_path_buf()))
+}
+
 /// Reads the manifest and every engine's records, and verifies them: the manifest's schema, that
 /// each entry names a plain file once, and per file that every line is a record of a known
 /// direction with the fields it needs, that no case name repeats, that the line count is `cases`,
 /// that the invalid records number `invalid` and that the bytes hash to `sha256`. The error names
 /// the file, and the line where one applies.
-pub fn load(dir: &Path) -> Result<Vec<EngineCorpus>, CorpusError> {
-    let path = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+pub fn load_from(source: &Source) -> Result<Vec<EngineCorpus>, CorpusError> {
+    let path = source.path("manifest.json");
+    let missing = |path: &Path| CorpusError::Io {
+        path: path.to_path_buf(),
+        source: std::io::ErrorKind::NotFound.into(),
+    };
+    let bytes = source
+        .read("manifest.json")?
+        .ok_or_else(|| missing(&path))?;
+    let text = String::from_utf8(bytes).map_err(|e| CorpusError::Utf8 {
+        file: path.clone(),
+        line: integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to()),
+    })?;
     integrity::check_schema(&path, &text, SCHEMA)?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| CorpusError::Json {
         file: path.clone(),
@@ -125,8 +144,8 @@ pub fn load(dir: &Path) -> Result<Vec<EngineCorpus>, CorpusError> {
                 version: entry.version.clone(),
                 problem: format!("profile {:?}: {e}", entry.profile),
             })?;
-            let file = dir.join(&entry.file);
-            let bytes = std::fs::read(&file).map_err(io_error(&file))?;
+            let file = source.path(&entry.file);
+            let bytes = source.read(&entry.file)?.ok_or_else(|| missing(&file))?;
             let records = integrity::check_file(&file, &entry, &bytes)?;
             Ok(EngineCorpus {
                 entry,

@@ -32,6 +32,13 @@ pub enum Undeclared {
     Direction(String),
     /// These types (canonical names).
     Types(Vec<String>),
+    /// JSON nested deeper than the testee's declared `max_json_depth`.
+    JsonDepth {
+        /// The deepest JSON the case sends or asks for (levels of objects and arrays).
+        needs: usize,
+        /// The testee's declared limit.
+        max: usize,
+    },
 }
 
 impl fmt::Display for SkipReason {
@@ -63,6 +70,10 @@ impl fmt::Display for Undeclared {
             Undeclared::Version(v) => write!(f, "the testee does not declare Godot {v}"),
             Undeclared::Direction(d) => write!(f, "the testee does not declare {d}"),
             Undeclared::Types(t) => write!(f, "the testee does not declare type {}", t.join(", ")),
+            Undeclared::JsonDepth { needs, max } => write!(
+                f,
+                "the case's JSON nests {needs} levels, deeper than the testee's max_json_depth {max}"
+            ),
         }
     }
 }

@@ -22,6 +22,7 @@ use gdmarshal::profile::Profile;
 use super::generate::generate;
 use super::integrity::sha256_hex;
 use super::record::{Record, Verdict};
+use super::source::Source;
 use crate::answerer::Answerer;
 use crate::case::{Case, Direction};
 
@@ -202,14 +203,21 @@ pub fn path(dir: &Path) -> PathBuf {
     dir.join(FILE)
 }
 
-/// Reads every line of the stress file (none when there is no file).
+/// Reads every line of the stress file of the folder `dir` (none when there is no file).
 pub fn read(dir: &Path) -> Result<Vec<StressRecord>, String> {
-    let file = path(dir);
-    let text = match std::fs::read_to_string(&file) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", file.display())),
+    read_from(&Source::Dir(dir.to_path_buf()))
+}
+
+/// Reads every line of a corpus's stress file (none when there is no file).
+pub fn read_from(source: &Source) -> Result<Vec<StressRecord>, String> {
+    let file = source.path(FILE);
+    let Some(bytes) = source.read(FILE).map_err(|e| e.to_string())? else {
+        return Ok(Vec::new());
     };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let line = crate::corpus::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
+        format!("{}:{line}: not UTF-8", file.display())
+    })?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
@@ -243,12 +251,12 @@ pub fn write(dir: &Path, records: &[StressRecord]) -> Result<(), String> {
 /// [`materialize`] builds the real record when the case comes up, so that a run holds one
 /// large value at a time.
 pub fn stand_ins(
-    dir: &Path,
+    source: &Source,
     engine: &str,
     profile: Profile,
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Record>, String> {
-    read(dir)?
+    read_from(source)?
         .into_iter()
         .filter(|s| s.engine == engine && wanted(&s.name))
         .map(|s| {
@@ -275,12 +283,12 @@ pub fn is_stress(r: &Record) -> bool {
 /// and checked against the engine's recorded hashes; an error names the case whose rebuilt bytes
 /// or tree are not the engine's.
 pub fn materialize(
-    dir: &Path,
+    source: &Source,
     engine: &str,
     profile: Profile,
     name: &str,
 ) -> Result<Record, String> {
-    let s = read(dir)?
+    let s = read_from(source)?
         .into_iter()
         .find(|s| s.engine == engine && s.name == name)
         .ok_or_else(|| format!("{name}: no stress record for Godot {engine}"))?;
@@ -328,14 +336,14 @@ fn record_of(s: &StressRecord, tree: Value, bytes: &[u8]) -> Record {
 
 /// Every stress case of `engine` rebuilt ([`materialize`]): the check that the file and the
 /// codec agree with the engine's answers.
-pub fn check(dir: &Path, engine: &str, profile: Profile) -> Result<usize, String> {
-    let names: Vec<String> = read(dir)?
+pub fn check(source: &Source, engine: &str, profile: Profile) -> Result<usize, String> {
+    let names: Vec<String> = read_from(source)?
         .into_iter()
         .filter(|s| s.engine == engine)
         .map(|s| s.name)
         .collect();
     for n in &names {
-        materialize(dir, engine, profile, n)?;
+        materialize(source, engine, profile, n)?;
     }
     Ok(names.len())
 }

@@ -11,6 +11,9 @@
 //! `GDMARSHAL_TESTEE_BROKEN=cap-65535` in its environment makes it a deliberately broken variant
 //! that refuses arrays and dictionaries of more than 65,535 elements (a 16-bit count), which the
 //! corpus's stress cases catch.
+//!
+//! This file is licensed under MIT OR Apache-2.0; copy it into your own project and change it
+//! freely.
 
 mod protocol;
 

@@ -1,6 +1,9 @@
 //! The testee protocol (docs/conformance.md), done: the handshake, one JSON request per line on
 //! stdin, one answer per line on stdout, until stdin ends. Nothing here needs changing to wrap
 //! another implementation.
+//!
+//! This file is licensed under MIT OR Apache-2.0; copy it into your own project and change it
+//! freely.
 
 use std::io::{BufRead, Write};
 

@@ -1,0 +1,3 @@
+module gdmarshal-testee-go
+
+go 1.19

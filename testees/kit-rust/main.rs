@@ -1,0 +1,1 @@
+../rust/src/main.rs
