@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install real headless Godot engines (3.2, 3.6, 4.6) from Debian packages into a
-# private cache, without touching the system's dpkg state.
+# Install the real headless Godot engines that lab/godot-versions.tsv takes from Debian
+# packages (its debian:SUITE:PACKAGE lines) into a private cache, without touching the
+# system's dpkg state.
 #
 # Per engine: a private apt configuration (same Debian mirror URI as the machine's
 # own apt sources, the wanted suite, an empty dpkg status file, private lists /
@@ -21,7 +22,18 @@
 # to use instead of the one read from the machine's apt sources).
 set -euo pipefail
 
-ALL_ENGINES=(3.2 3.6 4.6)
+# The engines, from the one table of Godot versions: name, suite, package, binary, flags.
+VERSIONS_TABLE="$(cd "$(dirname "$0")/.." && pwd)/lab/godot-versions.tsv"
+debian_rows() {
+    awk -F'\t' '!/^#/ && NF && $1 != "name" && $2 ~ /^debian:/ {
+        split($2, s, ":"); print $1 "\t" s[2] "\t" s[3] "\t" $3 "\t" ($4 == "-" ? "" : $4)
+    }' "$VERSIONS_TABLE"
+}
+mapfile -t ALL_ENGINES < <(debian_rows | cut -f1)
+[ ${#ALL_ENGINES[@]} -gt 0 ] || { echo "install-engines: no debian: line in $VERSIONS_TABLE" >&2; exit 1; }
+column_of() { # NAME COLUMN
+    debian_rows | awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }'
+}
 
 usage() {
     cat <<'EOF'
@@ -29,10 +41,11 @@ Usage: scripts/install-engines.sh [--only NAME[,NAME...]] [--force] [--help]
 
 Installs real headless Godot engines from Debian packages into a private cache
 (no change to the system's installed packages) and writes launchers and a manifest.
+The engines are the debian: lines of lab/godot-versions.tsv:
 
-  3.2  godot3-server from bookworm   (Godot 3.2.3)
-  3.6  godot3-server from sid        (Godot 3.6.x)
-  4.6  godot (run with --headless) from sid (Godot 4.6.x)
+EOF
+    debian_rows | awk -F'\t' '{ printf "  %-5s %s from %s%s\n", $1, $3, $2, ($5 ? " (run with " $5 ")" : "") }'
+    cat <<'EOF'
 
 Options:
   --only NAMES  install only these engines (comma separated, e.g. --only 3.6,4.6)
@@ -45,10 +58,13 @@ Needs root (or a user that apt lets write the cache), apt, dpkg and python3.
 EOF
 }
 
-engine_package() { case $1 in 3.2 | 3.6) echo godot3-server ;; 4.6) echo godot ;; esac; }
-engine_suite() { case $1 in 3.2) echo bookworm ;; 3.6 | 4.6) echo sid ;; esac; }
-engine_binary() { case $1 in 3.2 | 3.6) echo /usr/bin/godot3-server ;; 4.6) echo /usr/bin/godot ;; esac; }
-engine_flags() { case $1 in 4.6) echo --headless ;; *) echo ;; esac; }
+engine_suite() { column_of "$1" 2; }
+engine_package() { column_of "$1" 3; }
+engine_binary() { column_of "$1" 4; }
+engine_flags() { column_of "$1" 5; }
+
+# shellcheck source=scripts/lib/engine-cache.sh
+. "$(dirname "$0")/lib/engine-cache.sh"
 
 # ---------------------------------------------------------------- options
 ONLY=""
@@ -86,8 +102,6 @@ else
     SELECTED=("${ALL_ENGINES[@]}")
 fi
 
-# shellcheck source=scripts/lib/engine-cache.sh
-. "$(dirname "$0")/lib/engine-cache.sh"
 engine_cache_init
 
 # ---------------------------------------------------------------- install one engine

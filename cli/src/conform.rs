@@ -32,6 +32,14 @@ pub enum Format {
     Junit,
 }
 
+/// `--godot`'s help, from the table of Godot versions (`gdmarshal_lab::versions`).
+static GODOT_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "Engine version whose recorded answers to use: {} (the corpus has these)",
+        gdmarshal_lab::versions::verified_list().replace(" and ", " or ")
+    )
+});
+
 /// `gdmarshal conform`: a run against a testee, or `conform init`.
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -129,8 +137,7 @@ pub struct ConformArgs {
     /// stdin/stdout.
     #[arg(long, value_name = "CMD ARGS")]
     testee: String,
-    /// Engine version whose recorded answers to use: 3.2, 3.6 or 4.6 (the corpus has these).
-    #[arg(long = "godot", value_name = "VERSION")]
+    #[arg(long = "godot", value_name = "VERSION", help = GODOT_HELP.as_str())]
     profile: Profile,
     /// Which cases to run.
     #[arg(long, value_enum, default_value_t = Direction::Both)]

@@ -32,7 +32,8 @@ pub fn run(args: &EnginesArgs) -> ExitCode {
         return fail(format!(
             "no Godot engine found: none in the manifest {manifest}, none named by GDMARSHAL_GODOT or \
              GDMARSHAL_GODOT<MAJOR>_<MINOR>, no godot, godot4, godot3 or godot3-server on PATH \
-             (scripts/install-engines.sh installs 3.2, 3.6 and 4.6)"
+             (scripts/install-engines.sh installs {})",
+            gdmarshal_lab::versions::ci_engines().join(", ")
         ));
     }
     let config = EngineConfig {

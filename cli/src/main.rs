@@ -118,15 +118,22 @@ pub enum Command {
     Testee(conform::TesteeArgs),
 }
 
+/// `--godot`'s help for the codec commands, from the table of Godot versions
+/// (`gdmarshal_lab::versions`).
+static GODOT_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "Godot version whose format to use: {} (a bare major means its newest minor), optionally \
+         with -double for a double-precision build (e.g. 4.6-double). Verified against real \
+         engines: {}. The others follow Godot's source history, unverified.",
+        gdmarshal_lab::versions::accepted_list(),
+        gdmarshal_lab::versions::verified_list()
+    )
+});
+
 /// The `--godot VERSION` option shared by the codec commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct VersionArg {
-    /// Godot version whose format to use: 3, 3.0 to 3.6, 4, 4.0 to 4.6 (a bare major means its
-    /// newest minor), optionally with -double for a double-precision build (e.g. 4.6-double).
-    /// Verified against real engines: 3.2, 3.6, 4.6 and 4.6-double (a double-precision 4.6.3
-    /// built from source). Other minors and their double builds follow Godot's source history,
-    /// unverified.
-    #[arg(long = "godot", value_name = "VERSION")]
+    #[arg(long = "godot", value_name = "VERSION", help = GODOT_HELP.as_str())]
     pub profile: Profile,
 }
 

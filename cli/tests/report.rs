@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use gdmarshal_lab::oracle::{MANIFEST_ENGINES, discover};
+use gdmarshal_lab::oracle::discover;
 
 mod common;
 
@@ -17,7 +17,7 @@ fn repo() -> &'static Path {
 /// Whether every engine the report asks is installed (on CI a missing one fails).
 fn engines_installed() -> bool {
     let found = discover();
-    let missing: Vec<&str> = MANIFEST_ENGINES
+    let missing: Vec<&str> = gdmarshal_lab::versions::ci_engines()
         .iter()
         .filter(|n| !found.iter().any(|s| s.name == **n))
         .copied()

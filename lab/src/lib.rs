@@ -26,6 +26,7 @@ pub mod oracle;
 pub mod spec_page;
 pub mod this_codec;
 pub mod tree_diff;
+pub mod versions;
 
 pub use answer::{Answer, Reencoded};
 pub use answerer::Answerer;

@@ -10,8 +10,8 @@ use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals
 use gdmarshal::{Profile, Variant, VariantType};
 use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, MANIFEST_ENGINES, Request,
-    Resolution, Response, Verdict, discover, start_all,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, Request, Resolution, Response,
+    Verdict, discover, start_all,
 };
 
 /// The engine of this manifest name, or `None` (with a note) when it is not installed; on CI a
@@ -21,7 +21,8 @@ fn spec(name: &str) -> Option<EngineSpec> {
     if found.is_none() {
         if std::env::var_os("CI").is_some() {
             panic!(
-                "Godot engine {name} is not installed (scripts/install-engines.sh); CI needs every one of {MANIFEST_ENGINES:?}"
+                "Godot engine {name} is not installed (scripts/install-engines.sh); CI needs every one of {:?}",
+                gdmarshal_lab::versions::ci_engines()
             );
         }
         eprintln!(
@@ -33,7 +34,10 @@ fn spec(name: &str) -> Option<EngineSpec> {
 
 /// Every installed engine of the manifest list, started in parallel.
 fn engines(config: EngineConfig) -> Vec<Engine> {
-    let specs: Vec<EngineSpec> = MANIFEST_ENGINES.iter().filter_map(|n| spec(n)).collect();
+    let specs: Vec<EngineSpec> = gdmarshal_lab::versions::ci_engines()
+        .iter()
+        .filter_map(|n| spec(n))
+        .collect();
     start_all(specs, &config)
         .into_iter()
         .map(|(spec, r)| r.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name)))

@@ -5,9 +5,6 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The engines that `scripts/install-engines.sh` installs, by name; CI must have all of them.
-pub const MANIFEST_ENGINES: &[&str] = &["3.2", "3.6", "4.6"];
-
 /// Binary names looked up on `PATH`.
 const PATH_NAMES: &[&str] = &["godot", "godot4", "godot3", "godot3-server"];
 

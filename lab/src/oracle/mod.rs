@@ -40,8 +40,7 @@ mod scratch;
 use std::time::Duration;
 
 pub use discover::{
-    EngineSpec, MANIFEST_ENGINES, Source, discover, engine_cache, from_env, from_manifest,
-    from_path, manifest_path,
+    EngineSpec, Source, discover, engine_cache, from_env, from_manifest, from_path, manifest_path,
 };
 pub use engine::{
     DOUBLE_SUFFIX, Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project,

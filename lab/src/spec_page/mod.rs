@@ -329,8 +329,9 @@ pub fn files(
     corpora: &[EngineCorpus],
     framing: &[(String, Vec<FramingRecord>)],
 ) -> Vec<(String, String)> {
-    let p4: Profile = "4.6".parse().expect("4.6 is a profile");
-    let p3: Profile = "3.6".parse().expect("3.6 is a profile");
+    // Each page describes the newest engine of its major that the versions table verifies.
+    let p4 = crate::versions::newest_verified(4).expect("the versions table has a 4.x engine");
+    let p3 = crate::versions::newest_verified(3).expect("the versions table has a 3.x engine");
     vec![
         (PAGE_4X.to_string(), page(p4, corpora, framing)),
         (PAGE_3X.to_string(), page(p3, corpora, framing)),
