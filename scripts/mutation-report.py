@@ -20,15 +20,18 @@ whatever line, and is "stale" (to run again) once that code has changed. docs/mu
 keeps each run's wall time.
 
 Mutants reviewed as equivalent (same behaviour as the original on every input) are listed in
-docs/mutation-equivalent.txt, one per line: the mutant's name as cargo-mutants prints it, a tab,
-and the reason. An entry matches its mutant by name or, when code above it moved, by file, column
-and description, then by file and description, where as many survivors as entries share them
-(paired in line order); an entry that matches no survivor is reported as stale.
+docs/mutation-equivalent.txt, and those only the corpus cannot catch (score 2) in
+docs/mutation-equivalent-corpus.txt, one per line: the mutant's name as cargo-mutants prints it, a
+tab, and the reason, which starts with its kind (a tag of KINDS and a colon). An entry matches its
+mutant by name or, when code above it moved, by file, column and description, then by file and
+description, where as many survivors as entries share them (paired in line order); an entry that
+matches no survivor is reported as stale.
 Score = (caught + timeout) / (mutants - unviable - equivalent); a timeout counts as caught (the
 mutant does not pass), and is shown apart.
 
 The part of the page above the marker line is kept as it is: it explains the method. Everything
-below is regenerated. Standard library only.
+below is regenerated: the scores, a table per file, the open survivors with their diffs, and the
+reviewed survivors grouped by kind, one line each. Standard library only.
 """
 
 import hashlib
@@ -251,32 +254,38 @@ def current(ledger):
     return live, stale
 
 
+def load_entries(path):
+    """{name: reason} of one equivalence list (a name, a tab, the reason; `#` starts a comment)."""
+    out = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.rstrip("\n")
+                if line and not line.startswith("#") and "\t" in line:
+                    name, reason = line.split("\t", 1)
+                    out[name] = reason
+    return out
+
+
 def load_equivalent(score="tests"):
     """The reviewed equivalent mutants of `score`: docs/mutation-equivalent.txt (same behaviour
     on every input), and for score 2 also docs/mutation-equivalent-corpus.txt (mutants that
     change only what the testee protocol does not carry, such as the annotated dump)."""
-    out = {}
-    paths = [EQUIVALENT] + ([EQUIVALENT_CORPUS] if score == "corpus" else [])
-    for path in paths:
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                for line in f:
-                    line = line.rstrip("\n")
-                    if line and not line.startswith("#") and "\t" in line:
-                        name, reason = line.split("\t", 1)
-                        out[name] = reason
+    out = load_entries(EQUIVALENT)
+    if score == "corpus":
+        out.update(load_entries(EQUIVALENT_CORPUS))
     return out
 
 
-def match_equivalent(survivors, equivalent):
-    """{survivor name: reason} for the survivors the list covers, and the entries that cover
+def pair_equivalent(survivors, equivalent):
+    """{survivor name: entry name} for the survivors the list covers, and the entries that cover
     none. By name; else, for the code above a mutant moved, by file, column and description, then
     by file and description, wherever the survivors and the entries that share them are as many:
     they are paired in line order, which a move keeps."""
-    matched, used = {}, set()
+    paired, used = {}, set()
     for name in survivors:
         if name in equivalent:
-            matched[name] = equivalent[name]
+            paired[name] = name
             used.add(name)
 
     def by_column(name):
@@ -297,14 +306,65 @@ def match_equivalent(survivors, equivalent):
             if name not in used:
                 entries[key(name)].append(name)
         for name in survivors:
-            if name not in matched:
+            if name not in paired:
                 open_ones[key(name)].append(name)
         for k, names in open_ones.items():
             if k is not None and len(names) == len(entries.get(k, [])):
                 for survivor, entry in zip(sorted(names, key=line), sorted(entries[k], key=line)):
-                    matched[survivor] = equivalent[entry]
+                    paired[survivor] = entry
                     used.add(entry)
-    return matched, sorted(set(equivalent) - used)
+    return paired, sorted(set(equivalent) - used)
+
+
+def match_equivalent(survivors, equivalent):
+    """{survivor name: reason} for the survivors the list covers (see pair_equivalent), and the
+    entries that cover none."""
+    paired, unused = pair_equivalent(survivors, equivalent)
+    return {s: equivalent[e] for s, e in paired.items()}, unused
+
+
+# The kinds of reviewed survivor. Each reason in the equivalence lists starts with one of these
+# tags and a colon; the page groups the survivors by it.
+KINDS = {
+    "capacity-only": "only the room reserved ahead (a buffer's or a container's capacity, the "
+                     "decoder's reservation budget) or whether the same components are kept "
+                     "inline or on the heap",
+    "speed-only": "a shortcut declines more often or always, or is skipped, and the general path "
+                  "gives the same bytes, value or error: only slower",
+    "filter-only": "a hash, fingerprint or index that only narrows which earlier keys `same_key` "
+                   "compares is weakened or bypassed; `same_key` decides: the same entries, only "
+                   "slower",
+    "disjoint-bits": "`|` made `^` where the two sides share no bit: the same word",
+    "never-called": "code that nothing calls",
+    "same-result": "another branch or value that leads to the same result on every input, as "
+                   "the reason shows",
+    "dump-only": "only the annotated dump (the decoder's trace, `gdmarshal::inspect`), which the "
+                 "testee protocol does not carry",
+    "error-detail": "only an error's byte offset or words, or which of two reads refuses the "
+                    "input: conform judges a refusal by its verdict (with `--strict-errors`, its "
+                    "kind too)",
+    "not-carried": "only something else the testee protocol does not carry: a float token's "
+                   "spelling (floats are compared by their bits), text for people, the stack a "
+                   "drop needs",
+    "out-of-reach": "code the Rust kit (`testees/rust`) never reaches between a request and its "
+                    "answer: Variant's own equality where `keys::same` compares itself, the table "
+                    "of all profiles, queries for callers, the hex helpers, the encoder's general "
+                    "path alone",
+    "no-corpus-case": "only an input no corpus case can hold would tell: more elements than a "
+                      "request line holds, float tokens outside the schema, a value no engine "
+                      "object can be built to hold",
+}
+UNTAGGED = "untagged"
+TAG = re.compile(r"([a-z]+(?:-[a-z]+)*): ")
+
+
+def kind_of(reason):
+    """(kind, the reason without its tag); the kind is UNTAGGED where the reason starts with no
+    tag of KINDS."""
+    m = TAG.match(reason)
+    if m and m.group(1) in KINDS:
+        return m.group(1), reason[m.end():]
+    return UNTAGGED, reason
 
 
 def short_diff(diff, context=2):
@@ -322,6 +382,15 @@ def pct(num, den):
 
 
 CONFIGS = {"tests": ".cargo/mutants.toml", "corpus": ".cargo/mutants-corpus.toml"}
+SHORT = {"tests": "score 1", "corpus": "score 2"}
+LISTS = {
+    "equivalent": ("Equivalent on every input: [mutation-equivalent.txt](mutation-equivalent.txt)",
+                   "Left out of both scores; `scripts/mutants.sh diff` does not fail on them. "
+                   "Where only one score's run has the mutant survive, the line says so."),
+    "corpus": ("Out of the corpus's reach: [mutation-equivalent-corpus.txt]"
+               "(mutation-equivalent-corpus.txt)",
+               "Left out of score 2 only: score 1 catches each of them."),
+}
 
 
 def mutant_list(score):
@@ -335,11 +404,46 @@ def mutant_list(score):
     return [line for line in out.split("\n") if line.strip()]
 
 
-def row(file, c):
+def position(name):
+    """A sort key: file, line and column, as numbers."""
+    p = split_name(name)
+    return (p[0], p[1], p[2], p[3]) if p else (name, 0, 0, "")
+
+
+def row(label, c, not_run):
     den = c["total"] - c["unviable"] - c["equivalent"]
     killed = c["caught"] + c["timeout"]
-    return (f"| {file} | {c['total']} | {c['caught']} | {c['timeout']} | {c['missed']} | "
-            f"{c['unviable']} | {c['equivalent']} | {pct(killed, den)} | {c.get('not run', 0)} |")
+    return (f"| {label} | {c['total']} | {c['caught']} | {c['timeout']} | {c['unviable']} | "
+            f"{c['equivalent']} | {c['open']} | {pct(killed, den)} | {not_run} |")
+
+
+TABLE = ("| mutants | caught | timeouts | unviable | equivalent | open | score | not yet run |",
+         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+
+
+def measure(score, mutants):
+    """What the page shows of one score: its survivors paired with their entries, counts per
+    file, and (where cargo-mutants runs) the mutants of today's code not yet run."""
+    survivors = sorted(n for n, e in mutants.items() if e["outcome"] == "missed")
+    equivalent = load_equivalent(score)
+    paired, _ = pair_equivalent(survivors, equivalent)
+    per_file = defaultdict(lambda: defaultdict(int))
+    for name, e in mutants.items():
+        outcome = e["outcome"]
+        if outcome == "missed":
+            outcome = "equivalent" if name in paired else "open"
+        per_file[e["file"]][outcome] += 1
+        per_file[e["file"]]["total"] += 1
+    listed = mutant_list(score)
+    not_run, unmeasured = None, None
+    if listed is not None:
+        not_run, unmeasured = defaultdict(int), defaultdict(int)
+        for name in listed:
+            parts = split_name(name)
+            if parts and name not in mutants:
+                (not_run if parts[0] in per_file else unmeasured)[parts[0]] += 1
+    return {"survivors": survivors, "paired": paired, "equivalent": equivalent,
+            "per_file": per_file, "not_run": not_run, "unmeasured": unmeasured}
 
 
 def render():
@@ -349,86 +453,139 @@ def render():
     if not live:
         lines.append("No results yet: run `scripts/mutants.sh tests` or `scripts/mutants.sh corpus`.")
         return "\n".join(lines) + "\n"
-    for score in SCORES:
-        if score not in live:
-            continue
-        mutants = live[score]
-        equivalent = load_equivalent(score)
-        lines += [f"## {SCORES[score]}", ""]
+    scores = [s for s in SCORES if s in live]
+    m = {s: measure(s, live[s]) for s in scores}
+
+    # The scores.
+    lines += ["## Scores", "", "| " + TABLE[0], "| --- " + TABLE[1]]
+    notes = []
+    for s in scores:
+        total = defaultdict(int)
+        for c in m[s]["per_file"].values():
+            for k, v in c.items():
+                total[k] += v
+        not_run = "–" if m[s]["not_run"] is None else sum(m[s]["not_run"].values())
+        lines.append(row(SCORES[s].split(" (")[0], total, not_run))
+    for s in scores:
+        if stale.get(s):
+            notes.append(f"Not counted in {SHORT[s]}: {stale[s]} outcomes measured on code that "
+                         "has changed since (stale: `--pending` runs them again).")
+        if m[s]["unmeasured"]:
+            files = ", ".join(f"{f} ({n})" for f, n in sorted(m[s]["unmeasured"].items()))
+            notes.append(f"Configured for {SHORT[s]} but with no outcome yet: {files}.")
+    if any(m[s]["not_run"] is None for s in scores):
+        notes.append("cargo-mutants is not installed where this page was written: the mutants not "
+                     "yet run are not counted (–).")
+    timing = []
+    for s in scores:
         # A run that tested no mutant (its baseline failed) is left out.
-        mine = [r for r in runs if r["score"] == score and r["mutants"]]
-        lines.append("Runs (results folder under target/mutants/, date, wall time, mutants):")
+        mine = [r for r in runs if r["score"] == s and r["mutants"]]
+        secs = sum(r.get("seconds") or 0 for r in mine)
+        n = sum(r["mutants"] for r in mine)
+        if n and secs:
+            timing.append(f"{SHORT[s]}, {len(mine)} runs, {n} mutants run in {secs} s "
+                          f"({secs / n:.1f} s a mutant)")
+    if timing:
+        notes.append("Runs recorded in [mutation/runs.jsonl](mutation/runs.jsonl), baselines "
+                     "included: " + "; ".join(timing) + ".")
+    for note in notes:
+        lines += ["", note]
+    lines.append("")
+
+    # Per file.
+    lines += ["## Per file", ""]
+    for s in scores:
+        lines += [f"{SCORES[s]}:", "", "| file " + TABLE[0], "| --- " + TABLE[1]]
+        for file in sorted(m[s]["per_file"]):
+            nr = "–" if m[s]["not_run"] is None else m[s]["not_run"].get(file, 0)
+            lines.append(row(file, m[s]["per_file"][file], nr))
         lines.append("")
-        for r in mine:
-            s, n = r.get("seconds"), r["mutants"]
-            per = f", {s / n:.1f} s per mutant" if s and n else ""
-            wall = f"{s} s" if s is not None else "unknown"
-            lines.append(f"- `{r['label']}` ({r['date']}): {wall}, {n} mutants{per}")
-        total_s = sum(r.get("seconds") or 0 for r in mine)
-        total_n = sum(r["mutants"] for r in mine)
-        if total_n and total_s:
-            lines += ["", f"Overall: {total_s} s for {total_n} mutant runs, {total_s / total_n:.1f} s "
-                      "per mutant (including the unmutated baseline build and test of each run)."]
-        if stale.get(score):
-            lines += ["", f"Not counted: {stale[score]} outcomes measured on code that has changed "
-                      "since (stale: run those files again)."]
-        survivors = sorted(n for n, e in mutants.items() if e["outcome"] == "missed")
-        matched, unused = match_equivalent(survivors, equivalent)
-        lines += ["", "| file | mutants | caught | timeout | missed | unviable | equivalent | score "
-                  "| not yet run |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        per_file = defaultdict(lambda: defaultdict(int))
-        for name, e in mutants.items():
-            outcome = "equivalent" if name in matched else e["outcome"]
-            per_file[e["file"]][outcome] += 1
-            per_file[e["file"]]["total"] += 1
-        listed = mutant_list(score)
-        if listed is None:
-            lines[-2:-2] = ["(cargo-mutants is not installed here: the mutants not yet run are not "
-                            "counted.)", ""]
-        else:
-            files = set(per_file)
-            for name in listed:
-                parts = split_name(name)
-                if parts and parts[0] in files and name not in mutants:
-                    per_file[parts[0]]["not run"] += 1
-        grand = defaultdict(int)
-        for file in sorted(per_file):
-            for k, v in per_file[file].items():
-                grand[k] += v
-            lines.append(row(file, per_file[file]))
-        lines.append(row("**all**", grand))
+
+    # Open survivors, in full.
+    lines += ["## Open survivors", ""]
+    open_ones = [(s, n) for s in scores for n in m[s]["survivors"] if n not in m[s]["paired"]]
+    if not open_ones:
+        lines += ["None: every survivor is reviewed.", ""]
+    else:
+        lines += ["No test or corpus case catches these yet, and no list reviews them.", ""]
+    for s, name in open_ones:
+        lines.append(f"- {SHORT[s]}: `{name}`")
+        diff = live[s][name].get("diff", "")
+        if diff:
+            lines += (["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")]
+                      + ["  ```"])
         lines.append("")
-        open_ones = [n for n in survivors if n not in matched]
-        lines += [f"### Surviving mutants ({len(survivors)}: {len(matched)} equivalent, "
-                  f"{len(open_ones)} open)", ""]
-        if not survivors:
-            lines += ["None.", ""]
-        for name in sorted(survivors, key=lambda n: (n in matched, n)):
-            lines.append(f"- `{name}`")
-            if name in matched:
-                lines.append(f"  - equivalent: {matched[name]}")
-            else:
-                lines.append("  - open: no test catches it yet")
-            diff = mutants[name].get("diff", "")
-            if diff:
-                lines += ["", "  ```diff"] + ["  " + d for d in short_diff(diff).split("\n")] + ["  ```", ""]
-        lines.append("")
+
+    # Reviewed survivors by kind: each mutant once, under the list whose entry covers it.
+    corpus_only = load_entries(EQUIVALENT_CORPUS)
+    reviewed = {key: {} for key in LISTS}
+    counts = defaultdict(lambda: defaultdict(int))
+    for s in scores:
+        for name, entry in m[s]["paired"].items():
+            key = "corpus" if s == "corpus" and entry in corpus_only else "equivalent"
+            kind, reason = kind_of(m[s]["equivalent"][entry])
+            item = reviewed[key].setdefault(name, {"kind": kind, "reason": reason, "scores": set()})
+            item["scores"].add(s)
+            counts[kind][s] += 1
+    kinds = [k for k in list(KINDS) + [UNTAGGED] if k in counts]
+    lines += ["## Reviewed survivors by kind", "",
+              "| kind | " + " | ".join(SHORT[s] for s in scores) + " | what the mutant changes |",
+              "| --- | " + " | ".join("---:" for _ in scores) + " | --- |"]
+    for k in kinds:
+        meaning = KINDS.get(k, "no kind tag: the reason should start with one")
+        # A `|` would end the table's cell, even in code.
+        meaning = meaning.replace("|", "\\|")
+        cells = " | ".join(str(counts[k][s]) for s in scores)
+        lines.append(f"| {k} | {cells} | {meaning} |")
+    lines.append("| **all** | " + " | ".join(str(sum(counts[k][s] for k in kinds)) for s in scores)
+                 + " | |")
+    lines.append("")
+    for key, (title, note) in LISTS.items():
+        items = reviewed[key]
+        if not items:
+            continue
+        lines += [f"### {title}", "", note, ""]
+        # Score 2's own list holds survivors of score 2 alone: nothing to say of their scores.
+        where = (lambda n: scope(n, items, live)) if key == "equivalent" else (lambda n: "")
+        for k in kinds:
+            names = sorted((n for n, i in items.items() if i["kind"] == k), key=position)
+            if not names:
+                continue
+            lines += [f"#### {k} ({len(names)})", ""]
+            by_reason = defaultdict(list)
+            for n in names:
+                by_reason[items[n]["reason"]].append(n)
+            for reason, group in by_reason.items():
+                if len(group) == 1:
+                    lines.append(f"- `{group[0]}`{where(group[0])}: {reason}")
+                else:
+                    lines.append(f"- {len(group)} mutants: {reason}")
+                    lines += [f"  - `{n}`{where(n)}" for n in group]
+            lines.append("")
+
     # An entry is unused when no score's survivors use it; one of score 2's own only once score 2
     # has an outcome for its mutant (before that it is waiting, not stale).
     entries = set(load_equivalent("corpus"))
     used = set()
-    for score, mutants in live.items():
-        eq = load_equivalent(score)
-        survivors = [n for n, e in mutants.items() if e["outcome"] == "missed"]
-        used |= set(eq) - set(match_equivalent(survivors, eq)[1])
-    corpus_only = entries - set(load_equivalent("tests"))
+    for s in scores:
+        used |= set(m[s]["paired"].values())
+    waiting = set(corpus_only) - set(load_entries(EQUIVALENT))
     measured = set(live.get("corpus", {}))
-    unused = sorted(e for e in entries - used if e not in corpus_only or e in measured)
+    unused = sorted(e for e in entries - used if e not in waiting or e in measured)
     if unused:
         lines += ["## Equivalence entries that match no surviving mutant", "",
                   "Their mutant is caught now, or its code changed: review and remove them.", ""]
         lines += [f"- `{n}`" for n in unused] + [""]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def scope(name, items, live):
+    """What a listed mutant's line says when only one score has it survive."""
+    missing = [s for s in SCORES if s in live and s not in items[name]["scores"]]
+    if not missing or len(missing) == len([s for s in SCORES if s in live]):
+        return ""
+    s = missing[0]
+    return f" ({SHORT[s]} catches it)" if name in live[s] else f" ({SHORT[s]} does not mutate it)"
 
 
 def write(output):

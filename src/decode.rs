@@ -1,4 +1,4 @@
-//! The decoder: bytes to [`Variant`], as `bytes_to_var` / `bytes2var` read them.
+//! The decoder: bytes to [`Variant`], as `bytes_to_var` / `bytes2var` read them ([example](crate)).
 //!
 //! One reader walks the input; each shape of [`crate::types::Shape`] has one read function here, and
 //! every field it reads is reported to a [`Trace`]. Counts are checked against the bytes left before

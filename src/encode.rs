@@ -1,4 +1,4 @@
-//! The encoder: [`Variant`] to bytes, as `var_to_bytes` / `var2bytes` write them.
+//! The encoder: [`Variant`] to bytes as `var_to_bytes` / `var2bytes` write them ([example](crate)).
 //!
 //! Godot's own choices are followed exactly (`encode_variant` in `core/io/marshalls.cpp`): an int
 //! takes 64 bits only outside the i32 range; a float takes 64 bits when it does not survive a round
@@ -8,7 +8,7 @@
 
 use crate::decode::ENCODED_OBJECT_AS_ID;
 
-/// What 3.x writes in place of a Dictionary key it cannot look up ([`unfindable`]).
+/// What 3.x writes in place of a Dictionary key it cannot look up (a PoolRealArray with a NaN).
 pub const DELETED_OBJECT: &str = "[Deleted Object]";
 use crate::error::{EncodeError, EncodeErrorKind as K};
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID};

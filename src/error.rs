@@ -16,6 +16,7 @@ pub struct DecodeError {
 
 /// What is wrong with the bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DecodeErrorKind {
     /// The input ends before a field that must be there.
     Truncated {
@@ -60,8 +61,8 @@ pub enum DecodeErrorKind {
     /// A NodePath in the pre-3.0 format, which the engine no longer reads.
     OldNodePath,
     /// A typed container element that the engine keeps converted to the container's type in a way
-    /// this codec does not reproduce (see [`crate::typed`]): the input is valid, but the value the
-    /// engine makes of it is not known here.
+    /// this codec does not reproduce (the repository's `corpus/known-differences.txt` lists them):
+    /// the input is valid, but the value the engine makes of it is not known here.
     UnmodelledConversion {
         /// The element's type.
         from: VariantType,
@@ -125,6 +126,7 @@ pub struct EncodeError {
 
 /// What is wrong with the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EncodeErrorKind {
     /// The profile's engine has no such type.
     TypeNotInVersion {

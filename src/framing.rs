@@ -1,6 +1,6 @@
 //! The framing around an encoded value that `FileAccess.store_var` (3.x `File.store_var`),
 //! `StreamPeer.put_var` and `PacketPeer.put_var` write, and their `get_var` read: a 4-byte
-//! little-endian length of the encoded value, then the value as [`encode`](crate::encode)
+//! little-endian length of the encoded value, then the value as [`encode`](crate::encode())
 //! writes it. The three write the same bytes (`corpus/framing/` holds each engine's own); they
 //! differ only in what a wrong length does, which [`unframe`] follows per engine version:
 //!
@@ -11,11 +11,27 @@
 //!   on every engine, and a packet peer has no packet until all of it has arrived;
 //! - a length longer than the value, with the bytes present: the value is decoded from the
 //!   start and the reader moves past all `length` bytes (the rest is skipped).
+//!
+//! ```
+//! use gdmarshal::framing::{Framing, frame, unframe};
+//! use gdmarshal::{decode, encode, DecodeOptions, EncodeOptions, Profile, Variant};
+//!
+//! let godot46: Profile = "4.6".parse().unwrap();
+//! let bytes = encode(&Variant::Int(7), godot46, EncodeOptions::default()).unwrap();
+//! let file = frame(&bytes, Framing::StoreVar);
+//! assert_eq!(file, [8, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0]);
+//!
+//! let unframed = unframe(&file, Framing::StoreVar, godot46).unwrap();
+//! assert_eq!(unframed.consumed, 12);
+//! let value = decode(unframed.payload, godot46, DecodeOptions::default()).unwrap().value;
+//! assert_eq!(value, Variant::Int(7));
+//! ```
 
 use crate::profile::{Family, Profile};
 
 /// Which framing surrounds the encoded value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Framing {
     /// The bare value, as `var_to_bytes` writes it.
     None,
@@ -31,6 +47,7 @@ pub enum Framing {
 
 /// Why framed bytes cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FramingError {
     /// Fewer than the 4 bytes of the length.
     #[error("the input has {len} bytes, fewer than the 4-byte length")]

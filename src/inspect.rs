@@ -37,7 +37,23 @@ impl fmt::Display for Dump {
     }
 }
 
-/// Dumps the value at the start of `bytes`.
+/// Dumps the value at the start of `bytes`: every field the decoder reads, with its offset, its
+/// bytes and what it means, and the error where decoding stops.
+///
+/// ```
+/// use gdmarshal::inspect::inspect;
+/// use gdmarshal::{DecodeOptions, Profile};
+///
+/// let godot46: Profile = "4.6".parse().unwrap();
+/// let dump = inspect(&[2, 0, 0, 0, 7, 0, 0, 0], godot46, DecodeOptions::default());
+/// assert_eq!(dump.consumed, Some(8));
+/// assert!(dump.error.is_none());
+/// // A line of column names, a line per field read, then the outcome.
+/// assert!(dump.to_string().ends_with("ok: 8 bytes consumed\n"));
+///
+/// let cut = inspect(&[2, 0, 0, 0, 7], godot46, DecodeOptions::default());
+/// assert_eq!(cut.error.unwrap().offset, 4);
+/// ```
 pub fn inspect(bytes: &[u8], profile: Profile, opts: DecodeOptions) -> Dump {
     let mut t = Lines {
         bytes,

@@ -6,7 +6,7 @@
 //!   into any `io::Write`; [`to_json`] builds a `serde_json::Value` from it.
 //! - The reader is a set of serde visitors that build the [`Variant`] as the JSON is parsed.
 //!   [`read_json`] / [`read_json_from`] read JSON text (nesting limited to what the profile's
-//!   engines accept); [`from_json`] reads a `serde_json::Value`.
+//!   engines accept); [`from_json`] reads a `serde_json::Value` ([example](crate#tagged-json)).
 //!
 //! So memory follows the value, not its JSON: a JSON path is built only when an error is reported,
 //! nesting is refused at the profile's limit before it costs stack or memory, and duplicate or
@@ -60,6 +60,7 @@ pub struct JsonError {
 /// Why JSON text does not read as a value: where in the text (1-based line and column, as
 /// serde_json counts them), and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The text is not JSON, ends early or could not be read.
     #[error("{line}:{column}: invalid JSON in {path}: {message}")]

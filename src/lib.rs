@@ -4,6 +4,11 @@
 //! `bytes_to_var` (Godot 4) and `var2bytes` / `bytes2var` (Godot 3) write and accept, also used by
 //! `FileAccess.store_var` and `PacketPeer.put_var`. Checked byte for byte against real engines.
 //!
+//! ## Encoding and decoding
+//!
+//! [`encode`](fn@encode) writes a [`Variant`] as a [`Profile`]'s engine does; [`decode`](fn@decode)
+//! reads one back, as the engine does, and says how many bytes it took.
+//!
 //! ```
 //! use gdmarshal::{decode, encode, DecodeOptions, EncodeOptions, Profile, Variant};
 //!
@@ -15,18 +20,68 @@
 //! assert_eq!(back.consumed, 8);
 //! ```
 //!
-//! The pieces: [`types`] is the one table of types and layouts; [`profile`] holds what differs
-//! between versions; [`decode`](mod@decode) and [`encode`](mod@encode) are the codec; [`json`] is the
-//! tagged-JSON schema shared by the CLI, the corpus and the conformance runner; [`inspect`] prints an
-//! annotated dump.
+//! Bytes the engine refuses are a [`DecodeError`]: the offset of the problem and what it is. The
+//! kinds of error are `#[non_exhaustive]` (a new engine version can bring a new one), so a match
+//! on them ends with a wildcard arm:
+//!
+//! ```
+//! use gdmarshal::error::DecodeErrorKind;
+//! use gdmarshal::{decode, DecodeOptions, Profile};
+//!
+//! let godot46: Profile = "4.6".parse().unwrap();
+//! // An int whose 4-byte payload is cut after one byte.
+//! let e = decode(&[2, 0, 0, 0, 1], godot46, DecodeOptions::default()).unwrap_err();
+//! assert_eq!(e.offset, 4);
+//! let missing = match e.kind {
+//!     DecodeErrorKind::Truncated { needed, left, .. } => Some(needed - left),
+//!     _ => None,
+//! };
+//! assert_eq!(missing, Some(3));
+//! ```
+//!
+//! ## Tagged JSON
+//!
+//! [`json::to_json`] and [`json::from_json`] turn a value into the tagged JSON of
+//! docs/tagged-json.md and back, exactly (64-bit ints as strings, float bits kept);
+//! [`json::write_json`] and [`json::read_json`] do the same with JSON text, without a tree.
+//!
+//! ```
+//! use gdmarshal::float::FloatStyle;
+//! use gdmarshal::json::{from_json, to_json};
+//! use gdmarshal::value::Array;
+//! use gdmarshal::{Profile, Variant};
+//!
+//! let godot46: Profile = "4.6".parse().unwrap();
+//! let value = Variant::Array(Array::new(vec![Variant::Int(1), Variant::String("hi".into())]));
+//! let tree = to_json(&value, godot46, FloatStyle::Shortest);
+//! assert_eq!(
+//!     tree.to_string(),
+//!     r#"{"type":"Array","value":[{"type":"int","value":"1"},{"type":"String","value":"hi"}]}"#
+//! );
+//! assert_eq!(from_json(&tree, godot46).unwrap(), value);
+//! ```
+//!
+//! ## The rest
+//!
+//! [`types`] is the one table of types and layouts, and [`profile`] holds what differs between
+//! versions; [`value`] has the types a [`Variant`] holds, and [`float`] the float tokens of the
+//! tagged JSON. [`framing`] adds and reads the length that `store_var` and `put_var` write before
+//! a value; [`pool`] recycles the buffers of decoded values for the next decode; [`inspect`] prints
+//! an annotated dump of bytes, built on the decoder's [`trace`]; [`header`] has the bits of the
+//! 4-byte header that starts every value; [`error`] has the errors of decoding and encoding.
 //!
 //! This crate is the codec alone: it depends on serde, thiserror and small data crates, never on
 //! process, command-line or file-system machinery. The engines, corpus, campaigns and conformance
 //! runner that prove it against real Godot are the `gdmarshal-lab` crate (`lab/`), and the
 //! `gdmarshal` binary is `gdmarshal-cli` (`cli/`).
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
+// A public signature must not use a type of the private modules below, which users cannot name.
+#![warn(unnameable_types)]
 
+// The public modules are what a user of the codec reaches for; the rest are the codec's own
+// helpers (byte reading, string storage and UTF-8 rules, key equality, typed-container
+// conversions), whose items reach users through the public modules where a signature needs them.
 mod convert;
 pub mod decode;
 pub mod encode;
@@ -38,20 +93,20 @@ pub mod generate;
 pub mod header;
 pub mod inspect;
 pub mod json;
-pub mod keys;
+mod keys;
 mod packed;
 pub mod pool;
 pub mod profile;
 #[cfg(feature = "test-support")]
 pub mod properties;
-pub mod reader;
+mod reader;
 mod stack;
-pub mod string;
-pub mod text;
+mod string;
+mod text;
 pub mod trace;
-pub mod typed;
+mod typed;
 pub mod types;
-pub mod utf8;
+mod utf8;
 pub mod value;
 #[cfg(feature = "test-support")]
 pub mod vectors;

@@ -8,10 +8,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::types::{TYPES, TypeInfo, VariantType};
-use crate::utf8::Utf8Rules;
+pub use crate::utf8::Utf8Rules;
 
 /// The two incompatible type tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Family {
     /// Godot 3.x: 27 types, `var2bytes` / `bytes2var`.
     Godot3,
@@ -151,7 +152,7 @@ impl Profile {
         1024
     }
 
-    /// How the engine reads string bytes and writes string units (see [`crate::utf8`]).
+    /// How the engine reads string bytes and writes string units (see [`Utf8Rules`]).
     ///
     /// 4.x is strict. 3.x reads loosely; 3.2.3 writes every unit as it is and 3.6.2 joins
     /// surrogate pairs and writes lone surrogates as spaces (both checked against the engines).

@@ -61,13 +61,6 @@ impl<'a> Reader<'a> {
         &self.buf[start..self.pos]
     }
 
-    /// The next `N` bytes without reading them, when there are that many.
-    #[inline]
-    pub fn peek<const N: usize>(&self) -> Option<[u8; N]> {
-        let s = self.buf.get(self.pos..self.pos.checked_add(N)?)?;
-        s.try_into().ok()
-    }
-
     /// The next `N` bytes in the input without reading them, when there are that many: loaded
     /// from the input where they are used, rather than copied out first.
     #[inline]
@@ -76,7 +69,7 @@ impl<'a> Reader<'a> {
         s.try_into().ok()
     }
 
-    /// Skips `n` bytes that [`Reader::peek`] has shown are there.
+    /// Skips `n` bytes that [`Reader::peek_ref`] has shown are there.
     #[inline]
     pub fn skip(&mut self, n: usize) {
         debug_assert!(n <= self.left());

@@ -42,7 +42,7 @@ impl Text {
 
     /// The string of these code units: Unicode text when every unit is a scalar value.
     ///
-    /// Units above [`MAX_UNIT`] are kept; the encoder refuses them.
+    /// Units above `0x7FFF_FFFF`, which no engine string holds, are kept; the encoder refuses them.
     pub fn from_units(units: impl IntoIterator<Item = u32>) -> Text {
         let units: Vec<u32> = units.into_iter().collect();
         if units.iter().all(|&u| is_scalar(u)) {

@@ -78,7 +78,8 @@ pub const SHORT_TEXT: usize = SHORT - 1;
 /// The first `len` (at most [`SHORT_TEXT`]) bytes of `window` as text, when every one of them is
 /// ASCII other than NUL (then [`decode_utf8`] would give the same text); `None` sends the caller
 /// to [`decode_utf8`].
-#[inline(always)]
+// The decoder takes the two steps apart; the tests state what they make together.
+#[cfg(test)]
 pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
     plain_window(window, len).then(|| Text::from_plain_window(window, len))
 }

@@ -16,6 +16,7 @@ use std::fmt;
 /// [`PackedFloat32Array`](VariantType::PackedFloat32Array)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[allow(missing_docs)] // the names are Godot's own; TYPES documents each one
+#[non_exhaustive]
 pub enum VariantType {
     Nil,
     Bool,

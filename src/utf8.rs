@@ -10,6 +10,7 @@ use crate::string::{MAX_UNIT, Text};
 
 /// How an engine reads a string's bytes and writes its units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Utf8Rules {
     /// 4.x: valid UTF-8 only, so strings are always Unicode text.
     Strict,

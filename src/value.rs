@@ -3,7 +3,7 @@
 //! Values keep exact bits. A float is kept at the width it has inside the engine (real_t components
 //! as f32 or f64 [`Reals`], `Color` as f32, `float` as f64), so -0.0 and NaN payloads
 //! survive. Dictionaries keep their entries in insertion order; decoding merges duplicate keys as
-//! the engine does (see [`crate::keys`]).
+//! the engine does.
 
 use smallvec::SmallVec;
 
@@ -428,6 +428,7 @@ pub struct Signal {
 // partial-width stores that stalled the loads after them (scalar arrays decoded ~30% slower).
 #[allow(missing_docs)]
 #[repr(u64)]
+#[non_exhaustive]
 pub enum Variant {
     Nil,
     Bool(bool),

@@ -1,5 +1,6 @@
 """Tests of scripts/mutation-report.py: the ledger keeps outcomes across runs, drops them when the
-code they were measured on changes, follows code that moved, and matches equivalence entries.
+code they were measured on changes, follows code that moved, and matches equivalence entries; the
+page shows the scores, the open survivors in full and the reviewed ones by kind.
 Run: python3 -m unittest discover -s scripts/tests"""
 
 import importlib.util
@@ -34,16 +35,21 @@ class Ledger(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         root = self.dir.name
-        self.saved = (report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT)
+        self.saved = (report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT,
+                      report.EQUIVALENT_CORPUS, report.mutant_list)
         report.ROOT = root
         report.LEDGER = os.path.join(root, "docs", "mutation", "outcomes.jsonl")
         report.RUNS = os.path.join(root, "docs", "mutation", "runs.jsonl")
         report.EQUIVALENT = os.path.join(root, "docs", "mutation-equivalent.txt")
+        report.EQUIVALENT_CORPUS = os.path.join(root, "docs", "mutation-equivalent-corpus.txt")
+        # No cargo-mutants here: the page says that the mutants not yet run are not counted.
+        report.mutant_list = lambda score: None
         os.makedirs(os.path.join(root, "src"))
         self.write("src/m.rs", SOURCE)
 
     def tearDown(self):
-        report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT = self.saved
+        (report.ROOT, report.LEDGER, report.RUNS, report.EQUIVALENT, report.EQUIVALENT_CORPUS,
+         report.mutant_list) = self.saved
         self.dir.cleanup()
 
     def write(self, path, text):
@@ -125,6 +131,104 @@ class Ledger(unittest.TestCase):
                                    survivors[3]: "the first d", survivors[4]: "the second d"})
         self.assertEqual(unused, ["src/m.rs:1:1: replace - with + in gone",
                                   "src/m.rs:29:1: replace - with / in e"])
+
+    def test_a_reason_starts_with_its_kind(self):
+        self.assertEqual(report.kind_of("speed-only: the general path reads it"),
+                         ("speed-only", "the general path reads it"))
+        self.assertEqual(report.kind_of("dump-only: a: b"), ("dump-only", "a: b"))
+        # An unknown tag, or none, is no kind: the page counts it as untagged.
+        self.assertEqual(report.kind_of("fast-only: x"), (report.UNTAGGED, "fast-only: x"))
+        self.assertEqual(report.kind_of("as above: x"), (report.UNTAGGED, "as above: x"))
+
+    def test_every_reviewed_reason_in_the_repository_has_a_kind(self):
+        for path in self.saved[3:5]:
+            entries = report.load_entries(path)
+            self.assertTrue(entries, path)
+            for name, reason in entries.items():
+                self.assertNotEqual(report.kind_of(reason)[0], report.UNTAGGED, f"{path}: {name}")
+
+    def test_the_page_shows_scores_open_survivors_in_full_and_reviewed_ones_by_kind(self):
+        a, b = SOURCE.split("\n\n")
+        caught_in_a = "src/m.rs:2:7: replace + with - in a"
+        room_in_a = "src/m.rs:2:7: replace + with * in a"
+        same_in_b = "src/m.rs:6:7: replace > with >= in b"
+        dump_in_b = "src/m.rs:6:7: replace > with < in b"
+        untagged_in_b = "src/m.rs:6:7: replace > with == in b"
+        self.run_of("tests", [(caught_in_a, 2, "CaughtMutant", 1, a, 1),
+                              (room_in_a, 2, "MissedMutant", 1, a, 1),
+                              (same_in_b, 6, "MissedMutant", 5, b, 1)])
+        self.run_of("corpus", [(caught_in_a, 2, "MissedMutant", 1, a, 1),
+                               (room_in_a, 2, "CaughtMutant", 1, a, 1),
+                               (same_in_b, 6, "MissedMutant", 5, b, 1),
+                               (dump_in_b, 6, "MissedMutant", 5, b, 1),
+                               (untagged_in_b, 6, "MissedMutant", 5, b, 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        self.write("docs/mutation-equivalent.txt",
+                   "# comment\n"
+                   f"{room_in_a}\tcapacity-only: only the room reserved\n"
+                   f"{same_in_b}\tdisjoint-bits: b answers alike\n")
+        self.write("docs/mutation-equivalent-corpus.txt",
+                   f"{dump_in_b}\tdump-only: only the trace\n"
+                   f"{untagged_in_b}\tno kind given\n")
+        page = report.render()
+        lines = page.split("\n")
+        # The scores: score 2 has one open survivor (caught_in_a) of two that count.
+        self.assertIn("| Score 1: the codec crate's own tests, no engines | 3 | 1 | 0 | 0 | 2 | 0 "
+                      "| 100.0% | – |", lines)
+        self.assertIn("| Score 2: the corpus as a gate | 5 | 1 | 0 | 0 | 3 | 1 | 50.0% | – |",
+                      lines)
+        self.assertIn("| src/m.rs | 5 | 1 | 0 | 0 | 3 | 1 | 50.0% | – |", lines)
+        # The open survivor with its diff, the only diff on the page.
+        self.assertIn(f"- score 2: `{caught_in_a}`", lines)
+        self.assertEqual(page.count("```diff"), 1)
+        # The kinds, counted per score, and each reviewed mutant once, on one line.
+        self.assertIn("| capacity-only | 1 | 0 | " + report.KINDS["capacity-only"] + " |", lines)
+        # A `|` in a cell is escaped: it would end the cell.
+        escaped = report.KINDS["disjoint-bits"].replace("|", "\\|")
+        self.assertIn(f"| disjoint-bits | 1 | 1 | {escaped} |", lines)
+        self.assertIn("| dump-only | 0 | 1 | " + report.KINDS["dump-only"] + " |", lines)
+        self.assertIn("| untagged | 0 | 1 | no kind tag: the reason should start with one |", lines)
+        self.assertIn("| **all** | 2 | 3 | |", lines)
+        self.assertIn(f"- `{room_in_a}` (score 2 catches it): only the room reserved", lines)
+        self.assertIn(f"- `{same_in_b}`: b answers alike", lines)
+        self.assertIn(f"- `{dump_in_b}`: only the trace", lines)
+        self.assertIn(f"- `{untagged_in_b}`: no kind given", lines)
+        self.assertEqual(sum(line.startswith(f"- `{same_in_b}`") for line in lines), 1)
+        # Under their list and kind.
+        order = [next(i for i, line in enumerate(lines) if line.startswith(text)) for text in (
+            "## Open survivors", "## Reviewed survivors by kind",
+            "### Equivalent on every input", "#### capacity-only (1)", "#### disjoint-bits (1)",
+            "### Out of the corpus's reach", "#### dump-only (1)", "#### untagged (1)")]
+        self.assertEqual(order, sorted(order))
+
+    def test_mutants_with_one_reason_share_its_line(self):
+        a = SOURCE.split("\n\n")[0]
+        first = "src/m.rs:2:7: replace + with - in a"
+        second = "src/m.rs:2:7: replace + with * in a"
+        self.run_of("tests", [(first, 2, "MissedMutant", 1, a, 1),
+                              (second, 2, "MissedMutant", 1, a, 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        self.write("docs/mutation-equivalent.txt", f"{first}\tspeed-only: the same\n"
+                                                   f"{second}\tspeed-only: the same\n")
+        lines = report.render().split("\n")
+        start = lines.index("#### speed-only (2)")
+        self.assertEqual(lines[start + 2:start + 5], [
+            "- 2 mutants: the same", f"  - `{second}`", f"  - `{first}`"])
+        self.assertIn("None: every survivor is reviewed.", lines)
+
+    def test_write_keeps_the_hand_written_part(self):
+        self.write("docs/mutation.md", "# Mutation testing\n\nThe method.\n\n" + report.MARKER
+                   + "\n\nold tables\n")
+        self.run_of("tests", [("src/m.rs:2:7: replace + with - in a", 2, "CaughtMutant", 1,
+                               SOURCE.split("\n\n")[0], 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        path = os.path.join(self.dir.name, "docs", "mutation.md")
+        report.write(path)
+        with open(path, encoding="utf-8") as f:
+            page = f.read()
+        self.assertTrue(page.startswith("# Mutation testing\n\nThe method.\n\n" + report.MARKER))
+        self.assertNotIn("old tables", page)
+        self.assertIn("## Scores", page)
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ fn gen_options(profile: Profile) -> GenOptions {
 /// Repeats one entry of one of `value`'s non-empty dictionaries, picked by `rng`, so that the
 /// engine's decoder meets a key it has already seen and must tell whether it is the same key: the
 /// generator itself never draws such a value, as it keeps a dictionary's keys distinct by the
-/// codec's own idea of key equality (`gdmarshal::keys::same_key`), which is what this puts to the
+/// codec's own idea of key equality (`same_key` in src/keys.rs), which is what this puts to the
 /// test. False when `value` holds no such dictionary.
 fn repeat_an_entry(value: &mut Variant, rng: &mut Rng) -> bool {
     let count = non_empty_dictionaries(value);

@@ -72,6 +72,8 @@ impl RejectionKind {
                 RejectionKind::BadValue
             }
             DecodeErrorKind::UnmodelledConversion { .. } => return None,
+            // A kind added to the codec after this list: it refuses the input, and no more is known.
+            _ => RejectionKind::BadValue,
         })
     }
 }
