@@ -182,6 +182,9 @@ fn read_with<'de, R: serde_json::de::Read<'de>>(
     })
 }
 
+// The codec's own hex, not the `hex` crate: it streams (`Hex` formats in pieces, `Unhex` is fed
+// in pieces), skips whitespace and names the offending character, which that crate does not, and
+// the codec keeps its dependencies few.
 /// Lowercase hex of some bytes, to format (`{}`) without building a string: writers get it in
 /// pieces of a few kilobytes.
 #[derive(Clone, Copy)]

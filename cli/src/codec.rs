@@ -67,8 +67,8 @@ pub struct EncodeArgs {
     #[command(flatten)]
     version: VersionArg,
     /// Write objects in full (var_to_bytes_with_objects / var2bytes(value, true)).
-    #[arg(long)]
-    full_objects: bool,
+    #[arg(long, alias = "full-objects")]
+    objects: bool,
     /// Write hex text instead of raw bytes.
     #[arg(long)]
     hex: bool,
@@ -205,7 +205,7 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         &value,
         profile,
         EncodeOptions {
-            full_objects: a.full_objects,
+            full_objects: a.objects,
         },
     ) {
         Ok(bytes) => bytes,

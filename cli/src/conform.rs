@@ -48,6 +48,10 @@ pub struct ConformCommand {
     command: Option<ConformSubcommand>,
     #[command(flatten)]
     run: Option<ConformArgs>,
+    /// Limits for the engine --live starts (outside the run's own flags: clap tells an optional
+    /// flattened group apart by its own arguments only).
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -73,7 +77,10 @@ struct InitArgs {
 pub fn run_command(a: &ConformCommand) -> ExitCode {
     match (&a.command, &a.run) {
         (Some(ConformSubcommand::Init(i)), _) => init(i),
-        (None, Some(r)) => run(r),
+        (None, Some(r)) => {
+            a.limits.install();
+            run(r)
+        }
         (None, None) => {
             let mut cmd = <super::Cli as clap::CommandFactory>::command();
             let conform = cmd
@@ -167,11 +174,11 @@ pub struct ConformArgs {
     jobs: u16,
     /// Seconds the testee has to answer one request before it counts as hung (default 5; more
     /// than 0, at most a day).
-    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     timeout: Option<Duration>,
     /// Seconds the testee has to answer the handshake each time it starts, compiling included
     /// (`go run`, `dotnet run`): default 30; more than 0, at most a day.
-    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     handshake_timeout: Option<Duration>,
     /// Stop the run after N requests in a row that the testee crashed or hung on; the cases not
     /// run count as failures. 0: never stop.
@@ -226,19 +233,6 @@ pub fn testee(_: &TesteeArgs) -> ExitCode {
     }
 }
 
-/// A positive number of seconds, at most a day: `--timeout`, `--handshake-timeout`.
-fn seconds(text: &str) -> Result<Duration, String> {
-    let s: f64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(s > 0.0 && s <= 86_400.0) {
-        return Err(format!(
-            "{text} seconds: give more than 0 and at most 86400"
-        ));
-    }
-    Ok(Duration::from_secs_f64(s))
-}
-
 /// A progress bar for the run, drawn on stderr when it is a terminal (indicatif hides it
 /// otherwise) and cleared before the report.
 struct Bar(indicatif::ProgressBar);
@@ -274,7 +268,8 @@ fn run(a: &ConformArgs) -> ExitCode {
             "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
             a.profile
         );
-        live = match conform::live::live_corpus(a.profile, n, seed) {
+        live = match conform::live::live_corpus(a.profile, n, seed, &super::limits::engine_config())
+        {
             Ok(c) => c,
             Err(e) => return fail(e),
         };

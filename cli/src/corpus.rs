@@ -35,19 +35,25 @@ enum CorpusCommand {
 
 #[derive(clap::Args, Debug)]
 struct FramingArgs {
-    /// Framing corpus folder.
-    #[arg(long, default_value_os_t = gdmarshal_lab::framing::default_dir())]
+    /// Framing corpus folder (as `gdmarshal report --framing`).
+    #[arg(long = "framing", alias = "dir", value_name = "DIR", default_value_os_t = gdmarshal_lab::framing::default_dir())]
     dir: PathBuf,
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 #[derive(clap::Args, Debug)]
 struct GenerateArgs {
-    /// Corpus folder.
-    #[arg(long, default_value_os_t = corpus::default_dir())]
+    /// Corpus folder to write (this repository's corpus/ by default).
+    #[arg(long = "corpus", alias = "dir", value_name = "DIR", default_value_os_t = corpus::default_dir())]
     dir: PathBuf,
     /// Only these engines (names as `gdmarshal engines` shows them); all found when omitted.
     #[arg(long = "engine")]
     engines: Vec<String>,
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 #[derive(clap::Args, Debug)]
@@ -58,15 +64,30 @@ struct CheckArgs {
     /// Skip the drift check against live engines (the codec check needs none).
     #[arg(long)]
     no_engines: bool,
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 /// Runs `gdmarshal corpus`.
 pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
     match &a.command {
-        CorpusCommand::Generate(g) => generate_cmd(g),
-        CorpusCommand::Check(c) => check_cmd(c),
-        CorpusCommand::Framing(f) => framing_cmd(f),
-        CorpusCommand::Stress(g) => stress_cmd(g),
+        CorpusCommand::Generate(g) => {
+            g.limits.install();
+            generate_cmd(g)
+        }
+        CorpusCommand::Check(c) => {
+            c.limits.install();
+            check_cmd(c)
+        }
+        CorpusCommand::Framing(f) => {
+            f.limits.install();
+            framing_cmd(f)
+        }
+        CorpusCommand::Stress(g) => {
+            g.limits.install();
+            stress_cmd(g)
+        }
     }
 }
 

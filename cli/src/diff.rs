@@ -84,6 +84,9 @@ fn parse_class(s: &str) -> Result<Class, String> {
 /// `gdmarshal diff ...`.
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
     /// Engines to run against (names as `gdmarshal engines` shows them), or `all`.
     #[arg(long = "engine", default_value = "all")]
     engines: Vec<String>,
@@ -126,6 +129,7 @@ pub struct DiffArgs {
 
 /// Runs `gdmarshal diff`.
 pub fn run(a: &DiffArgs) -> ExitCode {
+    a.limits.install();
     match (&a.replay, &a.corpus_case) {
         (Some(p), _) => replay(p),
         (None, Some(name)) => corpus_case(a, name),
@@ -562,14 +566,7 @@ fn interrupted(
 
 /// A word as a shell reads it: quoted when it holds anything but plain characters.
 fn shell_word(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+    gdmarshal_lab::conform::report::shell_quote(s)
 }
 
 fn version_column(version: &str) -> String {

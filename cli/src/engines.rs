@@ -13,17 +13,34 @@ use gdmarshal_lab::oracle::{
 /// Options of `gdmarshal engines`.
 #[derive(clap::Args, Debug)]
 pub struct EnginesArgs {
-    /// Write JSON instead of a table.
-    #[arg(long)]
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The same as --format json (kept for one release).
+    #[arg(long, hide = true)]
     pub json: bool,
-    /// Seconds each engine may take to start and report its version.
-    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
-    pub timeout: u64,
+    /// Seconds each engine may take to start and report its version (more than 0, at most a
+    /// day).
+    #[arg(long, default_value = "60", value_name = "SECS", value_parser = super::seconds)]
+    pub timeout: Duration,
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
+}
+
+/// `gdmarshal engines --format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A table for people.
+    Text,
+    /// One JSON document.
+    Json,
 }
 
 /// Lists every engine found (install manifest, `GDMARSHAL_GODOT*` variables, `PATH`), each run
 /// once to ask its version. Exits 1 if none is found or none runs.
 pub fn run(args: &EnginesArgs) -> ExitCode {
+    args.limits.install();
     let specs = discover();
     if specs.is_empty() {
         let manifest = manifest_path()
@@ -37,12 +54,12 @@ pub fn run(args: &EnginesArgs) -> ExitCode {
         ));
     }
     let config = EngineConfig {
-        start_timeout: Duration::from_secs(args.timeout),
-        ..EngineConfig::default()
+        start_timeout: args.timeout,
+        ..super::limits::engine_config()
     };
     let started = start_all(specs, &config);
     let any_ok = started.iter().any(|(_, r)| r.is_ok());
-    let out = if args.json {
+    let out = if args.json || args.format == Format::Json {
         json_list(&started)
     } else {
         table(&started)

@@ -5,17 +5,18 @@ use std::sync::OnceLock;
 
 use gdmarshal_lab::oracle::{EngineConfig, EngineLimits};
 
-/// The engine limits, as flags every subcommand that starts engines takes.
+/// The engine limits, as flags every subcommand that starts engines takes (and only those:
+/// `decode`, `encode` and `inspect` start none).
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Address space of each engine process, in MiB (default 4096).
-    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 30))]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(64..=1 << 30))]
     engine_memory: Option<u64>,
     /// Largest file an engine may write, in MiB (default 64).
-    #[arg(long, global = true, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     engine_file_size: Option<u64>,
     /// Open files of each engine process (default 256).
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     engine_open_files: Option<u64>,
 }
 

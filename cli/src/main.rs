@@ -86,9 +86,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-    /// Limits for the engines a subcommand starts.
-    #[command(flatten)]
-    pub limits: limits::LimitArgs,
 }
 
 /// The subcommands.
@@ -135,6 +132,19 @@ static GODOT_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 pub struct VersionArg {
     #[arg(long = "godot", value_name = "VERSION", help = GODOT_HELP.as_str())]
     pub profile: Profile,
+}
+
+/// A positive number of seconds, at most a day: every `--timeout`-like flag.
+pub fn seconds(text: &str) -> Result<std::time::Duration, String> {
+    let s: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(s > 0.0 && s <= 86_400.0) {
+        return Err(format!(
+            "{text} seconds: give more than 0 and at most 86400"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(s))
 }
 
 /// Runs a command that may walk deeply nested trees with generic recursion (see [`STACK`]).
@@ -193,7 +203,6 @@ const STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    cli.limits.install();
     let command = cli.command;
     // decode, encode and inspect walk values only through the codec, which grows the stack as it
     // nests: they run here, without reserving the lab's big stack, so that their address space

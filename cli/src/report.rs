@@ -7,12 +7,16 @@ use std::process::ExitCode;
 
 use super::corpus::start_engines;
 use super::fail;
-use gdmarshal_lab::campaign::{load_findings, log, report};
+use gdmarshal_lab::campaign::{load_findings, log};
 use gdmarshal_lab::corpus;
+use gdmarshal_lab::report;
 
 /// `gdmarshal report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
+    /// Limits for the engines it starts.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
     /// Corpus folder.
     #[arg(long, default_value_os_t = corpus::default_dir())]
     corpus: PathBuf,
@@ -61,6 +65,7 @@ fn rewrite_counts(corpora: &[corpus::EngineCorpus], source: &corpus::Source) -> 
 
 /// Runs `gdmarshal report`.
 pub fn run(a: &ReportArgs) -> ExitCode {
+    a.limits.install();
     // Double-precision builds have a section of their own; the rest of the report is about the
     // single-precision engines, whose claims it asks.
     let all = match corpus::load(&a.corpus) {

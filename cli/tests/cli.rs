@@ -170,7 +170,7 @@ fn a_truncated_corpus_is_refused_with_one_line_naming_the_file() {
     let dir_arg = dir.path().to_str().expect("a UTF-8 path");
     let testee = format!("{} testee", env!("CARGO_BIN_EXE_gdmarshal"));
     for args in [
-        vec!["corpus", "check", "--no-engines", "--dir", dir_arg],
+        vec!["corpus", "check", "--no-engines", "--corpus", dir_arg],
         vec![
             "conform", "--testee", &testee, "--godot", "4.6", "--corpus", dir_arg,
         ],
@@ -190,6 +190,56 @@ fn engine_limits_out_of_range_are_usage_errors() {
     assert!(err.contains("--engine-memory"), "{err}");
     let (code, _, err) = gdmarshal(&["corpus", "check", "--engine-open-files", "x"], "");
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn engine_flags_belong_to_the_commands_that_start_engines() {
+    for command in ["decode", "encode", "inspect"] {
+        let (code, _, err) = gdmarshal(&[command, "--godot", "4.6", "--engine-memory", "4096"], "");
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(
+            err.contains("unexpected argument '--engine-memory'"),
+            "{command}: {err}"
+        );
+        let (_, help, _) = gdmarshal(&[command, "--help"], "");
+        assert!(!help.contains("--engine-"), "{command} --help: {help}");
+    }
+    for command in [
+        &["diff"][..],
+        &["engines"],
+        &["report"],
+        &["corpus", "check"],
+        &["corpus", "generate"],
+        &["conform"],
+    ] {
+        let (_, help, _) = gdmarshal(&[command, &["--help"]].concat(), "");
+        assert!(
+            help.contains("--engine-memory"),
+            "{command:?} --help: {help}"
+        );
+    }
+}
+
+#[test]
+fn old_flag_spellings_still_work() {
+    // encode --full-objects is now --objects, as decode has it.
+    let value = r#"{"type":"int","value":"1"}"#;
+    let (code, new, err) = gdmarshal(&["encode", "--godot", "4.6", "--hex", "--objects"], value);
+    assert_eq!(code, 0, "{err}");
+    let (code, old, err) = gdmarshal(
+        &["encode", "--godot", "4.6", "--hex", "--full-objects"],
+        value,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(new, old);
+    let (_, help, _) = gdmarshal(&["encode", "--help"], "");
+    assert!(!help.contains("--full-objects"), "{help}");
+    // corpus check --dir is now --corpus, as conform and report have it.
+    let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus");
+    for flag in ["--corpus", "--dir"] {
+        let (code, out, err) = gdmarshal(&["corpus", "check", "--no-engines", flag, corpus], "");
+        assert_eq!(code, 0, "{flag}: {out}{err}");
+    }
 }
 
 /// Runs the binary with its stdout on `stdout`; returns the status and stderr.

@@ -49,7 +49,7 @@ fn a_corpus_of_skips_fails_corpus_check_and_conform() {
         "the damaged corpus is consistent"
     );
 
-    let (code, out, err) = run(&["corpus", "check", "--no-engines", "--dir", dir]);
+    let (code, out, err) = run(&["corpus", "check", "--no-engines", "--corpus", dir]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         err.contains("godot-4.6.3.stable.jsonl") && err.contains("hold no answer to compare with"),

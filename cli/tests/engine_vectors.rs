@@ -86,7 +86,7 @@ fn cli_decode_then_encode_reproduces_every_engine_vector() {
         let mut enc = vec!["encode", "--godot", &version, "--hex"];
         if v.full_objects {
             dec.push("--objects");
-            enc.push("--full-objects");
+            enc.push("--objects");
         }
         let input = hex(&v.bytes);
         let (ok, json, err) = run(&dec, input.as_bytes());

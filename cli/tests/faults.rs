@@ -293,7 +293,7 @@ fn corpus_generate_under_repeated_kills_writes_engine_answers_or_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().display().to_string();
     let (out, sent) = under_attack(
-        &["corpus", "generate", "--engine", "3.6", "--dir", &d],
+        &["corpus", "generate", "--engine", "3.6", "--corpus", &d],
         Duration::from_millis(300),
         Some(Duration::from_millis(300)),
         Duration::from_secs(4),

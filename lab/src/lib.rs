@@ -3,8 +3,9 @@
 //! Everything that proves the `gdmarshal` codec against real Godot engines: the [`oracle`]
 //! (headless engines answering requests), the [`corpus`] of their recorded answers, differential
 //! [`campaign`]s and the one-input [`differential`] check the fuzz target runs, and the
-//! [`conform`]ance runner for third-party implementations. It prints nothing and parses no
-//! command line; the `gdmarshal` binary (`cli/`) does both.
+//! [`conform`]ance runner for third-party implementations; and the [`report`] made from them
+//! (docs/report.md and the corrected spec pages). It prints nothing and parses no command line;
+//! the `gdmarshal` binary (`cli/`) does both.
 //!
 //! One model runs through all of them: a [`Case`] is asked of an [`Answerer`] (a live engine,
 //! [`ThisCodec`], a testee), which gives an [`Answer`]; [`judge()`] compares an answer with an
@@ -23,7 +24,7 @@ pub mod framing;
 pub mod group;
 pub mod judge;
 pub mod oracle;
-pub mod spec_page;
+pub mod report;
 pub mod this_codec;
 pub mod tree_diff;
 pub mod versions;

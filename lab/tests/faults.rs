@@ -296,7 +296,7 @@ fn the_report_is_rendered_without_godot_and_the_same_inputs_give_the_same_bytes(
 
 fn render_the_report() {
     use gdmarshal_lab::campaign::load_findings;
-    use gdmarshal_lab::campaign::report::{Inputs, ask_claims, render};
+    use gdmarshal_lab::report::{Inputs, ask_claims, render};
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let (double_corpora, corpora): (Vec<_>, Vec<_>) =
         gdmarshal_lab::corpus::load(&repo.join("corpus"))

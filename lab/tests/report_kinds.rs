@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
+use gdmarshal_lab::campaign::causes::{Cause, Kind};
 use gdmarshal_lab::campaign::load_findings;
-use gdmarshal_lab::campaign::report::kinds::{self, Cause, Kind};
+use gdmarshal_lab::report::kinds;
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()

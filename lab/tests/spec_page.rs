@@ -9,7 +9,7 @@ use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal_lab::corpus::{EngineCorpus, Verdict};
 use gdmarshal_lab::framing::FramingRecord;
-use gdmarshal_lab::spec_page::{self, rst::parse_rows};
+use gdmarshal_lab::report::spec::{self, rst::parse_rows};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
@@ -67,9 +67,7 @@ fn first_table(text: &str) -> Vec<Vec<String>> {
 }
 
 fn type_by_page_name(name: &str, major: u32) -> Option<&'static TypeInfo> {
-    TYPES
-        .iter()
-        .find(|t| spec_page::page_name(t, major) == name)
+    TYPES.iter().find(|t| spec::page_name(t, major) == name)
 }
 
 /// An accepted encode case of this type without header flags, from an engine of this major.
@@ -87,12 +85,12 @@ fn engine_vector(inp: &Inputs, t: &TypeInfo, major: u32) -> Option<Vec<u8>> {
 
 fn pages() -> Vec<(Profile, String)> {
     let inp = inputs();
-    spec_page::files(&inp.corpora, &inp.framing)
+    spec::files(&inp.corpora, &inp.framing)
         .into_iter()
         .filter_map(|(name, text)| {
-            let p = if name == spec_page::PAGE_4X {
+            let p = if name == spec::PAGE_4X {
                 "4.6"
-            } else if name == spec_page::PAGE_3X {
+            } else if name == spec::PAGE_3X {
                 "3.6"
             } else {
                 return None;

@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +41,7 @@ pub struct EngineLog {
     pub cases_per_sec: f64,
     /// Cases per class (classes with none left out).
     pub counts: BTreeMap<Class, u64>,
-    /// Engine-nondeterministic cases per cause (`report::kinds::Cause::key`); absent in
+    /// Engine-nondeterministic cases per cause (`causes::Cause::key`); absent in
     /// campaigns logged before causes were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nondeterministic_causes: Option<BTreeMap<String, u64>>,
@@ -149,23 +149,9 @@ pub fn utc_now() -> String {
 
 /// A Unix time, UTC, RFC 3339 to the second.
 pub fn utc(unix_secs: u64) -> String {
-    let (days, rest) = (unix_secs / 86_400, unix_secs % 86_400);
-    // Days to a civil date (Howard Hinnant's `civil_from_days`).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
+    // humantime writes years up to 9999: later times are that year's last second.
+    let t = UNIX_EPOCH + Duration::from_secs(unix_secs.min(253_402_300_799));
+    humantime::format_rfc3339_seconds(t).to_string()
 }
 
 /// What the logged campaigns add up to for one engine version.
@@ -183,7 +169,7 @@ pub struct EngineTotals {
     pub campaigns_with_causes: u64,
     /// Engine-nondeterministic cases of those campaigns.
     pub nondeterministic_in_them: u64,
-    /// Their causes (`report::kinds::Cause::key`), summed.
+    /// Their causes (`causes::Cause::key`), summed.
     pub nondeterministic_causes: BTreeMap<String, u64>,
 }
 
@@ -441,6 +427,7 @@ mod tests {
         assert_eq!(utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(utc(1_795_659_310), "2026-11-26T02:15:10Z");
+        assert_eq!(utc(u64::MAX), "9999-12-31T23:59:59Z");
     }
 
     #[test]

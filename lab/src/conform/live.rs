@@ -2,6 +2,8 @@
 //! (through the oracle) and the engine's answers become the cases the testee is judged on.
 
 use arbitrary::Unstructured;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use crate::corpus::generate::generate;
 use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
@@ -12,7 +14,7 @@ use gdmarshal::json::{to_json, unhex};
 use gdmarshal::profile::Profile;
 
 /// Starts the installed engine of a format version.
-fn engine_for(profile: Profile) -> Result<Engine, String> {
+fn engine_for(profile: Profile, config: &EngineConfig) -> Result<Engine, String> {
     let specs = oracle::discover();
     let wanted = profile.to_string();
     // Manifest engines are named by their version: try that one first, then any.
@@ -21,7 +23,7 @@ fn engine_for(profile: Profile) -> Result<Engine, String> {
     let mut failed = String::new();
     for spec in named.into_iter().chain(others) {
         let name = spec.name.clone();
-        match Engine::start(spec, EngineConfig::default()) {
+        match Engine::start(spec, config.clone()) {
             Ok(e) if e.info().profile == profile => return Ok(e),
             Ok(_) => {}
             Err(e) => failed.push_str(&format!("; engine {name} did not start: {e}")),
@@ -30,19 +32,6 @@ fn engine_for(profile: Profile) -> Result<Engine, String> {
     Err(format!(
         "live mode: no Godot {profile} engine is installed (see `gdmarshal engines`, scripts/install-engines.sh){failed}"
     ))
-}
-
-/// A small deterministic byte source (xorshift64*), so that a seed names a set of cases.
-fn bytes(state: &mut u64, n: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(n + 8);
-    while out.len() < n {
-        *state ^= *state >> 12;
-        *state ^= *state << 25;
-        *state ^= *state >> 27;
-        out.extend_from_slice(&state.wrapping_mul(0x2545_f491_4f6c_dd1d).to_le_bytes());
-    }
-    out.truncate(n);
-    out
 }
 
 /// The type segment of a live case's name: the value's type, with `+NodePath` when a NodePath is
@@ -62,14 +51,22 @@ fn label(value: &gdmarshal::value::Variant, profile: Profile) -> String {
 /// `count` random values of each of the profile's types, each asked of the live engine as an encode case
 /// (`live/encode/TYPE/SEED/I`) and its bytes then as a decode case (`live/decode/TYPE/SEED/I`); every case
 /// is asked twice so that answers that change between runs are not compared.
-pub fn live_corpus(profile: Profile, count: usize, seed: u64) -> Result<EngineCorpus, String> {
-    let mut engine = engine_for(profile)?;
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+pub fn live_corpus(
+    profile: Profile,
+    count: usize,
+    seed: u64,
+    config: &EngineConfig,
+) -> Result<EngineCorpus, String> {
+    let mut engine = engine_for(profile, config)?;
+    // A deterministic stream (xoshiro256++, seeded as rand_xoshiro documents), so that a seed
+    // names a set of cases.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let options = GenOptions::new(profile);
     let mut encode_cases = Vec::new();
     for ty in profile_types(profile) {
         for i in 0..count {
-            let data = bytes(&mut state, 4096);
+            let mut data = [0; 4096];
+            rng.fill_bytes(&mut data);
             if let Ok(value) = canonical_value_of(&mut Unstructured::new(&data), &options, ty) {
                 encode_cases.push(Case::Encode {
                     name: format!("live/encode/{}/{seed}/{i}", label(&value, profile)),

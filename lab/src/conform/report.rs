@@ -23,16 +23,14 @@ use super::{Conformance, is_failure};
 
 pub use super::junit::junit;
 
-/// Quotes a word for a POSIX shell.
+/// Quotes a word for a POSIX shell (shlex: only when it must be, in a form bash, zsh and dash
+/// read alike).
 pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
+    // Allowing a NUL leaves no error to handle; no word that reaches here holds one.
+    shlex::Quoter::new()
+        .allow_nul(true)
+        .quote(s)
+        .map_or_else(|_| s.to_string(), |q| q.into_owned())
 }
 
 /// The command that replays one case; `extra` are further options to repeat (e.g. `--corpus`).
@@ -666,18 +664,14 @@ pub fn json(c: &Conformance, extra: &str) -> Value {
     report
 }
 
-/// Escapes text for XML content and attributes: the five markup characters as entities, and
-/// control characters (which XML 1.0 forbids or discourages) but tab, newline and carriage
-/// return, and U+FFFE and U+FFFF, as `\u{..}` text.
-pub fn xml_escape(s: &str) -> String {
+/// Text for the JUnit report, whose markup quick-junit escapes: control characters (which
+/// XML 1.0 forbids or discourages) but tab, newline and carriage return, and U+FFFE and U+FFFF,
+/// as `\u{..}` text. quick-junit would drop them (it strips ANSI escapes and control characters),
+/// and a report should show a testee's words as they were.
+pub fn xml_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
             '\t' | '\n' | '\r' => out.push(ch),
             c if c.is_control() || c == '\u{FFFE}' || c == '\u{FFFF}' => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
@@ -695,8 +689,10 @@ mod tests {
     #[test]
     fn quoting_and_escaping() {
         assert_eq!(shell_quote("gdmarshal"), "gdmarshal");
-        assert_eq!(shell_quote("a b'c"), r"'a b'\''c'");
-        assert_eq!(xml_escape("<a&\"b\u{1}>"), "&lt;a&amp;&quot;b\\u{1}&gt;");
+        assert_eq!(shell_quote("a b'c"), r#""a b'c""#);
+        assert_eq!(shell_quote("it's $HOME"), r#""it's "'$HOME'"#);
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(xml_text("<a\u{1b}[1m\n\u{9b}>"), "<a\\u{1b}[1m\n\\u{9b}>");
         assert_eq!(hex_around(&[0, 1, 2], 1), "@0: 00[01]02");
     }
 }

@@ -3,7 +3,7 @@
 //! presented by the engine in its first frame. Every other connection to the port is closed at
 //! once and counted.
 
-use std::io::{self, Read};
+use std::io;
 use std::net::{TcpListener, TcpStream};
 use std::process::Child;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -26,8 +26,8 @@ const AUTH_WAIT: Duration = Duration::from_secs(5);
 /// A fresh 256-bit secret, hex, from the operating system's random source.
 pub fn new_secret() -> io::Result<String> {
     let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    getrandom::fill(&mut bytes)?;
+    Ok(gdmarshal::json::hex(&bytes))
 }
 
 /// The engine's connection, and how many others were refused before it came.
@@ -105,7 +105,7 @@ fn presents(stream: &TcpStream, secret: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
+    use std::io::{Read, Write};
     use std::os::unix::process::CommandExt;
     use std::process::Command;
 

@@ -63,20 +63,6 @@ fn not_ok(id: &Value, e: NotOk) -> Value {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 fn answer(hello: &Hello, decode: Decode, encode: Encode, line: &str) -> Value {
     // Requests nest up to 2048 levels: read them without serde_json's recursion limit.
     let mut reader = serde_json::Deserializer::from_str(line);
@@ -105,9 +91,9 @@ fn answer(hello: &Hello, decode: Decode, encode: Encode, line: &str) -> Value {
                 .filter(|l| !l.is_empty())
                 .collect::<Vec<_>>(),
         }),
-        "decode" => match unhex(str_of("input")) {
-            None => json!({"id": id, "ok": false, "error": "\"input\" is not hex"}),
-            Some(input) => match decode(str_of("godot"), &input, objects) {
+        "decode" => match hex::decode(str_of("input")) {
+            Err(_) => json!({"id": id, "ok": false, "error": "\"input\" is not hex"}),
+            Ok(input) => match decode(str_of("godot"), &input, objects) {
                 Ok((value, consumed)) => {
                     json!({"id": id, "ok": true, "value": value, "consumed": consumed})
                 }
@@ -117,7 +103,7 @@ fn answer(hello: &Hello, decode: Decode, encode: Encode, line: &str) -> Value {
         "encode" => match request.get("value") {
             None => json!({"id": id, "ok": false, "error": "request has no \"value\""}),
             Some(value) => match encode(str_of("godot"), value, objects) {
-                Ok(bytes) => json!({"id": id, "ok": true, "output": hex(&bytes)}),
+                Ok(bytes) => json!({"id": id, "ok": true, "output": hex::encode(&bytes)}),
                 Err(e) => not_ok(&id, e),
             },
         },

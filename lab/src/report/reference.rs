@@ -557,7 +557,7 @@ pub(super) fn tolerance(md: &mut String, inp: &Inputs, app: &mut Appendix) -> us
     md.push_str(
         "those whose recorded answer follows the rule (decided from the answer: `RULES` in\n",
     );
-    md.push_str("`lab/src/campaign/report/reference.rs`), \"others\" those that answer otherwise. The 3.x framing corpus\n");
+    md.push_str("`lab/src/report/reference.rs`), \"others\" those that answer otherwise. The 3.x framing corpus\n");
     md.push_str("adds one more: 3.x drops the absolute flag of an empty NodePath (§6, `nodepath_empty_absolute`).\n\n");
     md.push_str("| # | a decoder that matches Godot must… | case | input | engines | others |\n|---|---|---|---|---|---|\n");
     let mut n = 0;

@@ -10,8 +10,8 @@ pub mod rst;
 
 use std::fmt::Write as _;
 
-use crate::campaign::report::CLAIMS;
-use crate::campaign::report::reference::RULES;
+use super::claims::CLAIMS;
+use super::reference::RULES;
 use crate::corpus::EngineCorpus;
 use crate::framing::FramingRecord;
 use gdmarshal::profile::Profile;

@@ -1,0 +1,311 @@
+//! The claims of the documented spec that the engines are asked about ([`CLAIMS`]): each claim
+//! with the pages that make it, its vector builder and its test. `super::ask_claims` asks them of
+//! live engines; the report's §3 and the spec pages' list of changes are made from the answers.
+
+use serde_json::Value;
+
+use gdmarshal::profile::Profile;
+use gdmarshal::types::VariantType;
+use gdmarshal::value::{Object, Variant};
+
+use crate::corpus::{Record, Verdict};
+
+/// A vector for the engines: bytes to decode or a value to encode.
+#[derive(Clone, Debug)]
+pub enum Probe {
+    /// Decode these bytes (objects not allowed).
+    Decode(Vec<u8>),
+    /// Build and encode this value (objects as ids).
+    Encode(Variant),
+}
+
+/// One claim of the documented spec, and how to test it on an engine.
+pub struct Claim {
+    /// Which pages make the claim.
+    pub pages: &'static str,
+    /// What the pages say.
+    pub says: &'static str,
+    /// What an engine that contradicts the claim does (shown with its actual answer).
+    pub instead: &'static str,
+    /// Engine major versions the claim is about.
+    pub majors: &'static [u32],
+    /// The vector for an engine of this profile.
+    pub vector: fn(Profile) -> Probe,
+    /// Whether the engine's answer contradicts the claim.
+    pub contradicts: fn(&Record) -> bool,
+}
+
+fn id(p: Profile, t: VariantType) -> u8 {
+    p.id_of(t).expect("type exists in the profile") as u8
+}
+
+fn word(v: u32) -> [u8; 4] {
+    v.to_le_bytes()
+}
+
+fn with_header(head: u32, payload: &[u8]) -> Vec<u8> {
+    let mut b = word(head).to_vec();
+    b.extend_from_slice(payload);
+    b
+}
+
+fn accepted(r: &Record) -> bool {
+    r.verdict == Verdict::Accepted
+}
+
+fn tree_type(r: &Record) -> Option<&str> {
+    r.tree.as_ref()?.get("type")?.as_str()
+}
+
+fn output_bytes(r: &Record) -> Vec<u8> {
+    r.output
+        .as_deref()
+        .and_then(|h| gdmarshal::json::unhex(h).ok())
+        .unwrap_or_default()
+}
+
+/// The claims of the documented spec (/work/shared/spec: the 4.x English page and the 3.x
+/// pages) that the engines are asked about. docs/format-notes.md §7 gives the source for each.
+pub const CLAIMS: &[Claim] = &[
+    Claim {
+        pages: "4.x en, 3.x fr, 3.x uk",
+        says: "`base_type = val & 0xFFFF`: the type is the low two bytes of the header",
+        instead: "the type is the low byte only; byte 1 is ignored (a header 0x0102 reads as int)",
+        majors: &[3, 4],
+        vector: |p| with_header(id(p, VariantType::Int) as u32 | 0x0100, &word(5)).into(),
+        contradicts: |r| accepted(r) && tree_type(r) == Some("int"),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "type 18 is Dictionary (the page's table is the 3.x numbering)",
+        instead: "4.x id 18 is Transform3D: an empty Dictionary in the page's numbering is not read as a Dictionary",
+        majors: &[4],
+        vector: |_| with_header(18, &word(0)).into(),
+        contradicts: |r| tree_type(r) != Some("Dictionary"),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "type 20 is PackedByteArray (\"20: PackedByteArray\" heading, 3.x numbering)",
+        instead: "4.x id 20 is Color: a one-byte PackedByteArray in the page's numbering is not read as one",
+        majors: &[4],
+        vector: |_| with_header(20, &[1, 0, 0, 0, 7, 0, 0, 0]).into(),
+        contradicts: |r| tree_type(r) != Some("PackedByteArray"),
+    },
+    Claim {
+        pages: "4.x en, 3.x fr",
+        says: "\"The 'float' type itself always uses double precision\"",
+        instead: "a float that is exact in 32 bits is written with a 4-byte payload and no 64-bit flag",
+        majors: &[3, 4],
+        vector: |_| Probe::Encode(Variant::Float(0.15625)),
+        contradicts: |r| accepted(r) && output_bytes(r).len() == 8,
+    },
+    Claim {
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        says: "bool: \"0 for False, 1 for True\"",
+        instead: "any non-zero word reads as true (2 is accepted as true)",
+        majors: &[3, 4],
+        vector: |p| with_header(id(p, VariantType::Bool) as u32, &word(2)).into(),
+        contradicts: |r| {
+            accepted(r) && r.tree.as_ref().and_then(|t| t.get("value")) == Some(&Value::Bool(true))
+        },
+    },
+    Claim {
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        says: "NodePath \"old format\": bit 31 clear means a string length followed by the path string",
+        instead: "the old format is rejected",
+        majors: &[3, 4],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::NodePath) as u32,
+                &[1, 0, 0, 0, b'a', 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| r.verdict == Verdict::Rejected,
+    },
+    Claim {
+        pages: "4.x en",
+        says: "\"16: RID (unsupported)\"",
+        instead: "4.x reads and writes a RID as a 64-bit id (12 bytes in all)",
+        majors: &[4],
+        vector: |p| with_header(id(p, VariantType::Rid) as u32, &[42, 0, 0, 0, 0, 0, 0, 0]).into(),
+        contradicts: |r| accepted(r) && tree_type(r) == Some("RID") && r.consumed == Some(12),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "a null Object is the Object header followed by a 4-byte zero",
+        instead: "a null Object is written as a bare Nil header (`00000000`)",
+        majors: &[3, 4],
+        vector: |_| Probe::Encode(Variant::object(Object::Null)),
+        contradicts: |r| accepted(r) && output_bytes(r) == [0, 0, 0, 0],
+    },
+    Claim {
+        pages: "3.x old en, 3.x fr, 3.x uk",
+        says: "\"17: Object (unsupported)\"",
+        instead: "3.x reads an Object as an instance id (header flag bit 16 + 64-bit id)",
+        majors: &[3],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::Object) as u32 | 1 << 16,
+                &[42, 0, 0, 0, 0, 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| accepted(r) && tree_type(r) == Some("Object"),
+    },
+    Claim {
+        pages: "3.x old en, 3.x uk",
+        says: "int is a 32-bit signed integer (no 64-bit form shown)",
+        instead: "with header bit 16 an int is 64-bit",
+        majors: &[3],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::Int) as u32 | 1 << 16,
+                &[0, 0, 0, 0, 1, 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| {
+            accepted(r)
+                && r.tree.as_ref().and_then(|t| t.get("value"))
+                    == Some(&Value::String("4294967296".into()))
+        },
+    },
+    Claim {
+        pages: "4.x en",
+        says: "PackedInt64Array: \"Array length\" is 8 bytes",
+        instead: "the count is 4 bytes (a one-element array is 16 bytes, not 20)",
+        majors: &[4],
+        vector: |_| Probe::Encode(Variant::PackedInt64Array(vec![5])),
+        contradicts: |r| accepted(r) && output_bytes(r).len() == 16,
+    },
+    Claim {
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        says: "PackedStringArray: each string is its length and UTF-8 bytes, padded (as String)",
+        instead: "each string's length counts a NUL terminator that is written after the bytes (\"abc\" has length 4)",
+        majors: &[3, 4],
+        vector: |_| Probe::Encode(Variant::PackedStringArray(vec!["abc".into()])),
+        contradicts: |r| accepted(r) && output_bytes(r).get(8..12) == Some(&[4, 0, 0, 0][..]),
+    },
+    Claim {
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        says: "String: length, then that many UTF-8 bytes make the string",
+        instead: "a NUL byte ends the string early: \"a\\0b\" reads as \"a\"",
+        majors: &[3, 4],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::String) as u32,
+                &[3, 0, 0, 0, b'a', 0, b'b', 0],
+            )
+            .into()
+        },
+        contradicts: |r| {
+            accepted(r)
+                && r.tree.as_ref().and_then(|t| t.get("value")) == Some(&Value::String("a".into()))
+        },
+    },
+    Claim {
+        pages: "4.x en",
+        says: "Array: the word after the header is the element count (header flags only carry the 64-bit flag)",
+        instead: "4.3+ header bits 16-17 mark a typed Array whose element type word comes before the count",
+        majors: &[4],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::Array) as u32 | 1 << 16,
+                &[2, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| accepted(r) && r.consumed == Some(20),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "PackedVector2Array elements are two 32-bit floats",
+        instead: "with header bit 16 the elements are two 64-bit floats (24 bytes for one element)",
+        majors: &[4],
+        vector: |p| {
+            let mut payload = vec![1, 0, 0, 0];
+            payload.extend_from_slice(&1.0f64.to_le_bytes());
+            payload.extend_from_slice(&2.0f64.to_le_bytes());
+            with_header(
+                id(p, VariantType::PackedVector2Array) as u32 | 1 << 16,
+                &payload,
+            )
+            .into()
+        },
+        contradicts: |r| accepted(r) && r.consumed == Some(24),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "type 25 is PackedStringArray (3.x numbering; Callable and Signal are not documented)",
+        instead: "4.x id 25 is Callable, a bare header (4 bytes) that decodes to an empty Callable",
+        majors: &[4],
+        vector: |_| with_header(25, &[]).into(),
+        contradicts: |r| accepted(r) && tree_type(r) == Some("Callable"),
+    },
+    Claim {
+        pages: "4.x en",
+        says: "no container type data: a Dictionary's header is followed by its count",
+        instead: "4.4+ header bits 16-19 mark a typed Dictionary: key and value type words come before the count",
+        majors: &[4],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::Dictionary) as u32 | 5 << 16,
+                &[2, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| accepted(r) && r.consumed == Some(16),
+    },
+];
+
+impl From<Vec<u8>> for Probe {
+    fn from(b: Vec<u8>) -> Probe {
+        Probe::Decode(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Direction;
+
+    #[test]
+    fn every_claim_has_a_vector_for_its_versions() {
+        for c in CLAIMS {
+            for p in ["3.2", "3.6", "4.6"] {
+                let p: Profile = p.parse().unwrap();
+                if c.majors.contains(&p.major()) {
+                    match (c.vector)(p) {
+                        Probe::Decode(b) => assert!(b.len() >= 4, "{}", c.says),
+                        Probe::Encode(_) => {}
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_rejection_contradicts_only_the_claims_that_expect_one() {
+        let r = Record {
+            name: "x".into(),
+            direction: Direction::Decode,
+            input: Some("00".into()),
+            value: None,
+            objects: false,
+            verdict: Verdict::Rejected,
+            consumed: None,
+            tree: None,
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        };
+        let hits: Vec<&str> = CLAIMS
+            .iter()
+            .filter(|c| (c.contradicts)(&r))
+            .map(|c| c.says)
+            .collect();
+        // The old NodePath format and the 4.x page's 3.x ids (a rejection is not the documented type).
+        assert_eq!(hits.len(), 3, "{hits:?}");
+    }
+}
