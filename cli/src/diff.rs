@@ -70,15 +70,8 @@ impl SeedRange {
 }
 
 fn parse_class(s: &str) -> Result<Class, String> {
-    Class::ALL
-        .into_iter()
-        .find(|c| c.name() == s)
-        .ok_or_else(|| {
-            format!(
-                "{s:?} is not a class: one of {}",
-                Class::ALL.map(Class::name).join(", ")
-            )
-        })
+    s.parse()
+        .map_err(|_| format!("{s:?} is not a class: one of {}", Class::names().join(", ")))
 }
 
 /// `gdmarshal diff ...`.
@@ -579,7 +572,7 @@ fn class_table(columns: &[(String, BTreeMap<Class, u64>)]) {
         out!("{v:>14}");
     }
     outln!();
-    for c in Class::ALL {
+    for c in Class::all() {
         out!("{:<27}", c.name());
         for (_, counts) in columns {
             out!("{:>14}", counts.get(&c).copied().unwrap_or(0));

@@ -16,9 +16,26 @@ use crate::this_codec::ThisCodec;
 use gdmarshal::json::unhex;
 use gdmarshal::profile::Profile;
 
-/// How one case went on one engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// How one case went on one engine. Named in kebab-case (`codec-differs`) in the run log, the
+/// findings folders and on the command line, in declaration order in reports.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantNames,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Class {
     /// The codec answered as the engine did.
     Agree,
@@ -43,31 +60,18 @@ pub enum Class {
 
 impl Class {
     /// Every class, in report order.
-    pub const ALL: [Class; 9] = [
-        Class::Agree,
-        Class::KnownDifference,
-        Class::Unsupported,
-        Class::CodecDiffers,
-        Class::EngineNondeterministic,
-        Class::EngineRejectsOwnOutput,
-        Class::EngineCrash,
-        Class::EngineHang,
-        Class::Unanswered,
-    ];
+    pub fn all() -> impl Iterator<Item = Class> {
+        <Class as strum::IntoEnumIterator>::iter()
+    }
+
+    /// Every class's name, in report order.
+    pub fn names() -> &'static [&'static str] {
+        <Class as strum::VariantNames>::VARIANTS
+    }
 
     /// The kebab-case name (also the findings folder).
     pub fn name(self) -> &'static str {
-        match self {
-            Class::Agree => "agree",
-            Class::KnownDifference => "known-difference",
-            Class::Unsupported => "unsupported",
-            Class::CodecDiffers => "codec-differs",
-            Class::EngineNondeterministic => "engine-nondeterministic",
-            Class::EngineRejectsOwnOutput => "engine-rejects-own-output",
-            Class::EngineCrash => "engine-crash",
-            Class::EngineHang => "engine-hang",
-            Class::Unanswered => "unanswered",
-        }
+        self.into()
     }
 
     /// Whether a case of this class is a finding worth a reproducer.

@@ -346,7 +346,7 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
         )
     };
     md.push_str(&row("cases", &|e| group_digits(e.cases)));
-    for c in Class::ALL {
+    for c in Class::all() {
         md.push_str(&row(c.name(), &|e| {
             group_digits(e.counts.get(&c).copied().unwrap_or(0))
         }));

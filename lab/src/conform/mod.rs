@@ -32,6 +32,7 @@ use select::select;
 use strict::strict_kind;
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -184,34 +185,44 @@ impl Case {
 
     /// A case whose record could not be built ([`Options::expand`]): a failure.
     fn unbuildable(engine: &str, record: Record, profile: Profile, why: String) -> Case {
+        let what = crate::corpus::RecordDefect::UnreadableValue(why);
+        Case::unasked(
+            engine,
+            record,
+            profile,
+            Settled::Fail(Mismatch::BadRecord { what }),
+        )
+    }
+
+    /// A case settled without asking the testee.
+    fn unasked(engine: &str, record: Record, profile: Profile, settled: Settled) -> Case {
+        let name = record.name.clone();
+        let (engine, answer) = (engine.to_string(), None);
         Case::new(
             CaseResult {
-                engine: engine.to_string(),
-                name: record.name.clone(),
+                engine,
+                name,
                 record,
-                answer: None,
-                settled: Settled::Fail(Mismatch::BadRecord {
-                    what: crate::corpus::RecordDefect::UnreadableValue(why),
-                }),
+                answer,
+                settled,
             },
             profile,
         )
     }
 
+    /// A case the testee's handshake does not claim, skipped without being sent.
+    fn not_claimed(engine: &str, record: Record, profile: Profile, why: Undeclared) -> Case {
+        let settled = Settled::Skip(SkipReason::Undeclared(why.clone()));
+        let mut case = Case::unasked(engine, record, profile, settled);
+        case.unclaimed = Some(why);
+        case
+    }
+
     /// A case not run because the run stopped early.
     fn not_run(engine: &str, record: Record, profile: Profile) -> Case {
-        let mut case = Case::new(
-            CaseResult {
-                engine: engine.to_string(),
-                name: record.name.clone(),
-                record,
-                answer: None,
-                settled: Settled::Fail(Mismatch::NoAnswer {
-                    reason: "not run: the run stopped early".into(),
-                }),
-            },
-            profile,
-        );
+        let reason = "not run: the run stopped early".into();
+        let settled = Settled::Fail(Mismatch::NoAnswer { reason });
+        let mut case = Case::unasked(engine, record, profile, settled);
         case.not_run = true;
         case
     }
@@ -342,129 +353,122 @@ pub fn is_failure(s: &Settled) -> bool {
     matches!(s, Settled::Fail(_) | Settled::UnexpectedPass(_))
 }
 
+/// A case to send the testee: its position among the run's cases, its record, and what the
+/// handshake does not claim of it (such a case is sent only with `--probe-undeclared`).
+type Item<'c> = (usize, &'c Record, Option<Undeclared>);
+
 /// What one runner thread returns: its cases with their corpus positions, and how many testee
 /// processes it started.
 type Part = (Vec<(usize, Case)>, usize);
 
-/// Runs the selected cases of one engine's corpus through the testee.
+/// Runs the selected cases of one engine's corpus through the testee: [`plan`] settles the cases
+/// the handshake does not claim and lists the others, [`run_queue`] sends those to `--jobs`
+/// testee processes that each take the next case as soon as they are free, and [`assemble`]
+/// puts every case back in corpus order.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
     let started = Instant::now();
-    let profile = corpus.profile;
     let selected = select(corpus, o)?;
-    let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?;
+    let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, corpus.profile)?;
     let hello = first.hello().clone();
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
+    let plan = plan(corpus, o, &hello, selected);
+    let ran = run_queue(corpus, o, &known, first, plan.work)?;
+    Ok(assemble(corpus, o, hello, known, plan.slots, ran, started))
+}
 
-    // Undeclared cases are settled here as skipped, or marked to be reported apart.
-    let mut slots: Vec<Option<Case>> = Vec::new();
-    let mut todo: Vec<(usize, &Record, Option<Undeclared>)> = Vec::new();
+/// A run's cases before it starts.
+struct Plan<'c> {
+    /// Every selected case in corpus order: the ones settled without the testee, `None` for the
+    /// ones to send.
+    slots: Vec<Option<Case>>,
+    /// The cases to send, in corpus order.
+    work: Vec<Item<'c>>,
+}
+
+/// Settles the selected cases the handshake does not claim as skipped (unless
+/// `--probe-undeclared`: they are then sent, and marked to be reported apart), and lists the cases
+/// to send.
+fn plan<'c>(
+    corpus: &EngineCorpus,
+    o: &Options,
+    hello: &Hello,
+    selected: Vec<&'c Record>,
+) -> Plan<'c> {
+    let profile = corpus.profile;
+    let mut plan = Plan {
+        slots: Vec::with_capacity(selected.len()),
+        work: Vec::new(),
+    };
     for r in selected {
-        let index = slots.len();
-        match undeclared(&hello, r, profile) {
+        let index = plan.slots.len();
+        match undeclared(hello, r, profile) {
             Some(why) if !o.probe_undeclared => {
-                let mut case = Case::new(
-                    CaseResult {
-                        engine: corpus.entry.version.clone(),
-                        name: r.name.clone(),
-                        record: r.clone(),
-                        answer: None,
-                        settled: Settled::Skip(SkipReason::Undeclared(why.clone())),
-                    },
-                    profile,
-                );
-                case.unclaimed = Some(why);
-                slots.push(Some(case));
+                let engine = &corpus.entry.version;
+                plan.slots
+                    .push(Some(Case::not_claimed(engine, r.clone(), profile, why)));
             }
             why => {
-                slots.push(None);
-                todo.push((index, r, why));
+                plan.slots.push(None);
+                plan.work.push((index, r, why));
             }
         }
     }
+    plan
+}
 
+/// The cases to send, shared by the runner threads: each takes the next one not yet taken, so
+/// that a faster testee process takes more of them.
+struct Queue<'c> {
+    work: Vec<Item<'c>>,
+    /// The position in `work` of the next case to take.
+    next: AtomicUsize,
+}
+
+impl<'c> Queue<'c> {
+    /// The next case not yet taken, if one is left.
+    fn take(&self) -> Option<&Item<'c>> {
+        self.work.get(self.next.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// What the runner threads did, together.
+struct Ran {
+    /// The cases sent (or not run), with their corpus positions, in no particular order.
+    cases: Vec<(usize, Case)>,
+    /// Testee processes started, restarts included.
+    starts: usize,
+    /// Why the run stopped early, if it did (`--max-failures-in-a-row`).
+    stopped: Option<String>,
+}
+
+/// Sends the cases of `work` to `--jobs` testee processes (no more than there are cases), each
+/// run by a thread of its own that takes the next case from one shared [`Queue`]; `first`, the
+/// process started for the handshake, is the first thread's.
+fn run_queue(
+    corpus: &EngineCorpus,
+    o: &Options,
+    known: &[Entry],
+    first: Testee,
+    work: Vec<Item<'_>>,
+) -> Result<Ran, String> {
     if let Some(p) = &o.progress {
-        p.start(todo.len());
+        p.start(work.len());
     }
-    let jobs = o.jobs.clamp(1, todo.len().max(1));
-    let mut chunks: Vec<Vec<(usize, &Record, Option<Undeclared>)>> = vec![Vec::new(); jobs];
-    for (i, item) in todo.into_iter().enumerate() {
-        chunks[i % jobs].push(item);
-    }
-    let mut first = Some(first);
+    let jobs = o.jobs.clamp(1, work.len().max(1));
+    let queue = Queue {
+        work,
+        next: AtomicUsize::new(0),
+    };
     let stop: OnceLock<String> = OnceLock::new();
+    let mut first = Some(first);
     let outcomes: Vec<Result<Part, String>> = std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
                 let testee = first.take();
-                let known = &known;
-                let stop = &stop;
+                let (queue, stop) = (&queue, &stop);
                 std::thread::Builder::new()
                     .stack_size(1 << 28)
-                    .spawn_scoped(s, move || {
-                        let mut testee = match testee {
-                            Some(t) => t,
-                            None => {
-                                Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?
-                            }
-                        };
-                        let mut cases = Vec::with_capacity(chunk.len());
-                        // One case at a time: its answer is dropped before the next is asked.
-                        for (i, record, unclaimed) in chunk {
-                            if stop.get().is_some() {
-                                let engine = &corpus.entry.version;
-                                let mut case = Case::not_run(engine, record.clone(), profile);
-                                case.unclaimed = unclaimed;
-                                cases.push((i, case));
-                                continue;
-                            }
-                            let asked = Instant::now();
-                            // One record at a time is copied (or built: a stress case's tree
-                            // is large).
-                            let full = match &o.expand {
-                                Some(expand) => expand(record),
-                                None => Ok(record.clone()),
-                            };
-                            let full = match full {
-                                Ok(r) => r,
-                                Err(why) => {
-                                    let engine = &corpus.entry.version;
-                                    let mut case = Case::unbuildable(engine, record.clone(), profile, why);
-                                    case.unclaimed = unclaimed;
-                                    cases.push((i, case));
-                                    continue;
-                                }
-                            };
-                            let part = EngineCorpus {
-                                entry: corpus.entry.clone(),
-                                profile,
-                                records: vec![full],
-                            };
-                            let mut result =
-                                run(&mut testee, &part, known, &|_, _| true, &mut || {})
-                                    .pop()
-                                    .expect("one result per record");
-                            if o.strict_errors {
-                                strict_kind(&mut result, profile, known);
-                            }
-                            let mut case = Case::new(result, profile);
-                            case.unclaimed = unclaimed;
-                            case.elapsed = asked.elapsed();
-                            cases.push((i, case));
-                            if let Some(p) = &o.progress {
-                                p.case_done();
-                            }
-                            let (n, last) = testee.failures_in_a_row();
-                            if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
-                                let last = last.and_then(|l| l.lines().next()).unwrap_or("");
-                                let _ = stop.set(format!(
-                                    "{n} crashes or hangs in a row (--max-failures-in-a-row {}), the last: {last}",
-                                    o.max_failures_in_a_row
-                                ));
-                            }
-                        }
-                        Ok((cases, testee.starts))
-                    })
+                    .spawn_scoped(s, move || worker(corpus, o, known, testee, queue, stop))
                     .map_err(|e| format!("cannot start a runner thread: {e}"))
             })
             .collect();
@@ -479,13 +483,115 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
     if let Some(p) = &o.progress {
         p.finish();
     }
-    let mut starts = 0;
+    let mut ran = Ran {
+        cases: Vec::with_capacity(queue.work.len()),
+        starts: 0,
+        stopped: stop.into_inner(),
+    };
     for outcome in outcomes {
-        let (cases, n) = outcome?;
-        starts += n;
-        for (i, c) in cases {
-            slots[i] = Some(c);
-        }
+        let (cases, starts) = outcome?;
+        ran.starts += starts;
+        ran.cases.extend(cases);
+    }
+    Ok(ran)
+}
+
+/// One runner thread: takes case after case from `queue` until none is left and asks its testee
+/// process (`first`, or one it starts); once the run has stopped (`stop`), the cases it takes
+/// are not run.
+fn worker(
+    corpus: &EngineCorpus,
+    o: &Options,
+    known: &[Entry],
+    first: Option<Testee>,
+    queue: &Queue<'_>,
+    stop: &OnceLock<String>,
+) -> Result<Part, String> {
+    let (profile, engine) = (corpus.profile, &corpus.entry.version);
+    let mut testee = match first {
+        Some(t) => t,
+        None => Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?,
+    };
+    let mut cases = Vec::new();
+    // One case at a time: its answer is dropped before the next is asked.
+    while let Some((i, record, unclaimed)) = queue.take() {
+        let mut case = if stop.get().is_some() {
+            Case::not_run(engine, Record::clone(record), profile)
+        } else {
+            match ask(&mut testee, corpus, o, known, record) {
+                Ok(case) => {
+                    if let Some(p) = &o.progress {
+                        p.case_done();
+                    }
+                    stop_after_failures(&testee, o, stop);
+                    case
+                }
+                Err(why) => Case::unbuildable(engine, Record::clone(record), profile, why),
+            }
+        };
+        case.unclaimed = unclaimed.clone();
+        cases.push((*i, case));
+    }
+    Ok((cases, testee.starts))
+}
+
+/// Asks the testee one case and judges its answer; `Err`: why the case's record cannot be built
+/// ([`Options::expand`]).
+fn ask(
+    testee: &mut Testee,
+    corpus: &EngineCorpus,
+    o: &Options,
+    known: &[Entry],
+    record: &Record,
+) -> Result<Case, String> {
+    let asked = Instant::now();
+    // One record at a time is copied (or built: a stress case's tree is large).
+    let full = match &o.expand {
+        Some(expand) => expand(record)?,
+        None => record.clone(),
+    };
+    let part = EngineCorpus {
+        entry: corpus.entry.clone(),
+        profile: corpus.profile,
+        records: vec![full],
+    };
+    let mut result = run(testee, &part, known, &|_, _| true, &mut || {})
+        .pop()
+        .expect("one result per record");
+    if o.strict_errors {
+        strict_kind(&mut result, corpus.profile, known);
+    }
+    let mut case = Case::new(result, corpus.profile);
+    case.elapsed = asked.elapsed();
+    Ok(case)
+}
+
+/// Stops the run (sets `stop`) once `testee` has crashed or hung on `--max-failures-in-a-row`
+/// requests in a row.
+fn stop_after_failures(testee: &Testee, o: &Options, stop: &OnceLock<String>) {
+    let (n, last) = testee.failures_in_a_row();
+    if o.max_failures_in_a_row > 0 && n >= o.max_failures_in_a_row {
+        let last = last.and_then(|l| l.lines().next()).unwrap_or("");
+        let _ = stop.set(format!(
+            "{n} crashes or hangs in a row (--max-failures-in-a-row {}), the last: {last}",
+            o.max_failures_in_a_row
+        ));
+    }
+}
+
+/// The run's outcome: the cases back in corpus order, the expected-failure entries out of date,
+/// the processes started, and why the run stopped early if that stopped any case.
+fn assemble(
+    corpus: &EngineCorpus,
+    o: &Options,
+    hello: Hello,
+    known: Vec<Entry>,
+    mut slots: Vec<Option<Case>>,
+    ran: Ran,
+    started: Instant,
+) -> Conformance {
+    for (i, case) in ran.cases {
+        slots[i] = Some(case);
     }
     let cases: Vec<Case> = slots
         .into_iter()
@@ -493,18 +599,18 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String
         .collect();
     let stale = stale(&known, corpus, &cases, o.sample);
     let not_run = cases.iter().any(|c| c.not_run);
-    Ok(Conformance {
+    Conformance {
         hello,
         command: o.testee.clone(),
         engine: corpus.entry.version.clone(),
         corpus: o.corpus.clone(),
-        profile,
+        profile: corpus.profile,
         cases,
         stale,
         known,
         elapsed: started.elapsed(),
-        starts,
+        starts: ran.starts,
         // A stop after the last case stopped nothing.
-        stopped: stop.into_inner().filter(|_| not_run),
-    })
+        stopped: ran.stopped.filter(|_| not_run),
+    }
 }

@@ -9,7 +9,7 @@
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::header::{FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use gdmarshal::profile::Profile;
-use gdmarshal::types::{Element, Shape, TYPES, VariantType};
+use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal::value::{
     Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
 };
@@ -145,8 +145,14 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
             });
         }
     }
-    invalid_cases(profile, &values, &mut out);
-    key_cases(profile, &mut out);
+    let mut ctx = Ctx {
+        profile,
+        values: &values,
+        out: &mut out,
+    };
+    for family in INVALID_FAMILIES.iter().chain(KEY_FAMILIES) {
+        (family.cases)(&mut ctx);
+    }
     encode_limit_cases(profile, &mut out);
     out
 }
@@ -236,395 +242,489 @@ fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
     });
 }
 
+/// What a family of decode cases works from: the profile, the edge values (for the families
+/// derived from valid encodings), and the list the cases go to.
+struct Ctx<'a> {
+    profile: Profile,
+    values: &'a [(String, Variant, bool)],
+    out: &'a mut Vec<Case>,
+}
+
+impl Ctx<'_> {
+    /// The profile's id of a type it has.
+    fn id(&self, ty: VariantType) -> u32 {
+        self.profile.id_of(ty).expect("type in profile")
+    }
+
+    /// The encoding of `v` without full objects, if the profile can write it.
+    fn canonical(&self, v: &Variant) -> Option<Vec<u8>> {
+        encode(v, self.profile, EncodeOptions::default()).ok()
+    }
+
+    /// A decode case named `name` in full.
+    fn decode(&mut self, name: String, input: Vec<u8>, allow_objects: bool) {
+        self.out.push(Case::Decode {
+            name,
+            input,
+            allow_objects,
+        });
+    }
+
+    /// `decode/{name}`, objects not allowed.
+    fn add(&mut self, name: String, input: Vec<u8>) {
+        self.decode(format!("decode/{name}"), input, false);
+    }
+
+    /// `decode/noncanonical/{name}` for each input.
+    fn noncanonical(&mut self, inputs: Vec<(&str, Vec<u8>)>) {
+        for (k, b) in inputs {
+            self.add(format!("noncanonical/{k}"), b);
+        }
+    }
+
+    /// `decode/keys/{name}` for each value the profile's encoder writes, with full objects or not.
+    fn keys(&mut self, full_objects: bool, cases: Vec<(&str, Variant)>) {
+        for (name, v) in cases {
+            if let Ok(input) = encode(&v, self.profile, EncodeOptions { full_objects }) {
+                self.decode(format!("decode/keys/{name}"), input, full_objects);
+            }
+        }
+    }
+}
+
+/// A named family of cases: what it probes is on its function.
+struct Family {
+    /// A short label (not part of any case name).
+    #[cfg_attr(not(test), allow(dead_code))]
+    name: &'static str,
+    /// Adds the family's cases, in order.
+    cases: fn(&mut Ctx),
+}
+
 /// Dictionaries whose two keys are alike in some way and different in another, to pin down when
 /// an engine takes two keys for one (the last value wins) and when it keeps both: floats, empty
 /// and equal-by-value containers, NaN elements (3.2 compares float arrays by value, so a NaN never
-/// finds itself), and full objects (each decoded object is a new instance).
-fn key_cases(profile: Profile, out: &mut Vec<Case>) {
-    let pair = |a: Variant, b: Variant| {
-        Variant::Dictionary(Dictionary::new(vec![
-            (a, Variant::Int(1)),
-            (b, Variant::Int(2)),
-        ]))
+/// finds itself), and full objects (each decoded object is a new instance). In this order.
+const KEY_FAMILIES: &[Family] = &[
+    Family {
+        name: "reals_and_containers",
+        cases: real_and_container_keys,
+    },
+    Family {
+        name: "bit_differences",
+        cases: bit_difference_keys,
+    },
+    Family {
+        name: "nan_inside",
+        cases: nan_inside_keys,
+    },
+    Family {
+        name: "plain_equality",
+        cases: plain_equality_keys,
+    },
+    Family {
+        name: "objects_by_id",
+        cases: object_id_keys,
+    },
+    Family {
+        name: "alike_components",
+        cases: alike_component_keys,
+    },
+    Family {
+        name: "after_nine",
+        cases: after_nine_keys,
+    },
+    Family {
+        name: "full_object_keys",
+        cases: full_object_keys,
+    },
+    Family {
+        name: "encoded_nan_keys",
+        cases: encoded_nan_keys,
+    },
+    Family {
+        name: "keys_as_bytes",
+        cases: keys_as_bytes,
+    },
+];
+
+/// A Dictionary of `a: 1, b: 2`.
+fn pair(a: Variant, b: Variant) -> Variant {
+    dict(vec![(a, Variant::Int(1)), (b, Variant::Int(2))])
+}
+
+/// The same key twice.
+fn twice(k: Variant) -> Variant {
+    pair(k.clone(), k)
+}
+
+/// Nine entries of Int keys 100..108 first, then `a` and `b`.
+fn after_nine(a: Variant, b: Variant) -> Variant {
+    let mut entries: Vec<(Variant, Variant)> = (100..109)
+        .map(|i| (Variant::Int(i), Variant::Int(i)))
+        .collect();
+    entries.extend([(a, Variant::Int(1)), (b, Variant::Int(2))]);
+    dict(entries)
+}
+
+fn arr(items: Vec<Variant>) -> Variant {
+    Variant::Array(Array::new(items))
+}
+
+fn dict(entries: Vec<(Variant, Variant)>) -> Variant {
+    Variant::Dictionary(Dictionary::new(entries))
+}
+
+fn f32s(v: Vec<f32>) -> Variant {
+    Variant::PackedFloat32Array(v)
+}
+
+/// A Vector2 with both components of the f32 `bits`.
+fn vec2(profile: Profile, bits: u32) -> Variant {
+    Variant::Vector2(reals(profile, 2, bits))
+}
+
+/// Floats, empty and equal-by-value containers, and NaN elements of float arrays.
+fn real_and_container_keys(ctx: &mut Ctx) {
+    let profile = ctx.profile;
+    let vec2 = |bits| vec2(profile, bits);
+    ctx.keys(
+        false,
+        vec![
+            (
+                "float_keys_differ",
+                pair(Variant::Float(1.5), Variant::Float(2.5)),
+            ),
+            (
+                "nan_and_number_float_keys",
+                pair(Variant::Float(f64::NAN), Variant::Float(1.5)),
+            ),
+            (
+                "nan_and_number_vector2_keys",
+                pair(vec2(0x7fc0_0000), vec2(0x3f80_0000)),
+            ),
+            (
+                "float_keys_zero_signs",
+                pair(Variant::Float(0.0), Variant::Float(-0.0)),
+            ),
+            ("empty_dictionary_keys", twice(dict(vec![]))),
+            ("empty_array_keys", twice(arr(vec![]))),
+            (
+                "array_keys_differ",
+                pair(arr(vec![Variant::Int(1)]), arr(vec![Variant::Int(2)])),
+            ),
+            (
+                "array_keys_zero_signs",
+                pair(
+                    arr(vec![Variant::Float(0.0)]),
+                    arr(vec![Variant::Float(-0.0)]),
+                ),
+            ),
+            (
+                "dictionary_keys_differ",
+                pair(
+                    dict(vec![(Variant::Int(1), Variant::Int(1))]),
+                    dict(vec![(Variant::Int(1), Variant::Int(2))]),
+                ),
+            ),
+            ("vector2_keys_zero_signs", pair(vec2(0), vec2(0x8000_0000))),
+            (
+                "float32_array_keys_differ",
+                pair(f32s(vec![1.0]), f32s(vec![2.0])),
+            ),
+            ("nan_float32_array_keys", twice(f32s(vec![f32::NAN]))),
+            (
+                "array_of_nan_float32_array_keys",
+                twice(arr(vec![f32s(vec![f32::NAN])])),
+            ),
+        ],
+    );
+}
+
+/// Keys alike by value, different in their bits: NaNs of two payloads, 0.0 and -0.0, inside
+/// packed arrays and alone.
+fn bit_difference_keys(ctx: &mut Ctx) {
+    let profile = ctx.profile;
+    let vec2 = |bits| vec2(profile, bits);
+    ctx.keys(
+        false,
+        vec![
+            (
+                "nan_payload_float32_array_keys",
+                pair(
+                    f32s(vec![f32::from_bits(0x7fc0_8000)]),
+                    f32s(vec![f32::from_bits(0x7fc0_0000)]),
+                ),
+            ),
+            (
+                "float32_array_keys_zero_signs",
+                pair(f32s(vec![0.0]), f32s(vec![-0.0])),
+            ),
+            (
+                "nan_payload_float_keys",
+                pair(
+                    Variant::Float(f64s(0x7ff8_0000_0000_0001)),
+                    Variant::Float(f64s(0x7ff8_0000_0000_0000)),
+                ),
+            ),
+            (
+                "vector2_keys_nan_payloads",
+                pair(vec2(0x7fc0_8000), vec2(0x7fc0_0000)),
+            ),
+            (
+                "vector2_array_keys_zero_signs",
+                pair(
+                    Variant::PackedVector2Array(reals(profile, 2, 0)),
+                    Variant::PackedVector2Array(reals(profile, 2, 0x8000_0000)),
+                ),
+            ),
+            (
+                "color_keys_zero_signs",
+                pair(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
+            ),
+            (
+                "color_array_keys_zero_signs",
+                pair(
+                    Variant::PackedColorArray(vec![[0.0; 4]]),
+                    Variant::PackedColorArray(vec![[-0.0; 4]]),
+                ),
+            ),
+            (
+                "float64_array_keys_zero_signs",
+                pair(
+                    Variant::PackedFloat64Array(vec![0.0]),
+                    Variant::PackedFloat64Array(vec![-0.0]),
+                ),
+            ),
+            (
+                "nan_payload_float64_array_keys",
+                pair(
+                    Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0001)]),
+                    Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0000)]),
+                ),
+            ),
+        ],
+    );
+}
+
+/// A NaN float inside a key: 4.1 on compares it by value (it equals nothing), while vectors and
+/// packed arrays inside, and a nested Dictionary's keys, keep the NaN rule.
+fn nan_inside_keys(ctx: &mut Ctx) {
+    let nan = || Variant::Float(f64::NAN);
+    let vec2 = vec2(ctx.profile, 0x7fc0_0000);
+    ctx.keys(
+        false,
+        vec![
+            ("array_of_nan_float_keys", twice(arr(vec![nan()]))),
+            (
+                "nested_array_of_nan_float_keys",
+                twice(arr(vec![arr(vec![nan()])])),
+            ),
+            (
+                "dictionary_of_nan_float_value_keys",
+                twice(dict(vec![(Variant::Int(1), nan())])),
+            ),
+            (
+                "dictionary_of_nan_float_key_keys",
+                twice(dict(vec![(nan(), Variant::Int(1))])),
+            ),
+            ("array_of_nan_vector2_keys", twice(arr(vec![vec2]))),
+        ],
+    );
+}
+
+/// Keys of the types compared by plain equality: equal keys (one entry each), then the same types
+/// with two different keys (two entries each).
+fn plain_equality_keys(ctx: &mut Ctx) {
+    let vector2i = |y| Variant::Vector2i(smallvec::smallvec![1, y]);
+    ctx.keys(
+        false,
+        vec![
+            ("bool_keys", twice(Variant::Bool(true))),
+            (
+                "node_path_keys",
+                twice(Variant::node_path(NodePath {
+                    names: vec![Text::from("abcd")],
+                    subnames: vec![],
+                    absolute: false,
+                })),
+            ),
+            (
+                "byte_array_keys",
+                twice(Variant::PackedByteArray(vec![1, 2])),
+            ),
+            (
+                "int32_array_keys",
+                twice(Variant::PackedInt32Array(vec![1])),
+            ),
+            (
+                "int64_array_keys",
+                twice(Variant::PackedInt64Array(vec![1])),
+            ),
+            (
+                "string_array_keys",
+                twice(Variant::PackedStringArray(vec![Text::from("abc")])),
+            ),
+            ("vector2i_keys", twice(vector2i(2))),
+            (
+                "bool_keys_differ",
+                pair(Variant::Bool(true), Variant::Bool(false)),
+            ),
+            ("vector2i_keys_differ", pair(vector2i(2), vector2i(3))),
+            ("rid_keys", twice(Variant::Rid(5))),
+            ("rid_keys_differ", pair(Variant::Rid(5), Variant::Rid(6))),
+            ("nil_keys", twice(Variant::Nil)),
+            ("callable_keys", twice(Variant::Callable)),
+            ("signal_keys", twice(signal("changed", 7))),
+            (
+                "signal_keys_differ",
+                pair(signal("changed", 7), signal("changed", 8)),
+            ),
+        ],
+    );
+}
+
+/// Each object decoded from an instance id is a new EncodedObjectAsID: two keys, also where the
+/// objects are inside keys compared by content (4.x dictionaries).
+fn object_id_keys(ctx: &mut Ctx) {
+    let object = || Variant::object(Object::Id(12345));
+    ctx.keys(
+        false,
+        vec![
+            ("object_id_keys", twice(object())),
+            (
+                "dictionary_of_object_id_keys",
+                twice(dict(vec![(Variant::Int(1), object())])),
+            ),
+        ],
+    );
+}
+
+/// Values of two types with the same components, in Arrays (two keys); two different colors; a
+/// String and a StringName of the same text (4.x: one key).
+fn alike_component_keys(ctx: &mut Ctx) {
+    let profile = ctx.profile;
+    let ones = |ty: VariantType| {
+        arr(vec![
+            Variant::from_reals(ty, reals(profile, 4, 0x3f80_0000)).expect("4 reals"),
+        ])
     };
-    let twice = |k: Variant| pair(k.clone(), k);
-    // Nine entries of Int keys 100..108 first, then `a` and `b`.
-    let after_nine = |a: Variant, b: Variant| {
-        let mut entries: Vec<(Variant, Variant)> = (100..109)
-            .map(|i| (Variant::Int(i), Variant::Int(i)))
-            .collect();
-        entries.extend([(a, Variant::Int(1)), (b, Variant::Int(2))]);
-        Variant::Dictionary(Dictionary::new(entries))
-    };
-    let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
-    let dict = |entries: Vec<(Variant, Variant)>| Variant::Dictionary(Dictionary::new(entries));
-    let f32s = |v: Vec<f32>| Variant::PackedFloat32Array(v);
-    let vec2 = |bits: u32| Variant::Vector2(reals(profile, 2, bits));
-    let cases: Vec<(&str, Variant, bool)> = vec![
-        (
-            "float_keys_differ",
-            pair(Variant::Float(1.5), Variant::Float(2.5)),
-            false,
-        ),
-        (
-            "nan_and_number_float_keys",
-            pair(Variant::Float(f64::NAN), Variant::Float(1.5)),
-            false,
-        ),
-        (
-            "nan_and_number_vector2_keys",
-            pair(vec2(0x7fc0_0000), vec2(0x3f80_0000)),
-            false,
-        ),
-        (
-            "float_keys_zero_signs",
-            pair(Variant::Float(0.0), Variant::Float(-0.0)),
-            false,
-        ),
-        ("empty_dictionary_keys", twice(dict(vec![])), false),
-        ("empty_array_keys", twice(arr(vec![])), false),
-        (
-            "array_keys_differ",
-            pair(arr(vec![Variant::Int(1)]), arr(vec![Variant::Int(2)])),
-            false,
-        ),
-        (
-            "array_keys_zero_signs",
-            pair(
-                arr(vec![Variant::Float(0.0)]),
-                arr(vec![Variant::Float(-0.0)]),
+    ctx.keys(
+        false,
+        vec![
+            (
+                "array_keys_of_alike_reals",
+                pair(ones(VariantType::Rect2), ones(VariantType::Plane)),
             ),
-            false,
-        ),
-        (
-            "dictionary_keys_differ",
-            pair(
-                dict(vec![(Variant::Int(1), Variant::Int(1))]),
-                dict(vec![(Variant::Int(1), Variant::Int(2))]),
+            (
+                "color_array_keys_differ",
+                pair(
+                    Variant::PackedColorArray(vec![[1.0, 0.0, 0.0, 1.0]]),
+                    Variant::PackedColorArray(vec![[0.0, 1.0, 0.0, 1.0]]),
+                ),
             ),
-            false,
-        ),
-        (
-            "vector2_keys_zero_signs",
-            pair(vec2(0), vec2(0x8000_0000)),
-            false,
-        ),
-        (
-            "float32_array_keys_differ",
-            pair(f32s(vec![1.0]), f32s(vec![2.0])),
-            false,
-        ),
-        ("nan_float32_array_keys", twice(f32s(vec![f32::NAN])), false),
-        (
-            "array_of_nan_float32_array_keys",
-            twice(arr(vec![f32s(vec![f32::NAN])])),
-            false,
-        ),
-        // Alike by value, different in their bits: NaNs of two payloads, 0.0 and -0.0, inside
-        // packed arrays and alone.
-        (
-            "nan_payload_float32_array_keys",
-            pair(
-                f32s(vec![f32::from_bits(0x7fc0_8000)]),
-                f32s(vec![f32::from_bits(0x7fc0_0000)]),
+            (
+                "string_and_string_name_keys",
+                pair(
+                    Variant::String(Text::from("ab")),
+                    Variant::StringName(Text::from("ab")),
+                ),
             ),
-            false,
-        ),
-        (
-            "float32_array_keys_zero_signs",
-            pair(f32s(vec![0.0]), f32s(vec![-0.0])),
-            false,
-        ),
-        (
-            "nan_payload_float_keys",
-            pair(
-                Variant::Float(f64s(0x7ff8_0000_0000_0001)),
-                Variant::Float(f64s(0x7ff8_0000_0000_0000)),
+        ],
+    );
+}
+
+/// Past the first entries a decoder may look keys up another way (by hash, as the engines do):
+/// the same questions after nine other keys.
+fn after_nine_keys(ctx: &mut Ctx) {
+    let profile = ctx.profile;
+    let vec2 = |bits| vec2(profile, bits);
+    let key = || Variant::String(Text::from("key"));
+    ctx.keys(
+        false,
+        vec![
+            (
+                "after_nine/float_keys_zero_signs",
+                after_nine(Variant::Float(0.0), Variant::Float(-0.0)),
             ),
-            false,
-        ),
-        (
-            "vector2_keys_nan_payloads",
-            pair(vec2(0x7fc0_8000), vec2(0x7fc0_0000)),
-            false,
-        ),
-        (
-            "vector2_array_keys_zero_signs",
-            pair(
-                Variant::PackedVector2Array(reals(profile, 2, 0)),
-                Variant::PackedVector2Array(reals(profile, 2, 0x8000_0000)),
+            (
+                "after_nine/vector2_keys_zero_signs",
+                after_nine(vec2(0), vec2(0x8000_0000)),
             ),
-            false,
-        ),
-        (
-            "color_keys_zero_signs",
-            pair(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
-            false,
-        ),
-        (
-            "color_array_keys_zero_signs",
-            pair(
-                Variant::PackedColorArray(vec![[0.0; 4]]),
-                Variant::PackedColorArray(vec![[-0.0; 4]]),
+            (
+                "after_nine/color_keys_zero_signs",
+                after_nine(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
             ),
-            false,
-        ),
-        (
-            "float64_array_keys_zero_signs",
-            pair(
-                Variant::PackedFloat64Array(vec![0.0]),
-                Variant::PackedFloat64Array(vec![-0.0]),
+            (
+                "after_nine/float32_array_keys_differ",
+                after_nine(f32s(vec![1.0]), f32s(vec![2.0])),
             ),
-            false,
-        ),
-        (
-            "nan_payload_float64_array_keys",
-            pair(
-                Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0001)]),
-                Variant::PackedFloat64Array(vec![f64s(0x7ff8_0000_0000_0000)]),
+            (
+                "after_nine/dictionary_keys_differ",
+                after_nine(
+                    dict(vec![(Variant::Int(1), Variant::Int(1))]),
+                    dict(vec![(Variant::Int(1), Variant::Int(2))]),
+                ),
             ),
-            false,
-        ),
-        // A NaN float inside a key: 4.1 on compares it by value (it equals nothing), while
-        // vectors and packed arrays inside, and a nested Dictionary's keys, keep the NaN rule.
-        (
-            "array_of_nan_float_keys",
-            twice(arr(vec![Variant::Float(f64::NAN)])),
-            false,
-        ),
-        (
-            "nested_array_of_nan_float_keys",
-            twice(arr(vec![arr(vec![Variant::Float(f64::NAN)])])),
-            false,
-        ),
-        (
-            "dictionary_of_nan_float_value_keys",
-            twice(dict(vec![(Variant::Int(1), Variant::Float(f64::NAN))])),
-            false,
-        ),
-        (
-            "dictionary_of_nan_float_key_keys",
-            twice(dict(vec![(Variant::Float(f64::NAN), Variant::Int(1))])),
-            false,
-        ),
-        (
-            "array_of_nan_vector2_keys",
-            twice(arr(vec![vec2(0x7fc0_0000)])),
-            false,
-        ),
-        // Equal keys of the types compared by plain equality: one entry each.
-        ("bool_keys", twice(Variant::Bool(true)), false),
-        (
-            "node_path_keys",
-            twice(Variant::node_path(NodePath {
-                names: vec![Text::from("abcd")],
-                subnames: vec![],
-                absolute: false,
-            })),
-            false,
-        ),
-        (
-            "byte_array_keys",
-            twice(Variant::PackedByteArray(vec![1, 2])),
-            false,
-        ),
-        (
-            "int32_array_keys",
-            twice(Variant::PackedInt32Array(vec![1])),
-            false,
-        ),
-        (
-            "int64_array_keys",
-            twice(Variant::PackedInt64Array(vec![1])),
-            false,
-        ),
-        (
-            "string_array_keys",
-            twice(Variant::PackedStringArray(vec![Text::from("abc")])),
-            false,
-        ),
-        (
-            "vector2i_keys",
-            twice(Variant::Vector2i(smallvec::smallvec![1, 2])),
-            false,
-        ),
-        // The same types with two different keys: two entries each.
-        (
-            "bool_keys_differ",
-            pair(Variant::Bool(true), Variant::Bool(false)),
-            false,
-        ),
-        (
-            "vector2i_keys_differ",
-            pair(
-                Variant::Vector2i(smallvec::smallvec![1, 2]),
-                Variant::Vector2i(smallvec::smallvec![1, 3]),
+            (
+                "after_nine/int_keys",
+                after_nine(Variant::Int(3), Variant::Int(3)),
             ),
-            false,
-        ),
-        ("rid_keys", twice(Variant::Rid(5)), false),
-        (
-            "rid_keys_differ",
-            pair(Variant::Rid(5), Variant::Rid(6)),
-            false,
-        ),
-        ("nil_keys", twice(Variant::Nil), false),
-        ("callable_keys", twice(Variant::Callable), false),
-        ("signal_keys", twice(signal("changed", 7)), false),
-        (
-            "signal_keys_differ",
-            pair(signal("changed", 7), signal("changed", 8)),
-            false,
-        ),
-        // Each object decoded from an instance id is a new EncodedObjectAsID: two keys, also
-        // where the objects are inside keys compared by content (4.x dictionaries).
-        (
-            "object_id_keys",
-            twice(Variant::object(Object::Id(12345))),
-            false,
-        ),
-        (
-            "dictionary_of_object_id_keys",
-            twice(dict(vec![(
-                Variant::Int(1),
-                Variant::object(Object::Id(12345)),
-            )])),
-            false,
-        ),
-        // Arrays holding values of two types with the same components: two keys.
-        (
-            "array_keys_of_alike_reals",
-            pair(
-                arr(vec![
-                    Variant::from_reals(VariantType::Rect2, reals(profile, 4, 0x3f80_0000))
-                        .expect("Rect2"),
-                ]),
-                arr(vec![
-                    Variant::from_reals(VariantType::Plane, reals(profile, 4, 0x3f80_0000))
-                        .expect("Plane"),
-                ]),
-            ),
-            false,
-        ),
-        (
-            "color_array_keys_differ",
-            pair(
-                Variant::PackedColorArray(vec![[1.0, 0.0, 0.0, 1.0]]),
-                Variant::PackedColorArray(vec![[0.0, 1.0, 0.0, 1.0]]),
-            ),
-            false,
-        ),
-        // A String and a StringName of the same text (4.x: one key).
-        (
-            "string_and_string_name_keys",
-            pair(
-                Variant::String(Text::from("ab")),
-                Variant::StringName(Text::from("ab")),
-            ),
-            false,
-        ),
-        // Past the first entries a decoder may look keys up another way (by hash, as the
-        // engines do): the same questions after nine other keys.
-        (
-            "after_nine/float_keys_zero_signs",
-            after_nine(Variant::Float(0.0), Variant::Float(-0.0)),
-            false,
-        ),
-        (
-            "after_nine/vector2_keys_zero_signs",
-            after_nine(vec2(0), vec2(0x8000_0000)),
-            false,
-        ),
-        (
-            "after_nine/color_keys_zero_signs",
-            after_nine(Variant::Color([0.0; 4]), Variant::Color([-0.0; 4])),
-            false,
-        ),
-        (
-            "after_nine/float32_array_keys_differ",
-            after_nine(f32s(vec![1.0]), f32s(vec![2.0])),
-            false,
-        ),
-        (
-            "after_nine/dictionary_keys_differ",
-            after_nine(
-                dict(vec![(Variant::Int(1), Variant::Int(1))]),
-                dict(vec![(Variant::Int(1), Variant::Int(2))]),
-            ),
-            false,
-        ),
-        (
-            "after_nine/int_keys",
-            after_nine(Variant::Int(3), Variant::Int(3)),
-            false,
-        ),
-        (
-            "after_nine/string_keys",
-            after_nine(
-                Variant::String(Text::from("key")),
-                Variant::String(Text::from("key")),
-            ),
-            false,
-        ),
-        ("full_object_keys", twice(resource()), true),
-        // Objects whose properties round-trip exactly (a plain Object stores only `script`): two
-        // instances, so two keys. 4.x only: 3.x reads the Nil `script` back as a null Object.
-        (
-            "plain_object_keys",
-            twice(Variant::object(Object::Full {
-                class: s("Object"),
-                properties: vec![(s("script"), Variant::Nil)],
-            })),
-            true,
-        ),
-    ];
-    for (name, v, full) in cases {
-        if name == "plain_object_keys" && profile.major() != 4 {
-            continue;
-        }
-        if let Ok(input) = encode(&v, profile, EncodeOptions { full_objects: full }) {
-            out.push(Case::Decode {
-                name: format!("decode/keys/{name}"),
-                input,
-                allow_objects: full,
-            });
-        }
+            ("after_nine/string_keys", after_nine(key(), key())),
+        ],
+    );
+}
+
+/// Full objects as keys: each decoded object is a new instance, so two keys. A plain Object's
+/// properties round-trip exactly (it stores only `script`); 4.x only, as 3.x reads the Nil
+/// `script` back as a null Object.
+fn full_object_keys(ctx: &mut Ctx) {
+    ctx.keys(true, vec![("full_object_keys", twice(resource()))]);
+    if ctx.profile.major() == 4 {
+        let plain = Variant::object(Object::Full {
+            class: s("Object"),
+            properties: vec![(s("script"), Variant::Nil)],
+        });
+        ctx.keys(true, vec![("plain_object_keys", twice(plain))]);
     }
-    // Keys that 3.2 cannot look up again (a NaN in a float array compares unequal to itself):
-    // written by the engine as a "[Deleted Object]" String with a Nil value, by later versions
-    // as they are.
+}
+
+/// Keys that 3.2 cannot look up again (a NaN in a float array compares unequal to itself):
+/// written by the engine as a "[Deleted Object]" String with a Nil value, by later versions as
+/// they are.
+fn encoded_nan_keys(ctx: &mut Ctx) {
     let nan_key = f32s(vec![f32::NAN]);
     for (name, key) in [
         ("nan_float32_array_key", nan_key.clone()),
         ("array_of_nan_float32_array_key", arr(vec![nan_key])),
     ] {
-        out.push(Case::Encode {
+        ctx.out.push(Case::Encode {
             name: format!("encode/keys/{name}"),
             value: dict(vec![(key, Variant::Int(1))]),
             full_objects: false,
         });
     }
-    // The same two keys as bytes (the encoder above would not write them for 3.2): two NaN
-    // arrays that 3.2 keeps as two entries.
-    let id = |ty: VariantType| profile.id_of(ty).expect("type in profile");
+}
+
+/// Keys as bytes the encoder would not write: two NaN float arrays (which 3.2 keeps as two
+/// entries), and two null objects (instance id 0, which the encoder writes as Nil instead; one
+/// key).
+fn keys_as_bytes(ctx: &mut Ctx) {
     let (d, f, i) = (
-        id(VariantType::Dictionary),
-        id(VariantType::PackedFloat32Array),
-        id(VariantType::Int),
+        ctx.id(VariantType::Dictionary),
+        ctx.id(VariantType::PackedFloat32Array),
+        ctx.id(VariantType::Int),
     );
     let nan = f32::NAN.to_bits();
-    out.push(Case::Decode {
-        name: s("decode/keys/nan_float32_array_keys_as_bytes"),
-        input: le(&[d, 2, f, 1, nan, i, 1, f, 1, nan, i, 2]),
-        allow_objects: false,
-    });
-    // Two null objects (instance id 0, which the encoder writes as Nil instead): one key.
-    let null = id(VariantType::Object) | FLAG_OBJECT_AS_ID;
-    out.push(Case::Decode {
-        name: s("decode/keys/null_object_keys_as_bytes"),
-        input: le(&[d, 2, null, 0, 0, i, 1, null, 0, 0, i, 2]),
-        allow_objects: false,
-    });
+    ctx.add(
+        s("keys/nan_float32_array_keys_as_bytes"),
+        le(&[d, 2, f, 1, nan, i, 1, f, 1, nan, i, 2]),
+    );
+    let null = ctx.id(VariantType::Object) | FLAG_OBJECT_AS_ID;
+    ctx.add(
+        s("keys/null_object_keys_as_bytes"),
+        le(&[d, 2, null, 0, 0, i, 1, null, 0, 0, i, 2]),
+    );
 }
 
 fn signal(name: &str, object_id: u64) -> Variant {
@@ -660,268 +760,315 @@ fn s(x: &str) -> String {
     x.to_string()
 }
 
-/// Named edge values of every type the profile has; the bool says "write objects in full".
+/// Edge values as they are gathered: the profile and the named values so far.
+struct Values {
+    profile: Profile,
+    out: Vec<(String, Variant, bool)>,
+}
+
+impl Values {
+    /// A value written without full objects.
+    fn add(&mut self, name: String, v: Variant) {
+        self.out.push((name, v, false));
+    }
+}
+
+/// Named edge values of every type the profile has; the bool says "write objects in full". Each
+/// shape of type has its family of values, in the order of [`TYPES`].
 pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
-    let mut out: Vec<(String, Variant, bool)> = Vec::new();
-    let mut add = |name: String, v: Variant| out.push((name, v, false));
+    let mut values = Values {
+        profile,
+        out: Vec::new(),
+    };
+    let v = &mut values;
     for t in TYPES.iter().filter(|t| profile.id_of(t.ty).is_some()) {
-        let ty = t.name;
-        let n = t.fields.len();
         match t.shape {
-            Shape::Empty => add(s("Nil"), Variant::Nil),
-            Shape::Callable => add(s("Callable/empty"), Variant::Callable),
+            Shape::Empty => v.add(s("Nil"), Variant::Nil),
+            Shape::Callable => v.add(s("Callable/empty"), Variant::Callable),
             Shape::Bool => {
-                add(s("bool/true"), Variant::Bool(true));
-                add(s("bool/false"), Variant::Bool(false));
+                v.add(s("bool/true"), Variant::Bool(true));
+                v.add(s("bool/false"), Variant::Bool(false));
             }
             Shape::Int => INTS
                 .iter()
-                .for_each(|i| add(format!("int/{i}"), Variant::Int(*i))),
+                .for_each(|i| v.add(format!("int/{i}"), Variant::Int(*i))),
             Shape::Float => FLOATS
                 .iter()
-                .for_each(|(k, b)| add(format!("float/{k}"), Variant::Float(f64s(*b)))),
-            Shape::String => {
-                for (k, x) in STRINGS {
-                    let v = if t.ty == VariantType::StringName {
-                        Variant::StringName(s(x).into())
-                    } else {
-                        Variant::String(s(x).into())
-                    };
-                    add(format!("{ty}/{k}"), v);
-                }
-                if t.ty == VariantType::String {
-                    for (k, n) in WINDOW_STRINGS {
-                        add(
-                            format!("{ty}/{k}"),
-                            Variant::String(window_string(*n).into()),
-                        );
-                    }
-                    for (k, u) in UNIT_STRINGS {
-                        add(format!("{ty}/{k}"), Variant::String(units(u)));
-                    }
-                }
-            }
-            Shape::Reals(_) => {
-                add(
-                    format!("{ty}/counting"),
-                    Variant::from_reals(t.ty, counting_reals(profile, n)).expect("reals"),
-                );
-                for (k, b) in REALS32 {
-                    add(
-                        format!("{ty}/all_{k}"),
-                        Variant::from_reals(t.ty, reals(profile, n, *b)).expect("reals"),
-                    );
-                }
-            }
-            Shape::Ints(_) => {
-                for (k, i) in [
-                    ("zero", 0),
-                    ("max", i32::MAX),
-                    ("min", i32::MIN),
-                    ("minus_one", -1),
-                ] {
-                    add(
-                        format!("{ty}/all_{k}"),
-                        Variant::from_ints(t.ty, smallvec::smallvec![i; n]).expect("ints"),
-                    );
-                }
-                add(
-                    format!("{ty}/counting"),
-                    Variant::from_ints(t.ty, (1..=n as i32).collect()).expect("ints"),
-                );
-            }
-            Shape::Color => {
-                add(s("Color/rgba"), Variant::Color([0.1, 0.2, 0.3, 0.4]));
-                for (k, b) in REALS32 {
-                    add(
-                        format!("Color/all_{k}"),
-                        Variant::Color([f32::from_bits(*b); 4]),
-                    );
-                }
-            }
-            Shape::NodePath => {
-                let np = |names: &[&str], subnames: &[&str], absolute| {
-                    Variant::node_path(NodePath {
-                        names: names.iter().map(|x| Text::from(*x)).collect(),
-                        subnames: subnames.iter().map(|x| Text::from(*x)).collect(),
-                        absolute,
-                    })
-                };
-                add(s("NodePath/empty"), np(&[], &[], false));
-                add(s("NodePath/relative"), np(&["abcd", "efgh"], &[], false));
-                add(s("NodePath/absolute"), np(&["root", "abcd"], &[], true));
-                add(
-                    s("NodePath/subnames"),
-                    np(&["abcd"], &["efgh", "ijkl"], false),
-                );
-                add(
-                    s("NodePath/padded_names"),
-                    np(&["a", "bc", "def"], &["é"], true),
-                );
-                add(
-                    s("NodePath/only_subnames"),
-                    np(&[], &["position", "x"], false),
-                );
-                add(
-                    s("NodePath/units_names"),
-                    Variant::node_path(NodePath {
-                        names: vec![units(&[0x61, 0xD800])],
-                        subnames: vec![units(&[0x11_0000])],
-                        absolute: false,
-                    }),
-                );
-            }
-            Shape::Rid => {
-                add(s("RID/zero"), Variant::Rid(0));
-                if profile.major() == 4 {
-                    add(s("RID/one"), Variant::Rid(1));
-                    add(s("RID/max"), Variant::Rid(u64::MAX));
-                }
-            }
+                .for_each(|(k, b)| v.add(format!("float/{k}"), Variant::Float(f64s(*b)))),
+            Shape::String => string_values(v, t),
+            Shape::Reals(_) => real_values(v, t),
+            Shape::Ints(_) => int_vector_values(v, t),
+            Shape::Color => color_values(v),
+            Shape::NodePath => node_path_values(v),
+            Shape::Rid => rid_values(v),
             Shape::Object => {
-                add(s("Object/id"), Variant::object(Object::Id(12345)));
-                add(s("Object/null"), Variant::object(Object::Null));
+                v.add(s("Object/id"), Variant::object(Object::Id(12345)));
+                v.add(s("Object/null"), Variant::object(Object::Null));
             }
-            Shape::Signal => {
-                add(s("Signal/empty"), Variant::Signal(Default::default()));
-            }
-            Shape::Array => {
-                let arr = |items: Vec<Variant>| Variant::Array(Array::new(items));
-                add(s("Array/empty"), arr(vec![]));
-                add(
-                    s("Array/mixed"),
-                    arr(vec![
-                        Variant::Int(1),
-                        Variant::String("a".into()),
-                        Variant::Float(2.5),
-                        Variant::Nil,
-                    ]),
-                );
-                add(
-                    s("Array/nested"),
-                    arr(vec![arr(vec![arr(vec![Variant::Bool(true)])])]),
-                );
-                // Short plain strings one after another, the decoder's runs: started at the first
-                // element and later ones, stopped by another type, a string that is not ASCII or
-                // longer than the window, the end of an inner Array or PackedStringArray with
-                // strings after it; values after all of them, so that every window fits.
-                let text = |t: &str| Variant::String(t.into());
-                add(
-                    s("Array/string_runs"),
-                    arr(vec![
-                        text("abc"),
-                        text("de"),
-                        text(""),
-                        text(window_string(23)),
-                        Variant::Int(7),
-                        text("fghij"),
-                        text("\u{e9}t\u{e9}"),
-                        text("k"),
-                        text(window_string(24)),
-                        text("lm"),
-                        arr(vec![Variant::Int(7), text("abc")]),
-                        text("de"),
-                        text("fg"),
-                        Variant::PackedStringArray(vec!["abc".into(), "".into()]),
-                        Variant::Int(7),
-                        text("x"),
-                        Variant::Int(1),
-                        Variant::Int(2),
-                        Variant::Int(3),
-                        Variant::Int(4),
-                    ]),
-                );
-                for depth in [100, 1023, 1024] {
-                    add(format!("Array/depth_{depth}"), nest(depth));
-                }
-                if profile.typed_arrays() {
-                    for (k, ty, items) in typed_samples() {
-                        let a = Array::typed(ContainerType::Builtin(ty), items);
-                        add(format!("Array/typed_{k}"), Variant::Array(a));
-                    }
-                }
-            }
-            Shape::Dictionary => {
-                let dict = |entries: Vec<(Variant, Variant)>| {
-                    Variant::Dictionary(Dictionary::new(entries))
-                };
-                add(s("Dictionary/empty"), dict(vec![]));
-                // Two keys the engine tells apart by their units, which 3.6 writes alike.
-                add(
-                    s("Dictionary/units_keys"),
-                    dict(vec![
-                        (Variant::String(units(&[0xD83D, 0xDCA9])), Variant::Int(1)),
-                        (Variant::String("💩".into()), Variant::Int(2)),
-                        (Variant::String(units(&[0xD800])), Variant::Int(3)),
-                    ]),
-                );
-                add(
-                    s("Dictionary/mixed"),
-                    dict(vec![
-                        (Variant::Int(1), Variant::String("a".into())),
-                        (Variant::String("b".into()), Variant::Float(2.5)),
-                        (Variant::Nil, Variant::Array(Array::default())),
-                    ]),
-                );
-                add(
-                    s("Dictionary/int_and_float_keys"),
-                    dict(vec![
-                        (Variant::Int(1), Variant::Nil),
-                        (Variant::Float(1.0), Variant::Nil),
-                    ]),
-                );
-                if profile.typed_dictionaries() {
-                    for (k, ty, items) in typed_samples() {
-                        let d = Dictionary::typed(
-                            ContainerType::Builtin(ty),
-                            ContainerType::Builtin(VariantType::Int),
-                            items
-                                .into_iter()
-                                .enumerate()
-                                .map(|(i, k)| (k, Variant::Int(i as i64)))
-                                .collect(),
-                        );
-                        add(format!("Dictionary/typed_keys_{k}"), Variant::Dictionary(d));
-                    }
-                }
-            }
-            Shape::PackedStrings => {
-                add(format!("{ty}/empty"), Variant::PackedStringArray(vec![]));
-                add(
-                    format!("{ty}/paddings"),
-                    Variant::PackedStringArray(
-                        STRINGS.iter().map(|(_, x)| Text::from(*x)).collect(),
-                    ),
-                );
-                add(
-                    format!("{ty}/window_lengths"),
-                    Variant::PackedStringArray(
-                        WINDOW_STRINGS
-                            .iter()
-                            .flat_map(|(_, n)| [window_string(*n), "é"])
-                            .map(Text::from)
-                            .collect(),
-                    ),
-                );
-                add(
-                    format!("{ty}/units"),
-                    Variant::PackedStringArray(
-                        [&[0x61][..], &[0xD800], &[0xD83D, 0xDCA9], &[0x11_0000]]
-                            .into_iter()
-                            .map(units)
-                            .collect(),
-                    ),
-                );
-            }
+            Shape::Signal => v.add(s("Signal/empty"), Variant::Signal(Default::default())),
+            Shape::Array => array_values(v),
+            Shape::Dictionary => dictionary_values(v),
+            Shape::PackedStrings => packed_string_values(v, t),
             Shape::Packed(e) => {
                 for len in [0usize, 1, 2, 3, 4, 5, 8] {
-                    add(format!("{ty}/len{len}"), packed(profile, t.ty, e, len, n));
+                    let p = packed(profile, t.ty, e, len, t.fields.len());
+                    v.add(format!("{}/len{len}", t.name), p);
                 }
             }
         }
     }
-    out.push((s("Object/Resource_full"), resource(), true));
-    out
+    values
+        .out
+        .push((s("Object/Resource_full"), resource(), true));
+    values.out
+}
+
+/// Strings (and StringNames) of every padding and UTF-8 length; plain Strings also about the
+/// decoder's window length, and 3.x code units that are not scalar values.
+fn string_values(v: &mut Values, t: &TypeInfo) {
+    let ty = t.name;
+    for (k, x) in STRINGS {
+        let value = if t.ty == VariantType::StringName {
+            Variant::StringName(s(x).into())
+        } else {
+            Variant::String(s(x).into())
+        };
+        v.add(format!("{ty}/{k}"), value);
+    }
+    if t.ty == VariantType::String {
+        for (k, n) in WINDOW_STRINGS {
+            v.add(
+                format!("{ty}/{k}"),
+                Variant::String(window_string(*n).into()),
+            );
+        }
+        for (k, u) in UNIT_STRINGS {
+            v.add(format!("{ty}/{k}"), Variant::String(units(u)));
+        }
+    }
+}
+
+/// Types of reals: counting components, then every component the same edge f32.
+fn real_values(v: &mut Values, t: &TypeInfo) {
+    let (ty, n) = (t.name, t.fields.len());
+    v.add(
+        format!("{ty}/counting"),
+        Variant::from_reals(t.ty, counting_reals(v.profile, n)).expect("reals"),
+    );
+    for (k, b) in REALS32 {
+        v.add(
+            format!("{ty}/all_{k}"),
+            Variant::from_reals(t.ty, reals(v.profile, n, *b)).expect("reals"),
+        );
+    }
+}
+
+/// Integer vectors: every component the same edge i32, then counting components.
+fn int_vector_values(v: &mut Values, t: &TypeInfo) {
+    let (ty, n) = (t.name, t.fields.len());
+    for (k, i) in [
+        ("zero", 0),
+        ("max", i32::MAX),
+        ("min", i32::MIN),
+        ("minus_one", -1),
+    ] {
+        v.add(
+            format!("{ty}/all_{k}"),
+            Variant::from_ints(t.ty, smallvec::smallvec![i; n]).expect("ints"),
+        );
+    }
+    v.add(
+        format!("{ty}/counting"),
+        Variant::from_ints(t.ty, (1..=n as i32).collect()).expect("ints"),
+    );
+}
+
+/// A plain Color, then every component the same edge f32.
+fn color_values(v: &mut Values) {
+    v.add(s("Color/rgba"), Variant::Color([0.1, 0.2, 0.3, 0.4]));
+    for (k, b) in REALS32 {
+        v.add(
+            format!("Color/all_{k}"),
+            Variant::Color([f32::from_bits(*b); 4]),
+        );
+    }
+}
+
+/// NodePaths empty, relative, absolute, with subnames, with names of every padding, and with 3.x
+/// code units that are not scalar values.
+fn node_path_values(v: &mut Values) {
+    let np = |names: &[&str], subnames: &[&str], absolute| {
+        Variant::node_path(NodePath {
+            names: names.iter().map(|x| Text::from(*x)).collect(),
+            subnames: subnames.iter().map(|x| Text::from(*x)).collect(),
+            absolute,
+        })
+    };
+    v.add(s("NodePath/empty"), np(&[], &[], false));
+    v.add(s("NodePath/relative"), np(&["abcd", "efgh"], &[], false));
+    v.add(s("NodePath/absolute"), np(&["root", "abcd"], &[], true));
+    v.add(
+        s("NodePath/subnames"),
+        np(&["abcd"], &["efgh", "ijkl"], false),
+    );
+    v.add(
+        s("NodePath/padded_names"),
+        np(&["a", "bc", "def"], &["é"], true),
+    );
+    v.add(
+        s("NodePath/only_subnames"),
+        np(&[], &["position", "x"], false),
+    );
+    v.add(
+        s("NodePath/units_names"),
+        Variant::node_path(NodePath {
+            names: vec![units(&[0x61, 0xD800])],
+            subnames: vec![units(&[0x11_0000])],
+            absolute: false,
+        }),
+    );
+}
+
+/// RIDs: zero, and (4.x, which writes all 64 bits) one and the largest.
+fn rid_values(v: &mut Values) {
+    v.add(s("RID/zero"), Variant::Rid(0));
+    if v.profile.major() == 4 {
+        v.add(s("RID/one"), Variant::Rid(1));
+        v.add(s("RID/max"), Variant::Rid(u64::MAX));
+    }
+}
+
+/// Arrays empty, mixed, nested (shallow and around the depth limit), the decoder's string runs,
+/// and typed (where the profile has typed arrays).
+fn array_values(v: &mut Values) {
+    v.add(s("Array/empty"), arr(vec![]));
+    v.add(
+        s("Array/mixed"),
+        arr(vec![
+            Variant::Int(1),
+            Variant::String("a".into()),
+            Variant::Float(2.5),
+            Variant::Nil,
+        ]),
+    );
+    v.add(
+        s("Array/nested"),
+        arr(vec![arr(vec![arr(vec![Variant::Bool(true)])])]),
+    );
+    v.add(s("Array/string_runs"), string_runs());
+    for depth in [100, 1023, 1024] {
+        v.add(format!("Array/depth_{depth}"), nest(depth));
+    }
+    if v.profile.typed_arrays() {
+        for (k, ty, items) in typed_samples() {
+            let a = Array::typed(ContainerType::Builtin(ty), items);
+            v.add(format!("Array/typed_{k}"), Variant::Array(a));
+        }
+    }
+}
+
+/// Short plain strings one after another, the decoder's runs: started at the first element and
+/// later ones, stopped by another type, a string that is not ASCII or longer than the window, the
+/// end of an inner Array or PackedStringArray with strings after it; values after all of them, so
+/// that every window fits.
+fn string_runs() -> Variant {
+    let text = |t: &str| Variant::String(t.into());
+    arr(vec![
+        text("abc"),
+        text("de"),
+        text(""),
+        text(window_string(23)),
+        Variant::Int(7),
+        text("fghij"),
+        text("\u{e9}t\u{e9}"),
+        text("k"),
+        text(window_string(24)),
+        text("lm"),
+        arr(vec![Variant::Int(7), text("abc")]),
+        text("de"),
+        text("fg"),
+        Variant::PackedStringArray(vec!["abc".into(), "".into()]),
+        Variant::Int(7),
+        text("x"),
+        Variant::Int(1),
+        Variant::Int(2),
+        Variant::Int(3),
+        Variant::Int(4),
+    ])
+}
+
+/// Dictionaries empty, with keys of 3.x code units, mixed, with an int and a float key that are
+/// equal by value, and typed (where the profile has typed dictionaries).
+fn dictionary_values(v: &mut Values) {
+    v.add(s("Dictionary/empty"), dict(vec![]));
+    // Two keys the engine tells apart by their units, which 3.6 writes alike.
+    v.add(
+        s("Dictionary/units_keys"),
+        dict(vec![
+            (Variant::String(units(&[0xD83D, 0xDCA9])), Variant::Int(1)),
+            (Variant::String("💩".into()), Variant::Int(2)),
+            (Variant::String(units(&[0xD800])), Variant::Int(3)),
+        ]),
+    );
+    v.add(
+        s("Dictionary/mixed"),
+        dict(vec![
+            (Variant::Int(1), Variant::String("a".into())),
+            (Variant::String("b".into()), Variant::Float(2.5)),
+            (Variant::Nil, Variant::Array(Array::default())),
+        ]),
+    );
+    v.add(
+        s("Dictionary/int_and_float_keys"),
+        dict(vec![
+            (Variant::Int(1), Variant::Nil),
+            (Variant::Float(1.0), Variant::Nil),
+        ]),
+    );
+    if v.profile.typed_dictionaries() {
+        for (k, ty, items) in typed_samples() {
+            let d = Dictionary::typed(
+                ContainerType::Builtin(ty),
+                ContainerType::Builtin(VariantType::Int),
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, k)| (k, Variant::Int(i as i64)))
+                    .collect(),
+            );
+            v.add(format!("Dictionary/typed_keys_{k}"), Variant::Dictionary(d));
+        }
+    }
+}
+
+/// PackedStringArrays: empty, every padding, the window lengths each before a non-ASCII string,
+/// and 3.x code units.
+fn packed_string_values(v: &mut Values, t: &TypeInfo) {
+    let ty = t.name;
+    v.add(format!("{ty}/empty"), Variant::PackedStringArray(vec![]));
+    v.add(
+        format!("{ty}/paddings"),
+        Variant::PackedStringArray(STRINGS.iter().map(|(_, x)| Text::from(*x)).collect()),
+    );
+    v.add(
+        format!("{ty}/window_lengths"),
+        Variant::PackedStringArray(
+            WINDOW_STRINGS
+                .iter()
+                .flat_map(|(_, n)| [window_string(*n), "é"])
+                .map(Text::from)
+                .collect(),
+        ),
+    );
+    v.add(
+        format!("{ty}/units"),
+        Variant::PackedStringArray(
+            [&[0x61][..], &[0xD800], &[0xD83D, 0xDCA9], &[0x11_0000]]
+                .into_iter()
+                .map(units)
+                .collect(),
+        ),
+    );
 }
 
 fn resource() -> Variant {
@@ -989,42 +1136,125 @@ fn le(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// Invalid and odd inputs, derived from the valid encodings.
-fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut Vec<Case>) {
-    let mut add = |name: String, input: Vec<u8>| {
-        out.push(Case::Decode {
-            name: format!("decode/{name}"),
-            input,
-            allow_objects: false,
-        })
-    };
-    let id = |ty: VariantType| profile.id_of(ty).expect("type in profile");
-    let canonical = |v: &Variant| encode(v, profile, EncodeOptions::default()).ok();
+/// Invalid and odd inputs, derived from the valid encodings or built word by word, in this order.
+const INVALID_FAMILIES: &[Family] = &[
+    Family {
+        name: "truncated",
+        cases: truncated,
+    },
+    Family {
+        name: "unknown_type",
+        cases: unknown_types,
+    },
+    Family {
+        name: "flag_bits",
+        cases: flag_bits,
+    },
+    Family {
+        name: "hostile_count",
+        cases: hostile_counts,
+    },
+    Family {
+        name: "string_bytes",
+        cases: string_bytes,
+    },
+    Family {
+        name: "string_bytes_in_containers",
+        cases: string_bytes_in_containers,
+    },
+    Family {
+        name: "depth_arrays",
+        cases: depth_arrays,
+    },
+    Family {
+        name: "depth_around_strings",
+        cases: depth_around_strings,
+    },
+    Family {
+        name: "depth_dictionaries",
+        cases: depth_dictionaries,
+    },
+    Family {
+        name: "trailing",
+        cases: trailing,
+    },
+    Family {
+        name: "noncanonical_scalars",
+        cases: noncanonical_scalars,
+    },
+    Family {
+        name: "noncanonical_containers",
+        cases: noncanonical_containers,
+    },
+    Family {
+        name: "noncanonical_node_paths",
+        cases: noncanonical_node_paths,
+    },
+    Family {
+        name: "noncanonical_strings",
+        cases: noncanonical_strings,
+    },
+    Family {
+        name: "noncanonical_headers",
+        cases: noncanonical_headers,
+    },
+    Family {
+        name: "typed_arrays",
+        cases: typed_arrays,
+    },
+    Family {
+        name: "reals_as_64bit",
+        cases: reals_as_64bit,
+    },
+    Family {
+        name: "signal_truncated",
+        cases: signal_truncated,
+    },
+    Family {
+        name: "typed_dictionaries",
+        cases: typed_dictionaries,
+    },
+    Family {
+        name: "script_paths",
+        cases: script_paths,
+    },
+    Family {
+        name: "full_objects",
+        cases: full_objects,
+    },
+];
 
-    // Truncated at every offset of one sample per type (shortest non-trivial value of the type).
+/// Truncated at every offset of one sample per type (shortest non-trivial value of the type).
+fn truncated(ctx: &mut Ctx) {
     let mut seen = std::collections::HashSet::new();
-    for (name, v, full) in values {
-        let Some(bytes) = (!full).then(|| canonical(v)).flatten() else {
+    for (name, v, full) in ctx.values {
+        let Some(bytes) = (!full).then(|| ctx.canonical(v)).flatten() else {
             continue;
         };
         if bytes.len() > 64 || !seen.insert(v.get_type()) || bytes.len() <= 4 {
             continue;
         }
         for cut in 0..bytes.len() {
-            add(format!("truncated/{name}/at_{cut}"), bytes[..cut].to_vec());
+            ctx.add(format!("truncated/{name}/at_{cut}"), bytes[..cut].to_vec());
         }
     }
-    // Every type id past the table, and a few far beyond.
+}
+
+/// Every type id past the table, and a few far beyond.
+fn unknown_types(ctx: &mut Ctx) {
     let max = TYPES
         .iter()
-        .filter_map(|t| profile.id_of(t.ty))
+        .filter_map(|t| ctx.profile.id_of(t.ty))
         .max()
         .unwrap_or(0);
     for bad in (max + 1..=max + 4).chain([64, 127, 128, 255]) {
-        add(format!("unknown_type/{bad}"), le(&[bad, 0, 0, 0]));
+        ctx.add(format!("unknown_type/{bad}"), le(&[bad, 0, 0, 0]));
     }
-    // Flag bits on each type: bits 8-15 are never read; bits above 16 depend on the type.
-    for (name, v, _) in values.iter().filter(|(n, _, f)| {
+}
+
+/// Flag bits on each type: bits 8-15 are never read; bits above 16 depend on the type.
+fn flag_bits(ctx: &mut Ctx) {
+    for (name, v, _) in ctx.values.iter().filter(|(n, _, f)| {
         !f && (n.ends_with("/len1")
             || n.ends_with("/counting")
             || n.ends_with("/len3")
@@ -1033,15 +1263,20 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             || n.ends_with("/mixed")
             || n.ends_with("/relative"))
     }) {
-        let Some(bytes) = canonical(v) else { continue };
+        let Some(bytes) = ctx.canonical(v) else {
+            continue;
+        };
         for bit in [8u32, 15, 17, 18, 20, 24, 31] {
             let mut b = bytes.clone();
             let head = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) | (1 << bit);
             b[..4].copy_from_slice(&head.to_le_bytes());
-            add(format!("flag_bit_{bit}/{name}"), b);
+            ctx.add(format!("flag_bit_{bit}/{name}"), b);
         }
     }
-    // Counts and lengths that cannot fit.
+}
+
+/// Counts and lengths that cannot fit.
+fn hostile_counts(ctx: &mut Ctx) {
     let counted = [
         VariantType::String,
         VariantType::Array,
@@ -1063,106 +1298,127 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
             0x4000_0001,
             0x2000_0001,
         ] {
-            add(
+            ctx.add(
                 format!("hostile_count/{}/{count:#x}", ty.name()),
-                le(&[id(ty), count, 0]),
+                le(&[ctx.id(ty), count, 0]),
             );
         }
     }
-    // String bytes the engine must judge: invalid UTF-8, byte-order marks, NULs.
-    let strings: &[(&str, &[u8])] = &[
-        ("lone_continuation", b"\x80"),
-        ("bad_lead_fe", b"\xfe"),
-        ("bad_lead_ff", b"\xff"),
-        ("truncated_two_byte", b"a\xc3"),
-        ("truncated_three_byte", b"\xe2\x82"),
-        ("overlong_nul", b"\xc0\x80"),
-        ("overlong_slash", b"\xe0\x80\xaf"),
-        ("surrogate_high", b"\xed\xa0\x80"),
-        ("surrogate_pair_cesu", b"\xed\xa0\xbd\xed\xb2\xa9"),
-        ("beyond_10ffff", b"\xf4\x90\x80\x80"),
-        ("five_byte", b"\xf8\x88\x80\x80\x80"),
-        ("six_byte", b"\xfc\x84\x80\x80\x80\x80"),
-        ("six_byte_max", b"\xfd\xbf\xbf\xbf\xbf\xbf"),
-        ("truncated_five_byte", b"ab\xf8\x88\x80"),
-        ("truncated_six_byte", b"\xfc\x84\x80\x80\x80"),
-        ("surrogate_low", b"\xed\xb0\x80"),
-        ("surrogate_pair_reversed", b"\xed\xb2\xa9\xed\xa0\xbd"),
-        (
-            "surrogate_then_pair",
-            b"\xed\xa0\x80\xed\xa0\x80\xed\xb0\x80",
-        ),
-        // Overlong forms of each length: 3.x refuses one only when its bits so far are zero at
-        // the third byte and that byte's would-be lead bits are zero too (parse_utf8).
-        ("overlong3_10", b"\xe0\x80\x90"),
-        ("overlong3_0f", b"\xe0\x80\x8f"),
-        ("overlong3_40", b"\xe0\x81\x80"),
-        ("overlong4_200", b"\xf0\x80\x88\x80"),
-        ("overlong4_1ff", b"\xf0\x80\x87\xbf"),
-        ("overlong4_1000", b"\xf0\x81\x80\x80"),
-        ("overlong5_4000", b"\xf8\x80\x84\x80\x80"),
-        ("overlong5_3fff", b"\xf8\x80\x83\xbf\xbf"),
-        ("overlong5_nul", b"\xf8\x80\x80\x80\x80"),
-        ("overlong6_80000", b"\xfc\x80\x82\x80\x80\x80"),
-        ("overlong6_7ffff", b"\xfc\x80\x81\xbf\xbf\xbf"),
-        ("overlong6_nul", b"\xfc\x80\x80\x80\x80\x80"),
-        ("overlong2_c1", b"\xc1\xbf"),
-        ("nul_inside_sequence", b"\xe2\x00\x82"),
-        ("bad_continuation_in_six", b"\xfc\x84\x80\x41\x80\x80"),
-        ("bom_only", b"\xef\xbb\xbf"),
-        ("bom_then_text", b"\xef\xbb\xbfabc"),
-        ("double_bom", b"\xef\xbb\xbf\xef\xbb\xbfx"),
-        ("nul_inside", b"ab\x00cd"),
-        ("nul_first", b"\x00abc"),
-        ("latin1", b"caf\xe9"),
-    ];
-    for (k, raw) in strings {
-        let mut b = le(&[id(VariantType::String), raw.len() as u32]);
+}
+
+/// String bytes the engine must judge: invalid UTF-8, byte-order marks, NULs.
+const STRING_BYTES: &[(&str, &[u8])] = &[
+    ("lone_continuation", b"\x80"),
+    ("bad_lead_fe", b"\xfe"),
+    ("bad_lead_ff", b"\xff"),
+    ("truncated_two_byte", b"a\xc3"),
+    ("truncated_three_byte", b"\xe2\x82"),
+    ("overlong_nul", b"\xc0\x80"),
+    ("overlong_slash", b"\xe0\x80\xaf"),
+    ("surrogate_high", b"\xed\xa0\x80"),
+    ("surrogate_pair_cesu", b"\xed\xa0\xbd\xed\xb2\xa9"),
+    ("beyond_10ffff", b"\xf4\x90\x80\x80"),
+    ("five_byte", b"\xf8\x88\x80\x80\x80"),
+    ("six_byte", b"\xfc\x84\x80\x80\x80\x80"),
+    ("six_byte_max", b"\xfd\xbf\xbf\xbf\xbf\xbf"),
+    ("truncated_five_byte", b"ab\xf8\x88\x80"),
+    ("truncated_six_byte", b"\xfc\x84\x80\x80\x80"),
+    ("surrogate_low", b"\xed\xb0\x80"),
+    ("surrogate_pair_reversed", b"\xed\xb2\xa9\xed\xa0\xbd"),
+    (
+        "surrogate_then_pair",
+        b"\xed\xa0\x80\xed\xa0\x80\xed\xb0\x80",
+    ),
+    // Overlong forms of each length: 3.x refuses one only when its bits so far are zero at
+    // the third byte and that byte's would-be lead bits are zero too (parse_utf8).
+    ("overlong3_10", b"\xe0\x80\x90"),
+    ("overlong3_0f", b"\xe0\x80\x8f"),
+    ("overlong3_40", b"\xe0\x81\x80"),
+    ("overlong4_200", b"\xf0\x80\x88\x80"),
+    ("overlong4_1ff", b"\xf0\x80\x87\xbf"),
+    ("overlong4_1000", b"\xf0\x81\x80\x80"),
+    ("overlong5_4000", b"\xf8\x80\x84\x80\x80"),
+    ("overlong5_3fff", b"\xf8\x80\x83\xbf\xbf"),
+    ("overlong5_nul", b"\xf8\x80\x80\x80\x80"),
+    ("overlong6_80000", b"\xfc\x80\x82\x80\x80\x80"),
+    ("overlong6_7ffff", b"\xfc\x80\x81\xbf\xbf\xbf"),
+    ("overlong6_nul", b"\xfc\x80\x80\x80\x80\x80"),
+    ("overlong2_c1", b"\xc1\xbf"),
+    ("nul_inside_sequence", b"\xe2\x00\x82"),
+    ("bad_continuation_in_six", b"\xfc\x84\x80\x41\x80\x80"),
+    ("bom_only", b"\xef\xbb\xbf"),
+    ("bom_then_text", b"\xef\xbb\xbfabc"),
+    ("double_bom", b"\xef\xbb\xbf\xef\xbb\xbfx"),
+    ("nul_inside", b"ab\x00cd"),
+    ("nul_first", b"\x00abc"),
+    ("latin1", b"caf\xe9"),
+];
+
+/// Each of [`STRING_BYTES`] as a String, padded and (where it needs padding) without it.
+fn string_bytes(ctx: &mut Ctx) {
+    let string = ctx.id(VariantType::String);
+    for (k, raw) in STRING_BYTES {
+        let mut b = le(&[string, raw.len() as u32]);
         b.extend_from_slice(raw);
         b.resize(b.len().next_multiple_of(4), 0);
-        add(format!("string_bytes/{k}"), b.clone());
+        ctx.add(format!("string_bytes/{k}"), b.clone());
         // The same bytes without their padding.
         if raw.len() % 4 != 0 {
-            add(
+            ctx.add(
                 format!("string_bytes/{k}/unpadded"),
                 b[..8 + raw.len()].to_vec(),
             );
         }
     }
-    // Loose 3.x string bytes inside other places that hold strings.
-    if profile.major() == 3 {
-        let surrogate = b"\xed\xa0\x80\x00";
-        let mut b = le(&[id(VariantType::PackedStringArray), 1, 4]);
-        b.extend_from_slice(surrogate);
-        add(s("string_bytes/in_packed_string_array"), b);
-        let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 1, 0, 3]);
-        b.extend_from_slice(surrogate);
-        b.extend_from_slice(&le(&[4]));
-        b.extend_from_slice(b"\xf4\x90\x80\x80");
-        add(s("string_bytes/in_nodepath_names"), b);
-        let mut b = le(&[id(VariantType::Dictionary), 2, id(VariantType::String), 6]);
-        b.extend_from_slice(b"\xed\xa0\xbd\xed\xb2\xa9\x00\x00");
-        b.extend_from_slice(&le(&[id(VariantType::Int), 1, id(VariantType::String), 4]));
-        b.extend_from_slice("💩".as_bytes());
-        b.extend_from_slice(&le(&[id(VariantType::Int), 2]));
-        add(s("string_bytes/in_dictionary_keys"), b);
+}
+
+/// Loose 3.x string bytes inside other places that hold strings: a PackedStringArray, NodePath
+/// names, Dictionary keys.
+fn string_bytes_in_containers(ctx: &mut Ctx) {
+    if ctx.profile.major() != 3 {
+        return;
     }
-    // Nesting around the depth limit, built directly (encoding refuses past the limit).
+    let surrogate = b"\xed\xa0\x80\x00";
+    let mut b = le(&[ctx.id(VariantType::PackedStringArray), 1, 4]);
+    b.extend_from_slice(surrogate);
+    ctx.add(s("string_bytes/in_packed_string_array"), b);
+    let mut b = le(&[ctx.id(VariantType::NodePath), 0x8000_0001, 1, 0, 3]);
+    b.extend_from_slice(surrogate);
+    b.extend_from_slice(&le(&[4]));
+    b.extend_from_slice(b"\xf4\x90\x80\x80");
+    ctx.add(s("string_bytes/in_nodepath_names"), b);
+    let (string, int) = (ctx.id(VariantType::String), ctx.id(VariantType::Int));
+    let mut b = le(&[ctx.id(VariantType::Dictionary), 2, string, 6]);
+    b.extend_from_slice(b"\xed\xa0\xbd\xed\xb2\xa9\x00\x00");
+    b.extend_from_slice(&le(&[int, 1, string, 4]));
+    b.extend_from_slice("💩".as_bytes());
+    b.extend_from_slice(&le(&[int, 2]));
+    ctx.add(s("string_bytes/in_dictionary_keys"), b);
+}
+
+/// Nesting around the depth limit, built directly (encoding refuses past the limit).
+fn depth_arrays(ctx: &mut Ctx) {
     for depth in [1025usize, 1026, 4096, 50_000] {
         let mut words = Vec::new();
         for _ in 0..depth {
-            words.extend([id(VariantType::Array), 1]);
+            words.extend([ctx.id(VariantType::Array), 1]);
         }
-        words.extend([id(VariantType::Int), 7]);
-        add(format!("depth/arrays_{depth}"), le(&words));
+        words.extend([ctx.id(VariantType::Int), 7]);
+        ctx.add(format!("depth/arrays_{depth}"), le(&words));
     }
-    // Around two short strings alone, with ints after the whole value so that the decoder's
-    // window of a short string fits: a string is a value at its depth like any other.
+}
+
+/// Around two short strings alone, with ints after the whole value so that the decoder's window
+/// of a short string fits: a string is a value at its depth like any other.
+fn depth_around_strings(ctx: &mut Ctx) {
     let mut words = Vec::new();
     for depth in 1..=1025 {
-        words.extend([id(VariantType::Array), if depth == 1025 { 2 } else { 1 }]);
+        words.extend([
+            ctx.id(VariantType::Array),
+            if depth == 1025 { 2 } else { 1 },
+        ]);
     }
-    let string = id(VariantType::String);
+    let string = ctx.id(VariantType::String);
     words.extend([
         string,
         3,
@@ -1171,17 +1427,20 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         1,
         u32::from_le_bytes(*b"d\0\0\0"),
     ]);
-    words.extend([id(VariantType::Int), 7].repeat(5));
-    add(s("depth/arrays_1025_around_strings"), le(&words));
-    // The same limit through dictionary values and through dictionary keys: 1025 dictionaries
-    // around an int, {0: {0: ... 7}} and {{... 7: 0}: 0}.
-    let (dict, int) = (id(VariantType::Dictionary), id(VariantType::Int));
+    words.extend([ctx.id(VariantType::Int), 7].repeat(5));
+    ctx.add(s("depth/arrays_1025_around_strings"), le(&words));
+}
+
+/// The depth limit through dictionary values and through dictionary keys: 1025 dictionaries
+/// around an int, {0: {0: ... 7}} and {{... 7: 0}: 0}.
+fn depth_dictionaries(ctx: &mut Ctx) {
+    let (dict, int) = (ctx.id(VariantType::Dictionary), ctx.id(VariantType::Int));
     let mut words = Vec::new();
     for _ in 0..1025 {
         words.extend([dict, 1, int, 0]);
     }
     words.extend([int, 7]);
-    add(s("depth/dictionary_values_1025"), le(&words));
+    ctx.add(s("depth/dictionary_values_1025"), le(&words));
     let mut words = Vec::new();
     for _ in 0..1025 {
         words.extend([dict, 1]);
@@ -1190,21 +1449,29 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
     for _ in 0..1025 {
         words.extend([int, 0]);
     }
-    add(s("depth/dictionary_keys_1025"), le(&words));
-    // Trailing bytes after a whole value.
+    ctx.add(s("depth/dictionary_keys_1025"), le(&words));
+}
+
+/// Trailing bytes after a whole value.
+fn trailing(ctx: &mut Ctx) {
+    let int = ctx.id(VariantType::Int);
     for (k, extra) in [
         ("one_byte", vec![0u8]),
-        ("a_whole_int", le(&[id(VariantType::Int), 5])),
+        ("a_whole_int", le(&[int, 5])),
         ("garbage", vec![0xff; 7]),
     ] {
-        let mut b = le(&[id(VariantType::Int), 1]);
+        let mut b = le(&[int, 1]);
         b.extend(extra);
-        add(format!("trailing/{k}"), b);
+        ctx.add(format!("trailing/{k}"), b);
     }
-    // Forms the encoder never writes but a decoder may accept.
-    let int = id(VariantType::Int);
-    let float = id(VariantType::Float);
-    let noncanonical: Vec<(&str, Vec<u8>)> = vec![
+}
+
+/// Numbers and bools in forms the encoder never writes but a decoder may accept: small ints and
+/// a float widened to 64 bits, NaNs as 32 bits, bools other than 0 and 1.
+fn noncanonical_scalars(ctx: &mut Ctx) {
+    let (int, float) = (ctx.id(VariantType::Int), ctx.id(VariantType::Float));
+    let bool_id = ctx.id(VariantType::Bool);
+    ctx.noncanonical(vec![
         ("int_small_as_64bit", le(&[int | FLAG_64, 1, 0])),
         (
             "int_negative_as_64bit",
@@ -1217,38 +1484,43 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         }),
         ("float_nan_as_32bit", le(&[float, 0x7fc0_0000])),
         ("float_snan_as_32bit", le(&[float, 0x7f80_0001])),
-        ("bool_two", le(&[id(VariantType::Bool), 2])),
-        ("bool_all_ones", le(&[id(VariantType::Bool), 0xffff_ffff])),
+        ("bool_two", le(&[bool_id, 2])),
+        ("bool_all_ones", le(&[bool_id, 0xffff_ffff])),
+    ]);
+}
+
+/// Containers with the shared bit on their count, and a Dictionary with a key twice.
+fn noncanonical_containers(ctx: &mut Ctx) {
+    let int = ctx.id(VariantType::Int);
+    let dict = ctx.id(VariantType::Dictionary);
+    ctx.noncanonical(vec![
         (
             "array_shared_bit",
-            le(&[id(VariantType::Array), 0x8000_0001, int, 3]),
+            le(&[ctx.id(VariantType::Array), 0x8000_0001, int, 3]),
         ),
         (
             "dictionary_shared_bit",
-            le(&[id(VariantType::Dictionary), 0x8000_0001, int, 3, int, 4]),
+            le(&[dict, 0x8000_0001, int, 3, int, 4]),
         ),
         (
             "dictionary_duplicate_keys",
-            le(&[
-                id(VariantType::Dictionary),
-                2,
-                int,
-                3,
-                int,
-                4,
-                int,
-                3,
-                int,
-                5,
-            ]),
+            le(&[dict, 2, int, 3, int, 4, int, 3, int, 5]),
         ),
+    ]);
+}
+
+/// NodePaths in the old form, with the property flag, with counts that wrap, with padding that
+/// is not zero, and absolute with and without names.
+fn noncanonical_node_paths(ctx: &mut Ctx) {
+    let np = ctx.id(VariantType::NodePath);
+    ctx.noncanonical(vec![
         ("nodepath_old_format", {
-            let mut b = le(&[id(VariantType::NodePath), 4]);
+            let mut b = le(&[np, 4]);
             b.extend(b"abcd");
             b
         }),
         ("nodepath_property_flag", {
-            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 2, 1]);
+            let mut b = le(&[np, 0x8000_0001, 0, 2, 1]);
             b.extend(b"a\0\0\0");
             b.extend(le(&[1]));
             b.extend(b"b\0\0\0");
@@ -1258,47 +1530,51 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         // is none, 2 + 0xffffffff is one (a name).
         (
             "nodepath_count_wraps_to_zero",
-            le(&[id(VariantType::NodePath), 0x8000_0001, 0xffff_ffff, 0]),
+            le(&[np, 0x8000_0001, 0xffff_ffff, 0]),
         ),
         (
             "nodepath_count_wraps_to_one_name",
-            le(&[id(VariantType::NodePath), 0x8000_0002, 0xffff_ffff, 0, 0]),
+            le(&[np, 0x8000_0002, 0xffff_ffff, 0, 0]),
         ),
         ("nodepath_nonzero_padding", {
-            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 0, 1]);
+            let mut b = le(&[np, 0x8000_0001, 0, 0, 1]);
             b.extend(b"a\xff\xff\xff");
             b
         }),
         // The old form (no 0x80000000 flag) is refused even where the words after it would
         // read as an empty path.
-        (
-            "nodepath_old_format_empty",
-            le(&[id(VariantType::NodePath), 0, 0, 0]),
-        ),
+        ("nodepath_old_format_empty", le(&[np, 0, 0, 0])),
         // An absolute path with no names: 4.x keeps the flag, 3.x makes the empty path.
-        (
-            "nodepath_absolute_empty",
-            le(&[id(VariantType::NodePath), 0x8000_0000, 0, 1]),
-        ),
+        ("nodepath_absolute_empty", le(&[np, 0x8000_0000, 0, 1])),
         ("nodepath_absolute_name", {
-            let mut b = le(&[id(VariantType::NodePath), 0x8000_0001, 0, 1, 1]);
+            let mut b = le(&[np, 0x8000_0001, 0, 1, 1]);
             b.extend(b"a\0\0\0");
             b
         }),
+    ]);
+}
+
+/// Strings and string arrays whose bytes the encoder would not write: padding that is not zero,
+/// elements without their NUL or with one inside, look-alikes among the decoder's string runs, a
+/// negative count; and a byte array without its padding.
+fn noncanonical_strings(ctx: &mut Ctx) {
+    let (int, string) = (ctx.id(VariantType::Int), ctx.id(VariantType::String));
+    let strings = ctx.id(VariantType::PackedStringArray);
+    ctx.noncanonical(vec![
         ("string_nonzero_padding", {
-            let mut b = le(&[id(VariantType::String), 1]);
+            let mut b = le(&[string, 1]);
             b.extend(b"a\xff\xff\xff");
             b
         }),
         ("string_array_without_nul", {
-            let mut b = le(&[id(VariantType::PackedStringArray), 1, 3]);
+            let mut b = le(&[strings, 1, 3]);
             b.extend(b"abc\0");
             b
         }),
         // The same where the decoder's window (4 + 24 bytes) fits: an element may end without
         // its NUL, or hold one inside, before others.
         ("string_array_without_nul_then_more", {
-            let mut b = le(&[id(VariantType::PackedStringArray), 3, 3]);
+            let mut b = le(&[strings, 3, 3]);
             b.extend(b"abc\0");
             b.extend(le(&[3]));
             b.extend(b"ab\0\0");
@@ -1308,14 +1584,14 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         }),
         // Without its NUL before an empty element: the byte after the padding is zero.
         ("string_array_without_nul_then_empty", {
-            let mut b = le(&[id(VariantType::PackedStringArray), 3, 3]);
+            let mut b = le(&[strings, 3, 3]);
             b.extend(b"abc\0");
             b.extend(le(&[0, 24]));
             b.extend(b"abcdefghijklmnopqrstuvw\0");
             b
         }),
         ("string_array_nul_inside_then_more", {
-            let mut b = le(&[id(VariantType::PackedStringArray), 2, 4]);
+            let mut b = le(&[strings, 2, 4]);
             b.extend(b"a\0b\0");
             b.extend(le(&[24]));
             b.extend(b"abcdefghijklmnopqrstuvw\0");
@@ -1326,288 +1602,351 @@ fn invalid_cases(profile: Profile, values: &[(String, Variant, bool)], out: &mut
         // bits as the length 3, y's as "ABC" and a byte more); ints after them, so that every
         // window fits.
         ("array_string_runs_with_look_alikes", {
-            let string = id(VariantType::String);
-            let mut b = le(&[id(VariantType::Array), 6, string, 3]);
+            let mut b = le(&[ctx.id(VariantType::Array), 6, string, 3]);
             b.extend(b"abc\0");
             b.extend(le(&[string | 0x1_0000, 4]));
             b.extend(b"flag");
             b.extend(le(&[string, 2]));
             b.extend(b"de\0\0");
-            b.extend(le(&[id(VariantType::Vector2), 3, 0x4443_4241, string, 1]));
+            b.extend(le(&[
+                ctx.id(VariantType::Vector2),
+                3,
+                0x4443_4241,
+                string,
+                1,
+            ]));
             b.extend(b"x\0\0\0");
             b.extend(le(&[int, 7, int, 1, int, 2, int, 3, int, 4]));
             b
         }),
-        (
-            "string_array_negative_count",
-            le(&[id(VariantType::PackedStringArray), 0xffff_ffff]),
-        ),
+        ("string_array_negative_count", le(&[strings, 0xffff_ffff])),
         (
             "byte_array_missing_padding",
-            le(&[id(VariantType::PackedByteArray), 1])
+            le(&[ctx.id(VariantType::PackedByteArray), 1])
                 .into_iter()
                 .chain([0xab])
                 .collect(),
         ),
-        (
-            "object_id_zero",
-            le(&[id(VariantType::Object) | FLAG_64, 0, 0]),
-        ),
-        ("object_full_not_allowed", le(&[id(VariantType::Object), 0])),
+    ]);
+}
+
+/// Headers the encoder never writes: an object id of 0, a full object where objects are not
+/// allowed, the type in the second byte, and bits 8-23 all set.
+fn noncanonical_headers(ctx: &mut Ctx) {
+    let (int, object) = (ctx.id(VariantType::Int), ctx.id(VariantType::Object));
+    ctx.noncanonical(vec![
+        ("object_id_zero", le(&[object | FLAG_64, 0, 0])),
+        ("object_full_not_allowed", le(&[object, 0])),
         ("header_type_in_byte_1", le(&[int | 0x0100, 9])),
         ("type_byte_mask", le(&[(int & TYPE_MASK) | 0x00ff_ff00, 9])),
+    ]);
+}
+
+/// 4.x typed arrays holding what their type does not allow, typed by unknown built-ins, classes
+/// and missing scripts (without objects), and holding elements the engine converts.
+fn typed_arrays(ctx: &mut Ctx) {
+    if ctx.profile.major() != 4 {
+        return;
+    }
+    let id = |ty: VariantType| ctx.id(ty);
+    let (arr, int, string) = (
+        id(VariantType::Array),
+        id(VariantType::Int),
+        id(VariantType::String),
+    );
+    let inputs = vec![
+        ("typed_nil", le(&[arr | 1 << 16, 0, 1, int, 3])),
+        ("typed_int_holding_string", {
+            let mut b = le(&[arr | 1 << 16, int, 2, int, 3, string, 1]);
+            b.extend(b"x\0\0\0");
+            b
+        }),
+        // The same with more strings and ints after them, so that the decoder's window of a short
+        // string fits: a typed array's strings are each checked against its type.
+        ("typed_int_holding_strings_then_more", {
+            let mut b = le(&[arr | 1 << 16, int, 4, int, 3, string, 1]);
+            b.extend(b"x\0\0\0");
+            b.extend(le(&[string, 2]));
+            b.extend(b"yz\0\0");
+            b.extend(le(&[int, 4, int, 5, int, 6, int, 7, int, 8]));
+            b
+        }),
+        (
+            "typed_float_holding_int",
+            le(&[arr | 1 << 16, id(VariantType::Float), 1, int, 3]),
+        ),
+        ("typed_bad_builtin", le(&[arr | 1 << 16, 200, 0])),
+        // Typed as the built-in Object: without objects, as EncodedObjectAsID.
+        (
+            "typed_builtin_object",
+            le(&[arr | 1 << 16, id(VariantType::Object), 0]),
+        ),
+        ("typed_class_name", {
+            let mut b = le(&[arr | 2 << 16, 4]);
+            b.extend(b"Node");
+            b.extend(le(&[0]));
+            b
+        }),
+        ("typed_script_missing", {
+            let mut b = le(&[arr | 3 << 16, 12]);
+            b.extend(b"res://none.g");
+            b.extend(le(&[0]));
+            b
+        }),
+        // Elements of another type that the engine converts (src/typed.rs).
+        ("typed_nodepath_from_string", {
+            let mut b = le(&[arr | 1 << 16, id(VariantType::NodePath), 1, string, 5]);
+            b.extend(b"a/b:c\0\0\0");
+            b
+        }),
+        ("typed_color_from_named_string", {
+            let mut b = le(&[arr | 1 << 16, id(VariantType::Color), 1, string, 10]);
+            b.extend(b"Dark Green\0\0");
+            b
+        }),
+        (
+            "typed_vector2i_from_vector2",
+            le(&[
+                arr | 1 << 16,
+                id(VariantType::Vector2i),
+                1,
+                id(VariantType::Vector2),
+                (-1.5f32).to_bits(),
+                f32::NAN.to_bits(),
+            ]),
+        ),
     ];
-    for (k, b) in noncanonical {
-        add(format!("noncanonical/{k}"), b);
+    ctx.noncanonical(inputs);
+}
+
+/// 4.x reals with the 64-bit flag (doubles 0.1, 1.1, 2.1, ...): every type whose reals the flag
+/// widens (decode_variant reads each through its own branch: docs/engine-coverage.md).
+fn reals_as_64bit(ctx: &mut Ctx) {
+    if ctx.profile.major() != 4 {
+        return;
     }
-    if profile.major() == 4 {
-        let arr = id(VariantType::Array);
-        // A value of `ty` with the 64-bit flag: `n` doubles 0.1, 1.1, 2.1, ...
-        let wide = |ty: VariantType, n: usize| {
-            let mut b = le(&[id(ty) | FLAG_64]);
-            (0..n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+    let id = |ty: VariantType| ctx.id(ty);
+    // A value of `ty` with the 64-bit flag: `n` doubles.
+    let wide = |ty: VariantType, n: usize| {
+        let mut b = le(&[id(ty) | FLAG_64]);
+        (0..n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+        b
+    };
+    // A packed array of `ty` with the 64-bit flag: two elements of `n` doubles.
+    let wide_packed = |ty: VariantType, n: usize| {
+        let mut b = le(&[id(ty) | FLAG_64, 2]);
+        (0..2 * n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+        b
+    };
+    let inputs = vec![
+        ("vector2_as_64bit", {
+            let mut b = le(&[id(VariantType::Vector2) | FLAG_64]);
+            b.extend(0.1f64.to_le_bytes());
+            b.extend(2.0f64.to_le_bytes());
             b
-        };
-        // A packed array of `ty` with the 64-bit flag: two elements of `n` doubles.
-        let wide_packed = |ty: VariantType, n: usize| {
-            let mut b = le(&[id(ty) | FLAG_64, 2]);
-            (0..2 * n).for_each(|i| b.extend((0.1 + i as f64).to_le_bytes()));
+        }),
+        ("packed_vector2_as_64bit", {
+            let mut b = le(&[id(VariantType::PackedVector2Array) | FLAG_64, 1]);
+            b.extend(0.1f64.to_le_bytes());
+            b.extend(2.0f64.to_le_bytes());
             b
-        };
-        let typed: Vec<(&str, Vec<u8>)> = vec![
-            ("typed_nil", le(&[arr | 1 << 16, 0, 1, int, 3])),
-            ("typed_int_holding_string", {
-                let mut b = le(&[arr | 1 << 16, int, 2, int, 3, id(VariantType::String), 1]);
-                b.extend(b"x\0\0\0");
-                b
-            }),
-            // The same with more strings and ints after them, so that the decoder's window of
-            // a short string fits: a typed array's strings are each checked against its type.
-            ("typed_int_holding_strings_then_more", {
-                let string = id(VariantType::String);
-                let mut b = le(&[arr | 1 << 16, int, 4, int, 3, string, 1]);
-                b.extend(b"x\0\0\0");
-                b.extend(le(&[string, 2]));
-                b.extend(b"yz\0\0");
-                b.extend(le(&[int, 4, int, 5, int, 6, int, 7, int, 8]));
-                b
-            }),
-            (
-                "typed_float_holding_int",
-                le(&[arr | 1 << 16, float, 1, int, 3]),
-            ),
-            ("typed_bad_builtin", le(&[arr | 1 << 16, 200, 0])),
-            // Typed as the built-in Object: without objects, as EncodedObjectAsID.
-            (
-                "typed_builtin_object",
-                le(&[arr | 1 << 16, id(VariantType::Object), 0]),
-            ),
-            ("typed_class_name", {
-                let mut b = le(&[arr | 2 << 16, 4]);
-                b.extend(b"Node");
-                b.extend(le(&[0]));
-                b
-            }),
-            ("typed_script_missing", {
-                let mut b = le(&[arr | 3 << 16, 12]);
-                b.extend(b"res://none.g");
-                b.extend(le(&[0]));
-                b
-            }),
-            // Elements of another type that the engine converts (src/typed.rs).
-            ("typed_nodepath_from_string", {
-                let mut b = le(&[arr | 1 << 16, id(VariantType::NodePath), 1]);
-                b.extend(le(&[id(VariantType::String), 5]));
-                b.extend(b"a/b:c\0\0\0");
-                b
-            }),
-            ("typed_color_from_named_string", {
-                let mut b = le(&[arr | 1 << 16, id(VariantType::Color), 1]);
-                b.extend(le(&[id(VariantType::String), 10]));
-                b.extend(b"Dark Green\0\0");
-                b
-            }),
-            (
-                "typed_vector2i_from_vector2",
-                le(&[
-                    arr | 1 << 16,
-                    id(VariantType::Vector2i),
-                    1,
-                    id(VariantType::Vector2),
-                    (-1.5f32).to_bits(),
-                    f32::NAN.to_bits(),
-                ]),
-            ),
-            ("vector2_as_64bit", {
-                let mut b = le(&[id(VariantType::Vector2) | FLAG_64]);
-                b.extend(0.1f64.to_le_bytes());
-                b.extend(2.0f64.to_le_bytes());
-                b
-            }),
-            ("packed_vector2_as_64bit", {
-                let mut b = le(&[id(VariantType::PackedVector2Array) | FLAG_64, 1]);
-                b.extend(0.1f64.to_le_bytes());
-                b.extend(2.0f64.to_le_bytes());
-                b
-            }),
-            // Every other type whose reals the 64-bit flag widens (decode_variant reads each
-            // through its own branch: docs/engine-coverage.md).
-            ("rect2_as_64bit", wide(VariantType::Rect2, 4)),
-            ("vector3_as_64bit", wide(VariantType::Vector3, 3)),
-            ("transform2d_as_64bit", wide(VariantType::Transform2D, 6)),
-            ("vector4_as_64bit", wide(VariantType::Vector4, 4)),
-            ("plane_as_64bit", wide(VariantType::Plane, 4)),
-            ("quaternion_as_64bit", wide(VariantType::Quaternion, 4)),
-            ("aabb_as_64bit", wide(VariantType::Aabb, 6)),
-            ("basis_as_64bit", wide(VariantType::Basis, 9)),
-            ("transform3d_as_64bit", wide(VariantType::Transform3D, 12)),
-            ("projection_as_64bit", wide(VariantType::Projection, 16)),
-            (
-                "packed_vector3_as_64bit",
-                wide_packed(VariantType::PackedVector3Array, 3),
-            ),
-            (
-                "packed_vector4_as_64bit",
-                wide_packed(VariantType::PackedVector4Array, 4),
-            ),
-            ("signal_truncated_id", {
-                let mut b = le(&[id(VariantType::Signal), 1]);
-                b.extend(b"s\0\0\0");
-                b.extend([1, 2, 3]);
-                b
-            }),
-        ];
-        for (k, b) in typed {
-            add(format!("noncanonical/{k}"), b);
-        }
-        if profile.typed_dictionaries() {
-            let dict = id(VariantType::Dictionary);
-            add(
-                s("decode/noncanonical/typed_dict_int_keys_holding_string").replace("decode/", ""),
-                {
-                    let mut b = le(&[dict | 1 << 16, int, 1, id(VariantType::String), 1]);
-                    b.extend(b"x\0\0\0");
-                    b.extend(le(&[int, 1]));
-                    b
-                },
-            );
-            // A Color key made from the empty String: opaque black (the entry is kept).
-            add(
-                s("noncanonical/typed_dict_color_key_from_empty_string"),
-                le(&[
-                    dict | 1 << 16 | 1 << 18,
-                    id(VariantType::Color),
-                    0,
-                    1,
-                    id(VariantType::String),
-                    0,
-                    0,
-                ]),
-            );
-        }
+        }),
+        ("rect2_as_64bit", wide(VariantType::Rect2, 4)),
+        ("vector3_as_64bit", wide(VariantType::Vector3, 3)),
+        ("transform2d_as_64bit", wide(VariantType::Transform2D, 6)),
+        ("vector4_as_64bit", wide(VariantType::Vector4, 4)),
+        ("plane_as_64bit", wide(VariantType::Plane, 4)),
+        ("quaternion_as_64bit", wide(VariantType::Quaternion, 4)),
+        ("aabb_as_64bit", wide(VariantType::Aabb, 6)),
+        ("basis_as_64bit", wide(VariantType::Basis, 9)),
+        ("transform3d_as_64bit", wide(VariantType::Transform3D, 12)),
+        ("projection_as_64bit", wide(VariantType::Projection, 16)),
+        (
+            "packed_vector3_as_64bit",
+            wide_packed(VariantType::PackedVector3Array, 3),
+        ),
+        (
+            "packed_vector4_as_64bit",
+            wide_packed(VariantType::PackedVector4Array, 4),
+        ),
+    ];
+    ctx.noncanonical(inputs);
+}
+
+/// A 4.x Signal whose object id stops short.
+fn signal_truncated(ctx: &mut Ctx) {
+    if ctx.profile.major() != 4 {
+        return;
     }
-    // With objects allowed, script paths are loaded: anything but a res:// path is refused.
-    if profile.typed_arrays() {
-        let arr = profile.id_of(VariantType::Array).expect("Array");
-        let object = profile.id_of(VariantType::Object).expect("Object");
-        let string = profile.id_of(VariantType::String).expect("String");
-        let bool_id = profile.id_of(VariantType::Bool).expect("bool");
-        let int_id = profile.id_of(VariantType::Int).expect("int");
-        // A string field: length, bytes, padding to 4.
-        let field = |b: &mut Vec<u8>, text: &[u8]| {
-            b.extend(le(&[text.len() as u32]));
-            b.extend(text);
-            b.resize(b.len().next_multiple_of(4), 0);
-        };
-        // A full Resource with the script at `path` (the script's own variables are not stored
-        // properties in 4.x, so the engine's Resource has these three).
-        let resource_with_script = |path: &[u8]| {
-            let mut b = le(&[object]);
-            field(&mut b, b"Resource");
-            b.extend(le(&[3]));
-            field(&mut b, b"resource_local_to_scene");
-            b.extend(le(&[bool_id, 0]));
-            field(&mut b, b"resource_name");
-            b.extend(le(&[string]));
-            field(&mut b, b"");
-            field(&mut b, b"script");
-            b.extend(le(&[string]));
-            field(&mut b, path);
-            b
-        };
-        let with_objects: Vec<(&str, Vec<u8>)> = vec![
-            ("typed_script_not_res_path", {
-                let mut b = le(&[arr | 3 << 16, 3]);
-                b.extend(b"abc\0");
-                b.extend(le(&[0]));
-                b
-            }),
+    let mut b = le(&[ctx.id(VariantType::Signal), 1]);
+    b.extend(b"s\0\0\0");
+    b.extend([1, 2, 3]);
+    ctx.noncanonical(vec![("signal_truncated_id", b)]);
+}
+
+/// 4.x typed dictionaries: Int keys holding a String, and a Color key made from the empty String
+/// (opaque black; the entry is kept).
+fn typed_dictionaries(ctx: &mut Ctx) {
+    if ctx.profile.major() != 4 || !ctx.profile.typed_dictionaries() {
+        return;
+    }
+    let (dict, int) = (ctx.id(VariantType::Dictionary), ctx.id(VariantType::Int));
+    let string = ctx.id(VariantType::String);
+    let mut holding_string = le(&[dict | 1 << 16, int, 1, string, 1]);
+    holding_string.extend(b"x\0\0\0");
+    holding_string.extend(le(&[int, 1]));
+    let color = ctx.id(VariantType::Color);
+    ctx.noncanonical(vec![
+        ("typed_dict_int_keys_holding_string", holding_string),
+        (
+            "typed_dict_color_key_from_empty_string",
+            le(&[dict | 1 << 16 | 1 << 18, color, 0, 1, string, 0, 0]),
+        ),
+    ]);
+}
+
+/// `decode/objects/{name}` for each input, objects allowed.
+fn with_objects(ctx: &mut Ctx, inputs: Vec<(&str, Vec<u8>)>) {
+    for (k, input) in inputs {
+        ctx.decode(format!("decode/objects/{k}"), input, true);
+    }
+}
+
+/// With objects allowed, script paths are loaded: anything but a res:// path in the engine's
+/// project is refused.
+fn script_paths(ctx: &mut Ctx) {
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let arr = ctx.id(VariantType::Array);
+    let script_typed = |path: &[u8]| {
+        let mut b = le(&[arr | 3 << 16]);
+        field(&mut b, path);
+        b.extend(le(&[0]));
+        b
+    };
+    with_objects(
+        ctx,
+        vec![
+            ("typed_script_not_res_path", script_typed(b"abc")),
             // Another scheme, and a path longer than `res://` alone: refused all the same.
-            ("typed_script_user_path", {
-                let mut b = le(&[arr | 3 << 16, 14]);
-                b.extend(b"user://item.gd\0\0");
-                b.extend(le(&[0]));
-                b
-            }),
+            ("typed_script_user_path", script_typed(b"user://item.gd")),
             // A res:// path with no Script resource in the engine's project (a known difference:
             // the codec cannot know the project).
-            ("typed_script_not_in_project", {
-                let mut b = le(&[arr | 3 << 16, 7]);
-                b.extend(b"res://N\0");
-                b.extend(le(&[0]));
-                b
-            }),
-            // A full object with no class name is a null Object (re-encoded as one: a 0 word).
-            ("full_null", le(&[object, 0])),
-            // A class that is not RefCounted: the decoder holds it by pointer, not by reference.
-            ("full_plain_object", {
-                let mut b = le(&[object, 6]);
-                b.extend(b"Object\0\0");
-                b.extend(le(&[0]));
-                b
-            }),
-            ("typed_builtin_object", le(&[arr | 1 << 16, object, 0])),
-            // A full object whose script is a res:// path in the engine's project: its stored
-            // properties in the engine's order, so that the engine's object reads back as written.
-            (
-                "full_script_path",
-                resource_with_script(b"res://fixtures/item.gd"),
-            ),
-            // Script paths that no project holds: another scheme, and `res://` alone.
-            (
-                "full_script_user_path",
-                resource_with_script(b"user://item.gd"),
-            ),
-            ("full_script_res_only", resource_with_script(b"res://")),
-            // A full object's property holding 1024 nested arrays around an int: the int is
-            // 1025 levels down, counting the object.
-            ("property_nested_1025", {
-                let mut b = le(&[object, 8]);
-                b.extend(b"Resource");
-                b.extend(le(&[1, 1]));
-                b.extend(b"x\0\0\0");
-                for _ in 0..1024 {
-                    b.extend(le(&[arr, 1]));
-                }
-                b.extend(le(&[int_id, 7]));
-                b
-            }),
-            ("script_property_not_a_path", {
-                let mut b = le(&[object, 8]);
-                b.extend(b"Resource");
-                b.extend(le(&[1, 6]));
-                b.extend(b"script\0\0");
-                b.extend(le(&[string, 3]));
-                b.extend(b"abc\0");
-                b
-            }),
-        ];
-        for (k, input) in with_objects {
-            out.push(Case::Decode {
-                name: format!("decode/objects/{k}"),
-                input,
-                allow_objects: true,
+            ("typed_script_not_in_project", script_typed(b"res://N")),
+        ],
+    );
+}
+
+/// A string field: length, bytes, padding to 4.
+fn field(b: &mut Vec<u8>, text: &[u8]) {
+    b.extend(le(&[text.len() as u32]));
+    b.extend(text);
+    b.resize(b.len().next_multiple_of(4), 0);
+}
+
+/// Full objects where objects are allowed: null, not RefCounted, typed arrays of the built-in
+/// Object, scripts in and out of the project, a property nested past the depth limit, and a
+/// script property that is not a path.
+fn full_objects(ctx: &mut Ctx) {
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let id = |ty: VariantType| ctx.id(ty);
+    let (arr, object) = (id(VariantType::Array), id(VariantType::Object));
+    let (string, bool_id) = (id(VariantType::String), id(VariantType::Bool));
+    let int = id(VariantType::Int);
+    // A full Resource with the script at `path` (the script's own variables are not stored
+    // properties in 4.x, so the engine's Resource has these three).
+    let resource_with_script = |path: &[u8]| {
+        let mut b = le(&[object]);
+        field(&mut b, b"Resource");
+        b.extend(le(&[3]));
+        field(&mut b, b"resource_local_to_scene");
+        b.extend(le(&[bool_id, 0]));
+        field(&mut b, b"resource_name");
+        b.extend(le(&[string]));
+        field(&mut b, b"");
+        field(&mut b, b"script");
+        b.extend(le(&[string]));
+        field(&mut b, path);
+        b
+    };
+    let inputs = vec![
+        // A full object with no class name is a null Object (re-encoded as one: a 0 word).
+        ("full_null", le(&[object, 0])),
+        // A class that is not RefCounted: the decoder holds it by pointer, not by reference.
+        ("full_plain_object", {
+            let mut b = le(&[object]);
+            field(&mut b, b"Object");
+            b.extend(le(&[0]));
+            b
+        }),
+        ("typed_builtin_object", le(&[arr | 1 << 16, object, 0])),
+        // A full object whose script is a res:// path in the engine's project: its stored
+        // properties in the engine's order, so that the engine's object reads back as written.
+        (
+            "full_script_path",
+            resource_with_script(b"res://fixtures/item.gd"),
+        ),
+        // Script paths that no project holds: another scheme, and `res://` alone.
+        (
+            "full_script_user_path",
+            resource_with_script(b"user://item.gd"),
+        ),
+        ("full_script_res_only", resource_with_script(b"res://")),
+        // A full object's property holding 1024 nested arrays around an int: the int is 1025
+        // levels down, counting the object.
+        ("property_nested_1025", {
+            let mut b = le(&[object, 8]);
+            b.extend(b"Resource");
+            b.extend(le(&[1, 1]));
+            b.extend(b"x\0\0\0");
+            for _ in 0..1024 {
+                b.extend(le(&[arr, 1]));
+            }
+            b.extend(le(&[int, 7]));
+            b
+        }),
+        ("script_property_not_a_path", {
+            let mut b = le(&[object, 8]);
+            b.extend(b"Resource");
+            b.extend(le(&[1, 6]));
+            b.extend(b"script\0\0");
+            b.extend(le(&[string, 3]));
+            b.extend(b"abc\0");
+            b
+        }),
+    ];
+    with_objects(ctx, inputs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every family adds cases for at least one profile the corpus has (none is dead), and no two
+    /// families share a label.
+    #[test]
+    fn every_family_adds_cases() {
+        let profiles: Vec<Profile> = ["3.2", "3.6", "4.6", "4.6-double"]
+            .iter()
+            .map(|p| p.parse().expect("profile"))
+            .collect();
+        let mut labels = std::collections::HashSet::new();
+        for family in INVALID_FAMILIES.iter().chain(KEY_FAMILIES) {
+            assert!(labels.insert(family.name), "{} twice", family.name);
+            let added = profiles.iter().any(|&profile| {
+                let values = edge_values(profile);
+                let mut out = Vec::new();
+                (family.cases)(&mut Ctx {
+                    profile,
+                    values: &values,
+                    out: &mut out,
+                });
+                !out.is_empty()
             });
+            assert!(added, "family {} adds no case", family.name);
         }
     }
 }
