@@ -259,61 +259,25 @@ fn run(a: &ConformArgs) -> ExitCode {
             .map(|d| d.as_secs())
             .unwrap_or(1)
     });
-    let live;
-    let described;
-    let mut with_stress;
-    let mut stress = None;
-    let engine = if let Some(n) = a.live {
-        eprintln!(
-            "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
-            a.profile
-        );
-        live = match conform::live::live_corpus(a.profile, n, seed, &super::limits::engine_config())
-        {
-            Ok(c) => c,
-            Err(e) => return fail(e),
-        };
-        described = format!("live engine, seed {seed}");
-        &live
-    } else {
-        let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
-        described = source.describe();
-        let mut corpora = match corpus::load_from(&source) {
-            Ok(c) => c,
-            Err(e) => return fail(e),
-        };
-        let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
-            let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
-            return fail(format!(
-                "the corpus has no answers for Godot {} (it has {})",
-                a.profile,
-                have.join(", ")
-            ));
-        };
-        if let Err(e) = corpora[at].enough_answers() {
-            return fail(e);
+    let (engine, described, stress) = match a.live {
+        Some(n) => {
+            eprintln!(
+                "live mode: {n} random values of every type, seed {seed}, asked of the Godot {} engine",
+                a.profile
+            );
+            let config = super::limits::engine_config();
+            match conform::live::live_corpus(a.profile, n, seed, &config) {
+                Ok(c) => (c, format!("live engine, seed {seed}"), None),
+                Err(e) => return fail(e),
+            }
         }
-        // The stress cases (large values, recorded as recipes and hashes) join the corpus: the
-        // ones the run selects.
-        with_stress = corpora.swap_remove(at);
-        drop(corpora);
-        let filter = Options {
-            run: a.run.clone(),
-            skip: a.skip.clone(),
-            directions: directions(a.direction),
-            ..Options::new(a.testee.clone())
-        };
-        let wanted = match conform::selects(&filter) {
-            Ok(w) => w,
+        None => match recorded(a) {
+            Ok((c, source)) => {
+                let stress = (source.clone(), c.entry.version.clone(), c.profile);
+                (c, source.describe(), Some(stress))
+            }
             Err(e) => return fail(e),
-        };
-        let (version, profile) = (with_stress.entry.version.clone(), with_stress.profile);
-        match corpus::stress::stand_ins(&source, &version, profile, &wanted) {
-            Ok(records) => with_stress.records.extend(records),
-            Err(e) => return fail(e),
-        }
-        stress = Some((source, version, profile));
-        &with_stress
+        },
     };
     let known = match &a.expect_fail {
         Some(p) if !p.exists() => return fail(format!("{}: no such file", p.display())),
@@ -323,11 +287,10 @@ fn run(a: &ConformArgs) -> ExitCode {
         },
         None => Vec::new(),
     };
-    let directions = directions(a.direction);
     let defaults = Options::new(a.testee.clone());
     let options = Options {
         testee: a.testee.clone(),
-        directions,
+        directions: directions(a.direction),
         run: a.run.clone(),
         skip: a.skip.clone(),
         known,
@@ -351,14 +314,60 @@ fn run(a: &ConformArgs) -> ExitCode {
             expand
         }),
     };
-    let result = match conform::conform(engine, &options) {
+    let result = match conform::conform(&engine, &options) {
         Ok(r) => r,
         Err(e) => {
             let lines: Vec<String> = e.lines().map(conform::limits::escape_control).collect();
             return fail(lines.join("\n"));
         }
     };
-    if let Some(line) = report::stopped(&result) {
+    warn_about(&result, a);
+    let code = if result.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_BAD_INPUT)
+    };
+    if a.print_expect_fail {
+        let _ = write_stdout(conform::expect_fail_list(&result).as_bytes());
+        return code;
+    }
+    match write_report(&result, a, &replay_flags(a, seed)) {
+        Ok(()) => code,
+        Err(e) => fail(e),
+    }
+}
+
+/// The recorded answers of `--godot`'s engine, from `--corpus` or the embedded corpus, with the
+/// stand-ins of the stress cases the run selects (each built in full when its case comes up).
+fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), String> {
+    let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
+    let mut corpora = corpus::load_from(&source).map_err(|e| e.to_string())?;
+    let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
+        let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
+        return Err(format!(
+            "the corpus has no answers for Godot {} (it has {})",
+            a.profile,
+            have.join(", ")
+        ));
+    };
+    corpora[at].enough_answers().map_err(|e| e.to_string())?;
+    let mut engine = corpora.swap_remove(at);
+    let filter = Options {
+        run: a.run.clone(),
+        skip: a.skip.clone(),
+        directions: directions(a.direction),
+        ..Options::new(a.testee.clone())
+    };
+    let wanted = conform::selects(&filter)?;
+    let (version, profile) = (engine.entry.version.clone(), engine.profile);
+    let stand_ins = corpus::stress::stand_ins(&source, &version, profile, &wanted)?;
+    engine.records.extend(stand_ins);
+    Ok((engine, source))
+}
+
+/// On stderr: why the run stopped early, a version the testee does not claim, unknown type names.
+fn warn_about(result: &conform::Conformance, a: &ConformArgs) {
+    if let Some(line) = report::stopped(result) {
         eprintln!("gdmarshal: {line}");
     }
     if !result.claims_version() {
@@ -380,6 +389,10 @@ fn run(a: &ConformArgs) -> ExitCode {
             conform::limits::escape_control(&result.hello.unknown_types.join(", "))
         );
     }
+}
+
+/// The flags a replay command repeats beside `--run CASE`.
+fn replay_flags(a: &ConformArgs, seed: u64) -> String {
     let mut extra = String::new();
     if let Some(n) = a.live {
         extra.push_str(&format!(" --live {n} --seed {seed}"));
@@ -402,31 +415,25 @@ fn run(a: &ConformArgs) -> ExitCode {
             report::shell_quote(&p.display().to_string())
         ));
     }
-    let code = if result.passed() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_BAD_INPUT)
-    };
-    if a.print_expect_fail {
-        let _ = write_stdout(conform::expect_fail_list(&result).as_bytes());
-        return code;
-    }
+    extra
+}
+
+/// The report in `--format`, to `--output` (stdout then shows the summary) or stdout.
+fn write_report(result: &conform::Conformance, a: &ConformArgs, extra: &str) -> Result<(), String> {
     let text = match a.format {
-        Format::Text => report::text(&result, &extra),
+        Format::Text => report::text(result, extra),
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&report::json(&result, &extra))
+            let mut s = serde_json::to_string_pretty(&report::json(result, extra))
                 .expect("reports serialize");
             s.push('\n');
             s
         }
-        Format::Junit => report::junit(&result, &extra),
+        Format::Junit => report::junit(result, extra),
     };
     match &a.output {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, &text) {
-                return fail(format!("{}: {e}", path.display()));
-            }
-            let mut summary = report::summary(&result);
+            std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let mut summary = report::summary(result);
             summary.push_str(&format!("report: {}\n", path.display()));
             let _ = write_stdout(summary.as_bytes());
         }
@@ -434,5 +441,5 @@ fn run(a: &ConformArgs) -> ExitCode {
             let _ = write_stdout(text.as_bytes());
         }
     }
-    code
+    Ok(())
 }
