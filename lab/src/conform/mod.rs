@@ -361,9 +361,9 @@ type Item<'c> = (usize, &'c Record, Option<Undeclared>);
 /// processes it started.
 type Part = (Vec<(usize, Case)>, usize);
 
-/// Runs the selected cases of one engine's corpus through the testee: [`plan`] settles the cases
-/// the handshake does not claim and lists the others, [`run_queue`] sends those to `--jobs`
-/// testee processes that each take the next case as soon as they are free, and [`assemble`]
+/// Runs the selected cases of one engine's corpus through the testee: `plan` settles the cases
+/// the handshake does not claim and lists the others, `run_queue` sends those to `--jobs`
+/// testee processes that each take the next case as soon as they are free, and `assemble`
 /// puts every case back in corpus order.
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
     let started = Instant::now();

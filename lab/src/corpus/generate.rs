@@ -49,7 +49,7 @@ pub fn run_once(
 /// gives one in the same request ([`Answerer::answer_checking_own`]). For campaigns: such answers
 /// leave out the encoding with full objects, which a corpus record keeps. The cases go in one
 /// request frame (a campaign's batch): fewer round trips, in which the engine waits for the host,
-/// made a campaign a fifth faster than frames of [`BATCH`].
+/// made a campaign a fifth faster than frames of `BATCH`.
 pub fn run_once_checking_own(
     engine: &mut dyn Answerer,
     cases: &[Case],

@@ -97,7 +97,7 @@ pub fn read_from(source: &Source) -> Result<Vec<Entry>, String> {
 }
 
 /// The text of a corpus's list of known differences (empty when it has no list).
-pub fn text_of(source: &Source) -> Result<String, String> {
+pub(crate) fn text_of(source: &Source) -> Result<String, String> {
     let path = source.path(FILE);
     let bytes = source.read(FILE).map_err(|e| e.to_string())?;
     String::from_utf8(bytes.unwrap_or_default()).map_err(|e| {

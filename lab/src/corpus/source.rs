@@ -2,7 +2,7 @@
 //! binary ([`gdmarshal_corpus`]), the default, so that an installed runner needs no clone.
 //!
 //! Both are read through the same verifying readers ([`super::load_from`],
-//! [`super::stress::read_from`], [`super::known::read_from`]); an embedded file is named in
+//! `stress::read_from`, [`super::known::read_from`]); an embedded file is named in
 //! errors as `embedded corpus DIGEST/FILE`, so a build from a damaged tree is refused with the
 //! file and line as a folder on disk is.
 

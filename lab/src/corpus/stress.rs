@@ -209,7 +209,7 @@ pub fn read(dir: &Path) -> Result<Vec<StressRecord>, String> {
 }
 
 /// Reads every line of a corpus's stress file (none when there is no file).
-pub fn read_from(source: &Source) -> Result<Vec<StressRecord>, String> {
+pub(crate) fn read_from(source: &Source) -> Result<Vec<StressRecord>, String> {
     let file = source.path(FILE);
     let Some(bytes) = source.read(FILE).map_err(|e| e.to_string())? else {
         return Ok(Vec::new());
