@@ -46,8 +46,9 @@ pub struct ReportArgs {
 const COUNTED_DOCS: [&str; 2] = ["README.md", "docs/conformance.md"];
 
 /// Rewrites the corpus counts in [`COUNTED_DOCS`].
-fn rewrite_counts(corpora: &[corpus::EngineCorpus], source: &corpus::Source) -> Result<(), String> {
-    let table = corpus::counts::table(corpora, source)?;
+fn rewrite_counts(corpora: &[corpus::EngineCorpus], dir: &std::path::Path) -> Result<(), String> {
+    let stress = corpus::stress::read(dir)?;
+    let table = corpus::counts::table(corpora, &stress);
     for doc in COUNTED_DOCS {
         let text = std::fs::read_to_string(doc).map_err(|e| format!("{doc}: {e}"))?;
         let fresh = corpus::counts::replace(&text, &table).ok_or_else(|| {
@@ -72,7 +73,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e),
     };
-    if let Err(e) = rewrite_counts(&all, &corpus::Source::Dir(a.corpus.clone())) {
+    if let Err(e) = rewrite_counts(&all, &a.corpus) {
         return fail(e);
     }
     let (double_corpora, corpora): (Vec<_>, Vec<_>) =

@@ -4,7 +4,8 @@
 
 use std::fmt::Write as _;
 
-use super::{EngineCorpus, Source, stress};
+use super::EngineCorpus;
+use super::stress::StressRecord;
 
 /// The line before a generated table.
 pub const BEGIN: &str =
@@ -12,10 +13,9 @@ pub const BEGIN: &str =
 /// The line after it.
 pub const END: &str = "<!-- end of corpus counts -->";
 
-/// The table of the corpus at `source`: per engine version, its cases, how many the engine
-/// refused, and its stress cases.
-pub fn table(corpora: &[EngineCorpus], source: &Source) -> Result<String, String> {
-    let stress = stress::read_from(source)?;
+/// The table of a corpus's engines and its stress records: per engine version, its cases, how
+/// many the engine refused, and its stress cases.
+pub fn table(corpora: &[EngineCorpus], stress: &[StressRecord]) -> String {
     let mut s = String::from(
         "| engine | format | cases | refused by the engine | of them stress cases |\n|---|---|---|---|---|\n",
     );
@@ -34,7 +34,7 @@ pub fn table(corpora: &[EngineCorpus], source: &Source) -> Result<String, String
             large
         );
     }
-    Ok(s)
+    s
 }
 
 /// `doc` with the text between its marker lines replaced by `table`; `None` when it has no
@@ -74,9 +74,9 @@ mod tests {
     /// The committed docs show the embedded corpus's counts (`gdmarshal report` rewrites them).
     #[test]
     fn the_docs_counts_are_the_corpus() {
-        let source = Source::Embedded;
+        let source = super::super::Source::Embedded;
         let corpora = super::super::load_from(&source).unwrap();
-        let want = table(&corpora, &source).unwrap();
+        let want = table(&corpora, &super::super::stress::read_from(&source).unwrap());
         let root = crate::repo_root();
         for doc in ["README.md", "docs/conformance.md"] {
             let text = std::fs::read_to_string(root.join(doc)).unwrap();
