@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{EXIT_BAD_INPUT, fail};
+use super::{EXIT_FOUND, fail};
 use gdmarshal::vectors::{check, read};
 
 /// Options of `gdmarshal check-vectors`.
@@ -50,7 +50,7 @@ pub fn run(a: &CheckVectorsArgs) -> ExitCode {
         failed += failures.len();
     }
     if failed > 0 {
-        ExitCode::from(EXIT_BAD_INPUT)
+        ExitCode::from(EXIT_FOUND)
     } else {
         ExitCode::SUCCESS
     }

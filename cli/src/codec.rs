@@ -95,14 +95,16 @@ pub struct InspectArgs {
 }
 
 /// Reads the byte input of decode and inspect: raw, or hex text turned into bytes as it is read
-/// (one byte per two digits, never the text whole).
-fn read_bytes(file: Option<&PathBuf>, is_hex: bool) -> Result<Vec<u8>, String> {
+/// (one byte per two digits, never the text whole). An unreadable file could not be read
+/// (exit 2); text that is not hex is input rejected (exit 1): the error is the exit code, its
+/// line already printed.
+fn read_bytes(file: Option<&PathBuf>, is_hex: bool) -> Result<Vec<u8>, ExitCode> {
     if !is_hex {
-        return read_input(file);
+        return read_input(file).map_err(fail);
     }
     let (name, input, len): (String, Box<dyn Read>, u64) = match file {
         Some(p) if p.as_os_str() != "-" => {
-            let f = File::open(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let f = File::open(p).map_err(|e| fail(format!("{}: {e}", p.display())))?;
             let len = f.metadata().map_or(0, |m| m.len());
             (p.display().to_string(), Box::new(f), len)
         }
@@ -116,14 +118,16 @@ fn read_bytes(file: Option<&PathBuf>, is_hex: bool) -> Result<Vec<u8>, String> {
             Ok(0) => break,
             Ok(n) => unhex.feed(&piece[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(format!("{name}: {e}")),
+            Err(e) => return Err(fail(format!("{name}: {e}"))),
         }
     }
-    unhex.finish().map_err(|e| format!("hex input: {e}"))
+    unhex
+        .finish()
+        .map_err(|e| super::found(format!("hex input: {e}")))
 }
 
 /// Runs `write` on a buffered stdout and flushes it; a failed write ends the program as
-/// `output` says (a closed pipe quietly with 141, anything else with one message and 1).
+/// `output` says (a closed pipe quietly with 141, anything else with one message and 2).
 fn to_stdout(
     write: impl FnOnce(&mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
 ) -> ExitCode {
@@ -138,12 +142,14 @@ fn to_stdout(
 pub fn decode(a: &DecodeArgs) -> ExitCode {
     let bytes = match read_bytes(a.file.as_ref(), a.hex) {
         Ok(b) => b,
-        Err(e) => return fail(e),
+        Err(code) => return code,
     };
     let profile = a.version.profile;
     let framed = match unframe(&bytes, a.framing.into(), profile) {
         Ok(u) => u,
-        Err(e) => return fail(format!("Godot {profile}'s get_var rejects this input: {e}")),
+        Err(e) => {
+            return super::found(format!("Godot {profile}'s get_var rejects this input: {e}"));
+        }
     };
     if framed.consumed < bytes.len() {
         eprintln!(
@@ -161,7 +167,7 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
         },
     ) {
         Ok(d) => d,
-        Err(e) => return fail(format!("Godot {profile} rejects this input: {e}")),
+        Err(e) => return super::found(format!("Godot {profile} rejects this input: {e}")),
     };
     if decoded.consumed < bytes.len() {
         eprintln!(
@@ -193,12 +199,12 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let Err(e) = std::str::from_utf8(&raw) {
-        return fail(format!("{name}: byte {} is not UTF-8", e.valid_up_to()));
+        return super::found(format!("{name}: byte {} is not UTF-8", e.valid_up_to()));
     }
     let profile = a.version.profile;
     let value = match read_json(&raw, profile) {
         Ok(v) => v,
-        Err(e) => return fail(format!("{name}:{e}")),
+        Err(e) => return super::found(format!("{name}:{e}")),
     };
     drop(raw);
     let bytes = match encode_value(
@@ -209,7 +215,7 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
         },
     ) {
         Ok(bytes) => bytes,
-        Err(e) => return fail(format!("{name}: cannot encode for Godot {profile}: {e}")),
+        Err(e) => return super::found(format!("{name}: cannot encode for Godot {profile}: {e}")),
     };
     drop(value);
     let bytes = frame(&bytes, a.framing.into());
@@ -224,7 +230,7 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
 pub fn inspect(a: &InspectArgs) -> ExitCode {
     let bytes = match read_bytes(a.file.as_ref(), a.hex) {
         Ok(b) => b,
-        Err(e) => return fail(e),
+        Err(code) => return code,
     };
     let dump = gdmarshal::inspect::inspect(
         &bytes,
@@ -235,7 +241,7 @@ pub fn inspect(a: &InspectArgs) -> ExitCode {
     );
     let code = write_stdout(dump.to_string().as_bytes());
     if dump.error.is_some() {
-        ExitCode::from(super::EXIT_BAD_INPUT)
+        ExitCode::from(super::EXIT_FOUND)
     } else {
         code
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::{EXIT_BAD_INPUT, fail, write_stdout};
+use super::{EXIT_FOUND, fail, write_stdout};
 use gdmarshal::profile::Profile;
 use gdmarshal_lab::conform::{self, Options, report};
 use gdmarshal_lab::corpus::{self, known};
@@ -90,7 +90,7 @@ pub fn run_command(a: &ConformCommand) -> ExitCode {
             eprintln!(
                 "gdmarshal conform: give --testee CMD and --godot VERSION, or `conform init`"
             );
-            ExitCode::from(super::EXIT_USAGE)
+            ExitCode::from(super::EXIT_TROUBLE)
         }
     }
 }
@@ -325,7 +325,7 @@ fn run(a: &ConformArgs) -> ExitCode {
     let code = if result.passed() {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(EXIT_BAD_INPUT)
+        ExitCode::from(EXIT_FOUND)
     };
     if a.print_expect_fail {
         let _ = write_stdout(conform::expect_fail_list(&result).as_bytes());

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{EXIT_BAD_INPUT, fail};
+use super::{EXIT_FOUND, EXIT_TROUBLE, fail};
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
 use gdmarshal_lab::corpus::{self, all_cases, generate::generate, known};
 use gdmarshal_lab::oracle;
@@ -301,29 +301,46 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
         );
         bad += 1;
     }
-    if !a.no_engines {
-        bad += drift(&corpora);
-    }
-    if bad > 0 {
+    let drifted = if a.no_engines {
+        DriftCount::default()
+    } else {
+        drift(&corpora)
+    };
+    bad += drifted.changed;
+    if drifted.trouble > 0 {
+        // Something could not be asked: what was not asked is not known to agree.
+        outln!("{bad} problems, {} checks could not run", drifted.trouble);
+        ExitCode::from(EXIT_TROUBLE)
+    } else if bad > 0 {
         outln!("{bad} problems");
-        ExitCode::from(EXIT_BAD_INPUT)
+        ExitCode::from(EXIT_FOUND)
     } else {
         outln!("ok");
         ExitCode::SUCCESS
     }
 }
 
-/// Asks the live engines every committed case again; returns how many answers changed or went
-/// unanswered.
-fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
+/// What the drift check found: answers that changed, and checks that could not run (an engine
+/// missing or failing, cases unanswered).
+#[derive(Default)]
+struct DriftCount {
+    changed: usize,
+    trouble: usize,
+}
+
+/// Asks the live engines every committed case again.
+fn drift(corpora: &[corpus::EngineCorpus]) -> DriftCount {
     let mut engines = match start_engines(&[]) {
         Ok(e) => e,
         Err(e) => {
             outln!("FAIL drift check: {e}");
-            return 1;
+            return DriftCount {
+                changed: 0,
+                trouble: 1,
+            };
         }
     };
-    let mut bad = 0;
+    let mut count = DriftCount::default();
     for c in corpora {
         let Some(engine) = engines
             .iter_mut()
@@ -340,7 +357,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             }
             let p = corpus::drift::DriftProblem::NoEngine(c.entry.version.clone());
             outln!("FAIL drift check: {p}");
-            bad += 1;
+            count.trouble += 1;
             continue;
         };
         let b = bar(c.records.len(), &c.entry.version);
@@ -348,7 +365,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
         b.finish_and_clear();
         if let Some(p) = &d.problem {
             outln!("FAIL {}: {p}", d.version);
-            bad += 1;
+            count.trouble += 1;
             continue;
         }
         for ch in &d.changed {
@@ -373,7 +390,8 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> usize {
             d.changed.len(),
             d.unanswered.len()
         );
-        bad += d.changed.len() + d.unanswered.len();
+        count.changed += d.changed.len();
+        count.trouble += d.unanswered.len();
     }
-    bad
+    count
 }

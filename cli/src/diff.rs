@@ -371,7 +371,7 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
         })
         .collect();
     if !failing.is_empty() {
-        return fail(format!(
+        return super::found(format!(
             "{} of a kind no open reproducer in {} covers (--fail-on): new; their reproducers are under {}",
             failing.join(", "),
             a.open_findings.display(),

@@ -22,11 +22,19 @@ mod engines;
 mod limits;
 mod report;
 
-/// Exit code for bad input or a failing check.
-pub const EXIT_BAD_INPUT: u8 = 1;
+/// Exit code when the command ran and its answer is "no": differences or failing checks found,
+/// or input the format rejects (`decode`, `inspect`, `encode`).
+pub const EXIT_FOUND: u8 = 1;
 
-/// Exit code for bad usage (what clap uses for its own errors).
-pub const EXIT_USAGE: u8 = 2;
+/// Exit code when the command could not run or finish: bad usage (clap uses it for its own
+/// errors), an unreadable file, an engine or testee that could not start or answer.
+pub const EXIT_TROUBLE: u8 = 2;
+
+/// The exit codes, the same for every command; shown under `--help`.
+const EXIT_STATUS: &str = "Exit status: 0 ok; 1 the answer is no: differences or failing checks \
+found, or input the format rejects (decode, inspect, encode); 2 could not run: bad usage, an \
+unreadable file, an engine or testee that could not start or answer; 130 interrupted; 141 the \
+reader of stdout went away.";
 
 /// `--version`: the release and the corpus this binary carries (the first 12 digits of its
 /// digest; `--version` in full gives the whole digest and the engine versions it holds).
@@ -80,7 +88,8 @@ static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     version = VERSION.as_str(),
     long_version = LONG_VERSION.as_str(),
     about,
-    long_about = None
+    long_about = None,
+    after_help = EXIT_STATUS
 )]
 pub struct Cli {
     /// What to do.
@@ -181,10 +190,18 @@ pub fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
-/// Prints `message` as the one error line and returns exit code 1.
+/// Prints `message` as the one error line and returns [`EXIT_TROUBLE`]: the command could not
+/// run or finish.
 pub fn fail(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("gdmarshal: {message}");
-    ExitCode::from(EXIT_BAD_INPUT)
+    ExitCode::from(EXIT_TROUBLE)
+}
+
+/// Prints `message` as the one error line and returns [`EXIT_FOUND`]: the command ran and its
+/// answer is "no" (the format rejects the input, or differences were found), as the message says.
+pub fn found(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("gdmarshal: {message}");
+    ExitCode::from(EXIT_FOUND)
 }
 
 /// Writes to stdout; a closed pipe is not an error worth a panic.
@@ -202,7 +219,14 @@ pub fn write_stdout(bytes: &[u8]) -> ExitCode {
 const STACK: usize = 1 << 30;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Every command's --help ends with the exit codes, as the top level's does.
+    let matches = <Cli as clap::CommandFactory>::command()
+        .mut_subcommands(|c| c.after_help(EXIT_STATUS))
+        .get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     let command = cli.command;
     // decode, encode and inspect walk values only through the codec, which grows the stack as it
     // nests: they run here, without reserving the lab's big stack, so that their address space
@@ -218,10 +242,7 @@ fn main() -> ExitCode {
         .stack_size(STACK)
         .spawn(move || run(command))
     {
-        Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
-        Err(e) => {
-            eprintln!("gdmarshal: cannot start: {e}");
-            ExitCode::FAILURE
-        }
+        Ok(t) => t.join().unwrap_or(ExitCode::from(EXIT_TROUBLE)),
+        Err(e) => fail(format!("cannot start: {e}")),
     }
 }

@@ -1,6 +1,7 @@
 //! Writing to stdout without panicking: a closed pipe (`gdmarshal corpus check | head`) ends the
 //! program quietly with status 141, as a process killed by SIGPIPE does in a shell; any other
-//! write error (a full disk, a closed stdout) is one message on stderr and status 1.
+//! write error (a full disk, a closed stdout) is one message on stderr and status 2 (could not
+//! finish).
 
 use std::fmt;
 use std::io::{self, Write};
@@ -22,7 +23,7 @@ pub fn fail(e: io::Error) -> ! {
         std::process::exit(EXIT_BROKEN_PIPE);
     }
     eprintln!("gdmarshal: cannot write to stdout: {e}");
-    std::process::exit(1);
+    std::process::exit(i32::from(crate::EXIT_TROUBLE));
 }
 
 /// `println!` that never panics (see the module).

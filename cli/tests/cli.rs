@@ -1,5 +1,6 @@
-//! The command line's contract: exit codes (0 ok, 1 bad input, 2 usage) and error lines that say
-//! what is wrong and where (byte offset, JSON path, file and line).
+//! The command line's contract: exit codes (0 ok; 1 the answer is no: differences found or input
+//! rejected; 2 could not run: usage, unreadable files) and error lines that say what is wrong and
+//! where (byte offset, JSON path, file and line).
 
 mod common;
 
@@ -24,6 +25,37 @@ fn decode_prints_tagged_json() {
         out.trim(),
         r#"{"type":"Array","value":[{"type":"int","value":"1"},{"type":"String","value":"hi"}]}"#
     );
+}
+
+#[test]
+fn exit_codes_mean_one_thing_and_every_help_says_them() {
+    // Rejected input is an answer (1); a file that cannot be read or a bad flag is not (2).
+    let (code, _, _) = gdmarshal(&["decode", "--godot", "4.6", "--hex"], "04000000");
+    assert_eq!(code, 1);
+    let (code, _, err) = gdmarshal(
+        &["encode", "--godot", "4.6"],
+        r#"{"type":"int","value":"x"}"#,
+    );
+    assert_eq!(code, 1, "{err}");
+    let (code, _, err) = gdmarshal(&["decode", "--godot", "4.6", "/nonexistent/input"], "");
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = gdmarshal(&["decode", "--godot", "4.6", "--no-such-flag"], "");
+    assert_eq!(code, 2, "{err}");
+    for command in [
+        &["--help"][..],
+        &["decode", "--help"],
+        &["conform", "--help"],
+        &["diff", "--help"],
+        &["corpus", "--help"],
+    ] {
+        let (code, out, _) = gdmarshal(command, "");
+        assert_eq!(code, 0);
+        assert!(
+            out.contains("Exit status: 0 ok; 1 the answer is no")
+                && out.contains("2 could not run"),
+            "{command:?}: {out}"
+        );
+    }
 }
 
 #[test]
@@ -176,7 +208,7 @@ fn a_truncated_corpus_is_refused_with_one_line_naming_the_file() {
         ],
     ] {
         let (code, out, err) = gdmarshal(&args, "");
-        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert_eq!(err.lines().count(), 1, "{args:?}: one error line: {err}");
         assert!(err.contains(&format!("{file}:100:")), "{args:?}: {err}");
@@ -259,14 +291,14 @@ fn with_stdout(args: &[&str], stdout: std::process::Stdio) -> (i32, String) {
 }
 
 #[test]
-fn a_full_disk_is_one_message_and_status_1() {
+fn a_full_disk_is_one_message_and_status_2() {
     for args in [
         &["corpus", "check", "--no-engines"][..],
         &["check-vectors", "tests/vectors/godot-4.6.3.stable.txt"][..],
     ] {
         let full = std::fs::File::create("/dev/full").expect("/dev/full");
         let (code, err) = with_stdout(args, full.into());
-        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(code, 2, "{args:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(err.contains("No space left on device"), "{err}");
     }

@@ -91,6 +91,10 @@ fn jobs_split_the_cases_between_testee_processes() {
     );
     assert!(o.status.success(), "{}", stdout(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        report["schema_version"], 1,
+        "the report's shape is versioned"
+    );
     assert_eq!(report["passed"], true);
     assert_eq!(report["testee_starts"], 3);
     assert_eq!(report["totals"]["fail"], 0);
@@ -484,7 +488,7 @@ fn a_handshake_that_never_comes_fails_within_the_timeout_and_names_its_flag() {
     let o = conform(&hostile("no-hello"), "4.6", &flags);
     let took = started.elapsed();
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
         err.contains(
             "handshake: testee hung: no answer within 1.0 s (--handshake-timeout SECS gives it longer)"
@@ -666,20 +670,20 @@ fn a_version_the_corpus_does_not_have_is_an_error() {
         "4.5-double",
         &["--corpus", "corpus"],
     );
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
             .contains("the corpus has no answers for Godot 4.5-double")
     );
     let o = conform(&own_testee(), "4.2", &[]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("the corpus has no answers for Godot 4.2"));
 }
 
 #[test]
 fn a_testee_that_does_not_start_is_an_error() {
     let o = conform("/nonexistent/testee", "4.6", &[]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("handshake"));
 }
 

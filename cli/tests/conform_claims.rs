@@ -115,7 +115,7 @@ fn run_matching_nothing_is_an_error() {
         "4.6",
         &["--run", "encode/int/*", "--run", "encode/no-such-type/*"],
     );
-    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     assert!(
         stderr(&o)
             .contains("--run \"encode/no-such-type/*\" matches no case of Godot 4.6.3.stable"),

@@ -73,7 +73,7 @@ fn an_existing_file_is_not_overwritten_without_force() {
         "gdmarshal",
         &["conform", "init", "--lang", "go", "k"],
     );
-    assert_eq!(code, 1, "{out}");
+    assert_eq!(code, 2, "{out}");
     assert!(
         out.contains("main.go: already exists; nothing was written"),
         "{out}"

@@ -50,7 +50,7 @@ fn a_corpus_of_skips_fails_corpus_check_and_conform() {
     );
 
     let (code, out, err) = run(&["corpus", "check", "--no-engines", "--corpus", dir]);
-    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.contains("godot-4.6.3.stable.jsonl") && err.contains("hold no answer to compare with"),
         "{err}"
@@ -60,7 +60,7 @@ fn a_corpus_of_skips_fails_corpus_check_and_conform() {
     let (code, out, err) = run(&[
         "conform", "--testee", &testee, "--godot", "4.6", "--corpus", dir,
     ]);
-    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("hold no answer to compare with"), "{err}");
 }
 

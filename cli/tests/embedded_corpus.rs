@@ -148,7 +148,7 @@ fn a_bad_max_json_depth_fails_the_handshake() {
             "encode/int/*",
         ],
     );
-    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(code, 2, "{out}{err}");
     assert!(
         format!("{out}{err}").contains("max_json_depth must be a whole number"),
         "{out}{err}"

@@ -460,7 +460,7 @@ fn a_corpus_case_that_matches_nothing_is_a_failure() {
         "--corpus-case".into(),
         "no/such/case".into(),
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("no corpus case is named"),
         "{}",

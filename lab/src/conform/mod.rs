@@ -14,6 +14,7 @@ mod junit;
 pub mod limits;
 pub mod live;
 pub mod report;
+pub mod report_json;
 pub mod score;
 mod select;
 pub mod serve;

@@ -3,8 +3,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
-
 use crate::answer::Answer;
 use crate::case::Direction;
 use crate::corpus::Mismatch;
@@ -22,6 +20,7 @@ use super::testee::Declared;
 use super::{Conformance, is_failure};
 
 pub use super::junit::junit;
+pub use super::report_json::{JsonReport, SCHEMA_VERSION, json};
 
 /// Quotes a word for a POSIX shell (shlex: only when it must be, in a form bash, zsh and dash
 /// read alike).
@@ -43,7 +42,7 @@ pub fn replay(c: &Conformance, name: &str, extra: &str) -> String {
     )
 }
 
-fn status(s: &Settled) -> &'static str {
+pub(super) fn status(s: &Settled) -> &'static str {
     match s {
         Settled::Pass => "pass",
         Settled::Fail(_) => "fail",
@@ -270,7 +269,8 @@ pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
 }
 
 /// How many cases of a report's row count which way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(into = "CountsJson")]
 pub struct Counts {
     /// Cases in the row.
     pub cases: usize,
@@ -313,20 +313,38 @@ impl Counts {
     pub fn fail(&self) -> usize {
         self.wrong + self.errors
     }
+}
 
-    fn json(&self) -> Value {
-        json!({
-            "cases": self.cases,
-            "accepted_equal": self.accepted_equal,
-            "rejected_as_expected": self.rejected_as_expected,
-            "wrong": self.wrong,
-            "error": self.errors,
-            "expected_fail": self.expected_fail,
-            "skip": self.skipped,
-            "unclaimed": self.unclaimed,
-            "pass": self.pass(),
-            "fail": self.fail(),
-        })
+/// [`Counts`] as the JSON report writes them: with the pass and fail sums, under the names of
+/// the scores' columns.
+#[derive(serde::Serialize)]
+struct CountsJson {
+    cases: usize,
+    accepted_equal: usize,
+    rejected_as_expected: usize,
+    wrong: usize,
+    error: usize,
+    expected_fail: usize,
+    skip: usize,
+    unclaimed: usize,
+    pass: usize,
+    fail: usize,
+}
+
+impl From<Counts> for CountsJson {
+    fn from(c: Counts) -> Self {
+        CountsJson {
+            cases: c.cases,
+            accepted_equal: c.accepted_equal,
+            rejected_as_expected: c.rejected_as_expected,
+            wrong: c.wrong,
+            error: c.errors,
+            expected_fail: c.expected_fail,
+            skip: c.skipped,
+            unclaimed: c.unclaimed,
+            pass: c.pass(),
+            fail: c.fail(),
+        }
     }
 }
 
@@ -598,70 +616,6 @@ pub fn summary(c: &Conformance) -> String {
         );
     }
     s
-}
-
-/// The JSON report.
-pub fn json(c: &Conformance, extra: &str) -> Value {
-    let h = &c.hello;
-    let mut report = json!({
-        "testee": {"name": h.name, "command": c.command},
-        "engine": c.engine,
-        "corpus": c.corpus,
-        "profile": c.profile.to_string(),
-        "passed": c.passed(),
-        "seconds": c.elapsed.as_secs_f64(),
-        "testee_starts": c.starts,
-        "claims": {
-            "version": c.claims_version(),
-            "versions": h.versions.to_string(),
-            "capabilities": crate::conform::testee::Capabilities::NAMES
-                .into_iter()
-                .filter(|n| h.capabilities.claims(n))
-                .collect::<Vec<_>>(),
-            "not_claimed": h.capabilities.unclaimed(),
-            "types": h.types.to_string(),
-            "unknown_types": h.unknown_types,
-            "max_json_depth": h.max_json_depth,
-        },
-        "totals": totals(c).json(),
-        "probed": probed(c).json(),
-        "families": families(c).into_iter().map(|(f, r)| {
-            let mut o = r.json();
-            o["family"] = json!(f);
-            o
-        }).collect::<Vec<_>>(),
-        "cases": c.cases.iter().map(|x| {
-            let mut o = json!({
-                "name": x.result.name,
-                "family": x.family,
-                "status": status(&x.result.settled),
-                "score": x.score.name(),
-                "seconds": x.elapsed.as_secs_f64(),
-            });
-            if !x.counts() {
-                o["claimed"] = json!(false);
-            }
-            if !x.message.is_empty() {
-                o["message"] = json!(x.message);
-            }
-            if x.not_run {
-                o["not_run"] = json!(true);
-            }
-            if is_failure(&x.result.settled) {
-                o["details"] = json!(x.details);
-                o["replay"] = json!(replay(c, &x.result.name, extra));
-            }
-            o
-        }).collect::<Vec<_>>(),
-        "stale": c.stale.iter().map(|s| json!({"entry": s.origin, "why": s.why})).collect::<Vec<_>>(),
-    });
-    if let Some(why) = &c.stopped {
-        report["stopped"] = json!({
-            "why": why,
-            "not_run": c.cases.iter().filter(|x| x.not_run).count(),
-        });
-    }
-    report
 }
 
 /// Text for the JUnit report, whose markup quick-junit escapes: control characters (which

@@ -48,16 +48,28 @@ pub(super) fn framing_section(
         "---|".repeat(versions.len())
     )
     .ok();
-    // Rows keyed by the case name without the API: file, stream and packet side by side.
-    let mut rows: BTreeMap<String, Vec<Vec<&FramingRecord>>> = BTreeMap::new();
-    for (i, (version, records)) in inp.framing.iter().enumerate() {
+    for (version, records) in &inp.framing {
         let p: gdmarshal::Profile = version
             .get(..3)
             .and_then(|v| v.parse().ok())
             .ok_or_else(|| format!("framing corpus of unknown version {version}"))?;
         for r in records {
             framing::check(r, p).map_err(|e| format!("§6 {version} {}: {e}", r.name))?;
-            let Some(rest) = r.name.strip_prefix("write/") else {
+        }
+    }
+    write_table(md, inp, app, &versions);
+    read_table(md, inp, app, &versions);
+    md.push('\n');
+    Ok(())
+}
+
+/// The framing records whose name starts with `prefix`, keyed by the case name without the API
+/// (file, stream and packet side by side), one column of records per engine.
+fn by_case<'a>(inp: &'a Inputs, prefix: &str) -> BTreeMap<String, Vec<Vec<&'a FramingRecord>>> {
+    let mut rows: BTreeMap<String, Vec<Vec<&FramingRecord>>> = BTreeMap::new();
+    for (i, (_, records)) in inp.framing.iter().enumerate() {
+        for r in records {
+            let Some(rest) = r.name.strip_prefix(prefix) else {
                 continue;
             };
             let key = rest.split_once('/').map_or(rest, |(_, k)| k).to_string();
@@ -67,7 +79,12 @@ pub(super) fn framing_section(
             cols[i].push(r);
         }
     }
-    for (key, cols) in &rows {
+    rows
+}
+
+/// §6's table of what each engine writes.
+fn write_table(md: &mut String, inp: &Inputs, app: &mut Appendix, versions: &[String]) {
+    for (key, cols) in &by_case(inp, "write/") {
         let first = cols.iter().flatten().next();
         let value = first
             .map(|r| tree_text(r.value.as_ref()))
@@ -75,7 +92,7 @@ pub(super) fn framing_section(
         let objects = first.is_some_and(|r| r.objects);
         let cells: Vec<String> = cols
             .iter()
-            .zip(&versions)
+            .zip(versions)
             .map(|(rs, v)| {
                 let outs: Vec<&str> = rs.iter().filter_map(|r| r.output.as_deref()).collect();
                 let label = format!("write {key} {v}");
@@ -107,6 +124,10 @@ pub(super) fn framing_section(
         )
         .ok();
     }
+}
+
+/// §6's table of what each engine's get_var reads.
+fn read_table(md: &mut String, inp: &Inputs, app: &mut Appendix, versions: &[String]) {
     md.push_str("\n### What get_var reads\n\n");
     md.push_str("Each input given to `get_var` through a file, a `StreamPeerBuffer` and a `PacketPeerStream`; \"fails\" is\n");
     md.push_str("a null result (no case holds a Nil), \"moved\" how far the file or stream position went. A packet\n");
@@ -118,22 +139,9 @@ pub(super) fn framing_section(
         "---|".repeat(versions.len())
     )
     .ok();
-    let mut reads: BTreeMap<String, Vec<Vec<&FramingRecord>>> = BTreeMap::new();
-    for (i, (_, records)) in inp.framing.iter().enumerate() {
-        for r in records {
-            let Some(rest) = r.name.strip_prefix("read/") else {
-                continue;
-            };
-            let key = rest.split_once('/').map_or(rest, |(_, k)| k).to_string();
-            let cols = reads
-                .entry(key)
-                .or_insert_with(|| vec![Vec::new(); inp.framing.len()]);
-            cols[i].push(r);
-        }
-    }
-    for (key, cols) in &reads {
+    for (key, cols) in &by_case(inp, "read/") {
         let mut inputs: Vec<String> = Vec::new();
-        for (rs, v) in cols.iter().zip(&versions) {
+        for (rs, v) in cols.iter().zip(versions) {
             if let Some(i) = rs.first().and_then(|r| r.input.as_deref()) {
                 let cell = app.code(&format!("read {key} {v} input"), i);
                 if !inputs.iter().any(|c| c.ends_with(&cell)) {
@@ -144,7 +152,7 @@ pub(super) fn framing_section(
         let objects = cols.iter().flatten().next().is_some_and(|r| r.objects);
         let cells: Vec<String> = cols
             .iter()
-            .zip(&versions)
+            .zip(versions)
             .map(|(rs, v)| {
                 rs.iter()
                     .map(|r| {
@@ -174,8 +182,6 @@ pub(super) fn framing_section(
         )
         .ok();
     }
-    md.push('\n');
-    Ok(())
 }
 
 fn f32s(hex: &str) -> Vec<f32> {

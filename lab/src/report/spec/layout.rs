@@ -197,29 +197,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
         }],
         Shape::Rid if four => vec![part(vec![row(4, 8, "Integer", "The RID's id (64-bit)")])],
         Shape::Rid => vec![Part { before: "Nothing follows the header: the id is not written.".into(), ..Part::default() }],
-        Shape::Object => vec![
-            Part {
-                title: Some("A null value".into()),
-                before: "A null Object is written as a bare Nil header (type 0), with nothing after it.".into(),
-                ..Part::default()
-            },
-            Part {
-                title: Some("``full_objects`` disabled".into()),
-                before: "The header has ``ENCODE_FLAG_OBJECT_AS_ID`` (bit 16) set:".into(),
-                rows: vec![row(4, 8, "Integer", "The Object instance ID (64-bit)")],
-                ..Part::default()
-            },
-            Part {
-                title: Some("``full_objects`` enabled".into()),
-                rows: vec![
-                    row(4, 4, "Integer", "Class name (String length)"),
-                    var("8", "X", "Bytes", "Class name (UTF-8 encoded string), padded to 4 bytes"),
-                    var("X+8", "4", "Integer", "The number of properties that are serialized"),
-                ],
-                after: "Then, for each property: its name (String length, UTF-8 bytes, padded) and its value in this same format. Only properties with ``PROPERTY_USAGE_STORAGE`` are written.".into(),
-                ..Part::default()
-            },
-        ],
+        Shape::Object => object_parts(),
         Shape::Callable => vec![Part { before: "Nothing follows the header (an empty Callable is read).".into(), ..Part::default() }],
         Shape::Signal => vec![Part {
             rows: vec![
@@ -264,25 +242,59 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             after: "For each string: its length including a NUL terminator (4 bytes), its UTF-8 bytes and the NUL, padded to 4 bytes. A string without the NUL is read too.".into(),
             ..Part::default()
         }],
-        Shape::Packed(e) => {
-            let (size, kind, parts_of) = element(e);
-            let stride = size * parts_of.len();
-            let mut rows = vec![row(4, 4, "Integer", "Array length (elements)")];
-            for (k, what) in parts_of.iter().enumerate() {
-                rows.push(var(
-                    &format!("8+{}+i*{stride}", k * size),
-                    &size.to_string(),
-                    kind,
-                    *what,
-                ));
-            }
-            let mut after = String::new();
-            if e == Element::U8 {
-                after = "The array data is padded to 4 bytes; at the end of the input the padding may be missing.".into();
-            } else if four && t.ty == VariantType::PackedVector2Array {
-                after = "With ``ENCODE_FLAG_64`` each component is a 64-bit float (8 bytes).".into();
-            }
-            vec![Part { rows, after, ..Part::default() }]
-        }
+        Shape::Packed(e) => packed_parts(t, e, four),
     }
+}
+
+/// An Object's parts: null, as an instance id, and in full.
+fn object_parts() -> Vec<Part> {
+    vec![
+        Part {
+            title: Some("A null value".into()),
+            before: "A null Object is written as a bare Nil header (type 0), with nothing after it.".into(),
+            ..Part::default()
+        },
+        Part {
+            title: Some("``full_objects`` disabled".into()),
+            before: "The header has ``ENCODE_FLAG_OBJECT_AS_ID`` (bit 16) set:".into(),
+            rows: vec![row(4, 8, "Integer", "The Object instance ID (64-bit)")],
+            ..Part::default()
+        },
+        Part {
+            title: Some("``full_objects`` enabled".into()),
+            rows: vec![
+                row(4, 4, "Integer", "Class name (String length)"),
+                var("8", "X", "Bytes", "Class name (UTF-8 encoded string), padded to 4 bytes"),
+                var("X+8", "4", "Integer", "The number of properties that are serialized"),
+            ],
+            after: "Then, for each property: its name (String length, UTF-8 bytes, padded) and its value in this same format. Only properties with ``PROPERTY_USAGE_STORAGE`` are written.".into(),
+            ..Part::default()
+        },
+    ]
+}
+
+/// A packed array's parts: the count, then each element's components at their strides.
+fn packed_parts(t: &TypeInfo, e: Element, four: bool) -> Vec<Part> {
+    let (size, kind, parts_of) = element(e);
+    let stride = size * parts_of.len();
+    let mut rows = vec![row(4, 4, "Integer", "Array length (elements)")];
+    for (k, what) in parts_of.iter().enumerate() {
+        rows.push(var(
+            &format!("8+{}+i*{stride}", k * size),
+            &size.to_string(),
+            kind,
+            *what,
+        ));
+    }
+    let mut after = String::new();
+    if e == Element::U8 {
+        after = "The array data is padded to 4 bytes; at the end of the input the padding may be missing.".into();
+    } else if four && t.ty == VariantType::PackedVector2Array {
+        after = "With ``ENCODE_FLAG_64`` each component is a 64-bit float (8 bytes).".into();
+    }
+    vec![Part {
+        rows,
+        after,
+        ..Part::default()
+    }]
 }
