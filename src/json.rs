@@ -218,8 +218,36 @@ pub fn hex(bytes: &[u8]) -> String {
     Hex(bytes).to_string()
 }
 
+/// Why text is not hex: what is wrong, and where (an offset in the text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HexError {
+    /// An odd number of digits: the last byte has one.
+    #[error("odd number of hex digits ({digits})")]
+    OddDigits {
+        /// The digits (characters other than whitespace) in the text.
+        digits: usize,
+    },
+    /// The first character that is not a hex digit.
+    #[error("{}", not_a_digit(*.offset, *.byte))]
+    NotADigit {
+        /// Its offset in the text, in bytes.
+        offset: usize,
+        /// The byte there.
+        byte: u8,
+    },
+}
+
+fn not_a_digit(at: usize, c: u8) -> String {
+    if c.is_ascii() {
+        format!("character {at} ({:?}) is not a hex digit", c as char)
+    } else {
+        format!("byte {at} (0x{c:02x}) is not a hex digit")
+    }
+}
+
 /// Bytes from hex text; ASCII whitespace is ignored. The error names the offending character index.
-pub fn unhex(text: &str) -> Result<Vec<u8>, String> {
+pub fn unhex(text: &str) -> Result<Vec<u8>, HexError> {
     let mut u = Unhex::with_capacity(text.len());
     u.feed(text.as_bytes());
     u.finish()
@@ -279,16 +307,14 @@ impl Unhex {
 
     /// The bytes, or what is wrong with the text: an odd number of digits, or the first character
     /// that is not one (by its offset in the text).
-    pub fn finish(self) -> Result<Vec<u8>, String> {
+    pub fn finish(self) -> Result<Vec<u8>, HexError> {
         if !self.digits.is_multiple_of(2) {
-            return Err(format!("odd number of hex digits ({})", self.digits));
+            return Err(HexError::OddDigits {
+                digits: self.digits,
+            });
         }
         match self.bad {
-            Some((at, c)) if c.is_ascii() => Err(format!(
-                "character {at} ({:?}) is not a hex digit",
-                c as char
-            )),
-            Some((at, c)) => Err(format!("byte {at} (0x{c:02x}) is not a hex digit")),
+            Some((offset, byte)) => Err(HexError::NotADigit { offset, byte }),
             None => Ok(self.bytes),
         }
     }
@@ -505,12 +531,34 @@ mod tests {
             u.feed(piece.as_bytes());
         }
         assert_eq!(u.finish(), Ok(vec![0x0a, 0xf1]));
-        assert_eq!(unhex("0a f1 2"), Err("odd number of hex digits (5)".into()));
+        let error = |text: &str| unhex(text).map_err(|e| (e.clone(), e.to_string()));
         assert_eq!(
-            unhex("02 00 0g 00"),
-            Err("character 7 ('g') is not a hex digit".into())
+            error("0a f1 2"),
+            Err((
+                HexError::OddDigits { digits: 5 },
+                "odd number of hex digits (5)".into()
+            ))
         );
-        assert_eq!(unhex("0é0"), Err("byte 1 (0xc3) is not a hex digit".into()));
+        assert_eq!(
+            error("02 00 0g 00"),
+            Err((
+                HexError::NotADigit {
+                    offset: 7,
+                    byte: b'g'
+                },
+                "character 7 ('g') is not a hex digit".into()
+            ))
+        );
+        assert_eq!(
+            error("0é0"),
+            Err((
+                HexError::NotADigit {
+                    offset: 1,
+                    byte: 0xc3
+                },
+                "byte 1 (0xc3) is not a hex digit".into()
+            ))
+        );
         let bytes: Vec<u8> = (0..=255).collect();
         assert_eq!(unhex(&hex(&bytes)), Ok(bytes.clone()));
         assert_eq!(format!("{:?}", Hex(&[1, 0xab])), r#"Hex("01ab")"#);

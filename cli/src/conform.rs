@@ -317,7 +317,8 @@ fn run(a: &ConformArgs) -> ExitCode {
     let result = match conform::conform(&engine, &options) {
         Ok(r) => r,
         Err(e) => {
-            let lines: Vec<String> = e.lines().map(conform::limits::escape_control).collect();
+            let text = e.to_string();
+            let lines: Vec<String> = text.lines().map(conform::limits::escape_control).collect();
             return fail(lines.join("\n"));
         }
     };
@@ -358,9 +359,10 @@ fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), S
         directions: directions(a.direction),
         ..Options::new(a.testee.clone())
     };
-    let wanted = conform::selects(&filter)?;
+    let wanted = conform::selects(&filter).map_err(|e| e.to_string())?;
     let (version, profile) = (engine.entry.version.clone(), engine.profile);
-    let stand_ins = corpus::stress::stand_ins(&source, &version, profile, &wanted)?;
+    let stand_ins = corpus::stress::stand_ins(&source, &version, profile, &wanted)
+        .map_err(|e| e.to_string())?;
     engine.records.extend(stand_ins);
     Ok((engine, source))
 }

@@ -123,7 +123,7 @@ pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
 }
 
 pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
-    oracle::start_named(names, &super::limits::engine_config())
+    oracle::start_named(names, &super::limits::engine_config()).map_err(|e| e.to_string())
 }
 
 /// Prints a run's engine incidents, if there were any.

@@ -149,10 +149,9 @@ fn replay(path: &std::path::Path) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
-    let j = match classify_batch(engine, std::slice::from_ref(&case), &known) {
-        Ok(mut j) => j.pop().expect("one answer per case"),
-        Err(e) => return fail(e),
-    };
+    let j = classify_batch(engine, std::slice::from_ref(&case), &known)
+        .pop()
+        .expect("one answer per case");
     outln!("finding:  {} ({})", path.display(), f.class);
     match (&f.input, &f.value) {
         (Some(h), _) => outln!("input:    {h} (decode, objects {})", f.objects),
@@ -189,6 +188,7 @@ fn replay(path: &std::path::Path) -> ExitCode {
 /// The one list of expected differences, `corpus/known-differences.txt`, as embedded.
 fn known_differences() -> Result<Vec<gdmarshal_lab::corpus::known::Entry>, String> {
     gdmarshal_lab::corpus::known::read_from(&gdmarshal_lab::corpus::Source::Embedded)
+        .map_err(|e| e.to_string())
 }
 
 fn engine_names(a: &DiffArgs) -> Vec<String> {
@@ -220,9 +220,8 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
                             gdmarshal_lab::corpus::Case::Decode { name: n, .. }
                             | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
                         })?;
-                let j = known_differences().and_then(|known| {
-                    classify_batch(&mut engine, std::slice::from_ref(&case), &known)
-                });
+                let j = known_differences()
+                    .map(|known| classify_batch(&mut engine, std::slice::from_ref(&case), &known));
                 let codec = campaign::classify::codec_answer(&case, profile);
                 Some((version, j, codec))
             });
@@ -414,7 +413,8 @@ fn run_seed(engines: &mut [Engine], cfg: &Config, from: u64) -> Result<SeedRun, 
             .map(|h| match h {
                 Ok(h) => h
                     .join()
-                    .unwrap_or_else(|_| Err("campaign thread panicked".into())),
+                    .map_err(|_| "campaign thread panicked".to_string())
+                    .and_then(|r| r.map_err(|e| e.to_string())),
                 Err(e) => Err(format!("cannot start a campaign thread: {e}")),
             })
             .collect()

@@ -47,7 +47,7 @@ const COUNTED_DOCS: [&str; 2] = ["README.md", "docs/conformance.md"];
 
 /// Rewrites the corpus counts in [`COUNTED_DOCS`].
 fn rewrite_counts(corpora: &[corpus::EngineCorpus], dir: &std::path::Path) -> Result<(), String> {
-    let stress = corpus::stress::read(dir)?;
+    let stress = corpus::stress::read(dir).map_err(|e| e.to_string())?;
     let table = corpus::counts::table(corpora, &stress);
     for doc in COUNTED_DOCS {
         let text = std::fs::read_to_string(doc).map_err(|e| format!("{doc}: {e}"))?;

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::corpus::integrity::sha256_hex;
-use crate::oracle::{Engine, Via};
+use crate::error::{FileError, LineError};
+use crate::oracle::{AskError, Engine, Via};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::framing::{Framing, frame, unframe};
 use gdmarshal::json::{from_json, hex, to_json, unhex};
@@ -153,8 +154,76 @@ fn reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
     ]
 }
 
+/// Why the framing corpus could not be recorded, written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FramingError {
+    /// The engine gave no usable answer.
+    #[error(transparent)]
+    Ask(#[from] AskError),
+    /// A file could not be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A line of a corpus file is not a record.
+    #[error(transparent)]
+    Parse(#[from] LineError),
+    /// The files are not the ones their checksum file names.
+    #[error("{}: the files do not match their checksums in {SUMS}", .0.display())]
+    Sums(PathBuf),
+}
+
+/// Where the codec parts from a framing record, as [`check`] finds it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FramingMismatch {
+    /// The record's value is not the profile's tagged JSON.
+    #[error(transparent)]
+    Value(#[from] gdmarshal::json::JsonError),
+    /// The codec cannot encode the record's value.
+    #[error(transparent)]
+    Encode(#[from] gdmarshal::EncodeError),
+    /// The record's input is not hex.
+    #[error(transparent)]
+    Input(#[from] gdmarshal::json::HexError),
+    /// The codec writes other bytes.
+    #[error("wrote {ours}, the engine {engine}")]
+    Wrote {
+        /// The codec's bytes, hex.
+        ours: String,
+        /// The engine's, hex.
+        engine: String,
+    },
+    /// The codec reads another value.
+    #[error("read {ours}, the engine {engine:?}")]
+    Read {
+        /// The codec's tree.
+        ours: Box<Value>,
+        /// The engine's.
+        engine: Box<Option<Value>>,
+    },
+    /// The codec's reader moves another distance.
+    #[error("moved {ours} bytes, the engine {engine:?}")]
+    Moved {
+        /// Bytes the codec consumed.
+        ours: usize,
+        /// The engine's position.
+        engine: Option<u64>,
+    },
+    /// The codec reads a value where the engine's get_var failed.
+    #[error("read {0}; the engine's get_var failed")]
+    ReadWhereEngineFailed(Box<Value>),
+    /// The codec fails where the engine read a value.
+    #[error("failed ({error}); the engine read {engine:?}")]
+    FailedWhereEngineRead {
+        /// The codec's error.
+        error: String,
+        /// The engine's tree.
+        engine: Box<Option<Value>>,
+    },
+}
+
 /// Asks an engine every framing case; the records in a stable order.
-pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, String> {
+pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, AskError> {
     let p = engine.info().profile;
     let mut out = Vec::new();
     for via in Via::ALL {
@@ -219,21 +288,21 @@ fn file_name(version: &str) -> String {
 }
 
 /// Writes one engine's records and rewrites the checksum file.
-pub fn save(dir: &Path, version: &str, records: &[FramingRecord]) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn save(dir: &Path, version: &str, records: &[FramingRecord]) -> Result<(), FileError> {
+    std::fs::create_dir_all(dir).map_err(FileError::at(dir))?;
     let mut text = String::new();
     for r in records {
-        text.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+        text.push_str(&serde_json::to_string(r).expect("framing records serialize"));
         text.push('\n');
     }
     let path = dir.join(file_name(version));
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(FileError::at(&path))?;
     write_sums(dir)
 }
 
-fn corpus_files(dir: &Path) -> Result<Vec<String>, String> {
+fn corpus_files(dir: &Path) -> Result<Vec<String>, FileError> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(FileError::at(dir))?
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.starts_with("godot-") && n.ends_with(".jsonl"))
@@ -242,37 +311,34 @@ fn corpus_files(dir: &Path) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-fn sums_text(dir: &Path) -> Result<String, String> {
+fn sums_text(dir: &Path) -> Result<String, FileError> {
     let mut text = String::new();
     for n in corpus_files(dir)? {
-        let b = std::fs::read(dir.join(&n)).map_err(|e| format!("{n}: {e}"))?;
+        let path = dir.join(&n);
+        let b = std::fs::read(&path).map_err(FileError::at(&path))?;
         text.push_str(&format!("{}  {n}\n", sha256_hex(&b)));
     }
     Ok(text)
 }
 
-fn write_sums(dir: &Path) -> Result<(), String> {
+fn write_sums(dir: &Path) -> Result<(), FileError> {
     let text = sums_text(dir)?;
-    std::fs::write(dir.join(SUMS), text).map_err(|e| format!("{SUMS}: {e}"))
+    let path = dir.join(SUMS);
+    std::fs::write(&path, text).map_err(FileError::at(&path))
 }
 
 /// The committed framing corpus, by engine version, after checking every file's checksum.
-pub fn load(dir: &Path) -> Result<Vec<(String, Vec<FramingRecord>)>, String> {
-    let sums = std::fs::read_to_string(dir.join(SUMS)).map_err(|e| format!("{SUMS}: {e}"))?;
+pub fn load(dir: &Path) -> Result<Vec<(String, Vec<FramingRecord>)>, FramingError> {
+    let sums_path = dir.join(SUMS);
+    let sums = std::fs::read_to_string(&sums_path).map_err(FileError::at(&sums_path))?;
     if sums != sums_text(dir)? {
-        return Err(format!(
-            "{}: the files do not match their checksums in {SUMS}",
-            dir.display()
-        ));
+        return Err(FramingError::Sums(dir.to_path_buf()));
     }
     let mut out = Vec::new();
     for n in corpus_files(dir)? {
-        let text = std::fs::read_to_string(dir.join(&n)).map_err(|e| format!("{n}: {e}"))?;
-        let records = text
-            .lines()
-            .map(serde_json::from_str)
-            .collect::<Result<Vec<FramingRecord>, _>>()
-            .map_err(|e| format!("{n}: {e}"))?;
+        let path = dir.join(&n);
+        let text = std::fs::read_to_string(&path).map_err(FileError::at(&path))?;
+        let records: Vec<FramingRecord> = crate::error::json_lines(&path, &text)?;
         let version = n
             .trim_start_matches("godot-")
             .trim_end_matches(".jsonl")
@@ -295,18 +361,18 @@ pub fn framing_of(via: &str) -> Option<Framing> {
 /// Checks the codec against one record: a write gives the engine's bytes; a read gives the
 /// engine's value, or fails where `get_var` failed, and moves as far as a file or stream
 /// reader did. Returns why it does not, if it does not.
-pub fn check(r: &FramingRecord, p: Profile) -> Result<(), String> {
+pub fn check(r: &FramingRecord, p: Profile) -> Result<(), FramingMismatch> {
     let Some(framing) = framing_of(&r.via) else {
         return Ok(());
     };
     if let (Some(v), Some(out)) = (&r.value, &r.output) {
-        let v = from_json(v, p).map_err(|e| e.to_string())?;
-        let ours = frame(
-            &encode(&v, p, EncodeOptions::default()).map_err(|e| e.to_string())?,
-            framing,
-        );
+        let v = from_json(v, p)?;
+        let ours = frame(&encode(&v, p, EncodeOptions::default())?, framing);
         if hex(&ours) != *out {
-            return Err(format!("wrote {}, the engine {out}", hex(&ours)));
+            return Err(FramingMismatch::Wrote {
+                ours: hex(&ours),
+                engine: out.clone(),
+            });
         }
         return Ok(());
     }
@@ -327,20 +393,26 @@ pub fn check(r: &FramingRecord, p: Profile) -> Result<(), String> {
     match (ours, r.read_ok()) {
         (Ok((tree, consumed)), true) => {
             if Some(&tree) != r.tree.as_ref() && !same_on_the_wire(&tree, r, p) {
-                return Err(format!("read {tree}, the engine {:?}", r.tree));
+                return Err(FramingMismatch::Read {
+                    ours: Box::new(tree),
+                    engine: Box::new(r.tree.clone()),
+                });
             }
             // A packet peer pulls everything the stream has into its buffer: no position to match.
             if framing != Framing::Packet && Some(consumed as u64) != r.position {
-                return Err(format!(
-                    "moved {consumed} bytes, the engine {:?}",
-                    r.position
-                ));
+                return Err(FramingMismatch::Moved {
+                    ours: consumed,
+                    engine: r.position,
+                });
             }
             Ok(())
         }
         (Err(_), false) => Ok(()),
-        (Ok((tree, _)), false) => Err(format!("read {tree}; the engine's get_var failed")),
-        (Err(e), true) => Err(format!("failed ({e}); the engine read {:?}", r.tree)),
+        (Ok((tree, _)), false) => Err(FramingMismatch::ReadWhereEngineFailed(Box::new(tree))),
+        (Err(error), true) => Err(FramingMismatch::FailedWhereEngineRead {
+            error,
+            engine: Box::new(r.tree.clone()),
+        }),
     }
 }
 

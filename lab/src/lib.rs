@@ -20,6 +20,7 @@ pub mod case;
 pub mod conform;
 pub mod corpus;
 pub mod differential;
+pub mod error;
 pub mod framing;
 pub mod group;
 pub mod judge;

@@ -28,7 +28,12 @@ fn every_engines_stress_cases_rebuild_to_its_answers() {
     let source = corpus::Source::Dir(tmp.path().to_path_buf());
     let e = stress::materialize(&source, &engine, profile, &name).unwrap_err();
     assert!(
-        e.contains("the codec's bytes for its recipe is not what the engine answered"),
+        matches!(&e, stress::StressError::Differs { case, what: "bytes", .. } if *case == name),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .contains("the codec's bytes for its recipe is not what the engine answered"),
         "{e}"
     );
 }

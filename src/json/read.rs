@@ -242,7 +242,7 @@ fn null(j: Found<'_>) -> Result<(), String> {
 
 fn hex_bytes(j: Found<'_>) -> Result<Vec<u8>, String> {
     match j {
-        Found::Str(s) => unhex(s),
+        Found::Str(s) => unhex(s).map_err(|e| e.to_string()),
         _ => Err(expected_string(j)),
     }
 }

@@ -22,6 +22,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 use super::{Class, EngineRun, RunEnd, cases};
+use crate::error::{FileError, LineError};
 
 /// The log's file name inside a findings folder.
 pub const LOG_FILE: &str = "campaigns.jsonl";
@@ -108,9 +109,9 @@ impl LogEntry {
 }
 
 /// Appends one entry as one line (the folder is made if missing).
-pub fn append(path: &Path, entry: &LogEntry) -> Result<(), String> {
+pub fn append(path: &Path, entry: &LogEntry) -> Result<(), FileError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(FileError::at(parent))?;
     }
     let mut line = serde_json::to_string(entry).expect("log entries serialize");
     line.push('\n');
@@ -119,24 +120,30 @@ pub fn append(path: &Path, entry: &LogEntry) -> Result<(), String> {
         .append(true)
         .open(path)
         .and_then(|mut f| f.write_all(line.as_bytes()))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(FileError::at(path))
+}
+
+/// Why a run log could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LogError {
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A line is not a log entry.
+    #[error(transparent)]
+    Line(#[from] LineError),
 }
 
 /// Every entry of a log; a missing file is an empty log, a line that does not parse an error
 /// naming it.
-pub fn read(path: &Path) -> Result<Vec<LogEntry>, String> {
+pub fn read(path: &Path) -> Result<Vec<LogEntry>, LogError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(FileError::at(path)(e).into()),
     };
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))
-        })
-        .collect()
+    Ok(crate::error::json_lines(path, &text)?)
 }
 
 /// The time now, UTC, RFC 3339 to the second.

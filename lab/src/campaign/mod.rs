@@ -27,6 +27,7 @@ use crate::answerer::Answerer;
 use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::{Case, Record};
+use crate::error::{FileError, LineError};
 use crate::oracle::IncidentRecord;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json, unhex};
@@ -140,10 +141,34 @@ pub struct FindingFile {
     pub replay: String,
 }
 
+/// Why a reproducer file could not be read, or does not describe a case.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FindingError {
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The file is not a reproducer's JSON.
+    #[error(transparent)]
+    Parse(#[from] LineError),
+    /// Its `profile` names no Godot version.
+    #[error(transparent)]
+    Profile(#[from] gdmarshal::profile::UnknownVersion),
+    /// Its `input` is not hex.
+    #[error("\"input\": {0}")]
+    Input(#[from] gdmarshal::json::HexError),
+    /// Its `value` is not the profile's tagged JSON.
+    #[error("\"value\": {0}")]
+    Value(#[from] gdmarshal::json::JsonError),
+    /// It has neither.
+    #[error("the finding has neither a decode input nor an encode value")]
+    Empty,
+}
+
 impl FindingFile {
     /// The case the file describes.
-    pub fn case(&self) -> Result<Case, String> {
-        let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
+    pub fn case(&self) -> Result<Case, FindingError> {
+        let profile: Profile = self.profile.parse()?;
         let name = match (self.seed, self.index) {
             (Some(seed), Some(index)) => format!("campaign/{seed}/{index}/replay"),
             _ => "fuzz/replay".to_string(),
@@ -156,17 +181,17 @@ impl FindingFile {
             }),
             (Direction::Encode, _, Some(v)) => Ok(Case::Encode {
                 name,
-                value: from_json(v, profile).map_err(|e| e.to_string())?,
+                value: from_json(v, profile)?,
                 full_objects: self.objects,
             }),
-            _ => Err("the finding has neither a decode input nor an encode value".into()),
+            _ => Err(FindingError::Empty),
         }
     }
 
     /// Its kind: the [`signature`] of its (minimized) case and answer, as a run computes it for
     /// the findings it keeps.
-    pub fn signature(&self) -> Result<String, String> {
-        let profile: Profile = self.profile.parse().map_err(|e| format!("{e}"))?;
+    pub fn signature(&self) -> Result<String, FindingError> {
+        let profile: Profile = self.profile.parse()?;
         let judged = Judged {
             class: self.class,
             record: self.engine_answer.clone(),
@@ -292,10 +317,10 @@ fn fnv(text: &str) -> u64 {
 
 /// The classes of `cases` on the engine, or `None` each if the engine could not answer.
 fn classes_of(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Option<Class>> {
-    match classify_batch(engine, cases, known) {
-        Ok(j) => j.into_iter().map(|j| Some(j.class)).collect(),
-        Err(_) => vec![None; cases.len()],
-    }
+    classify_batch(engine, cases, known)
+        .into_iter()
+        .map(|j| Some(j.class))
+        .collect()
 }
 
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
@@ -457,14 +482,14 @@ pub fn keep_finding(
     case: &Case,
     judged: &Judged,
     dir: Option<&Path>,
-) -> Result<(Option<PathBuf>, FindingFile), String> {
+) -> Result<(Option<PathBuf>, FindingFile), FileError> {
     let profile = engine.profile();
     let version = engine.version().to_string();
     let name = engine.name().to_string();
     let min = minimize_case(engine, case, judged.class, known);
     // The minimized case's own answer (a nondeterministic one may not repeat: keep the
     // original's then).
-    let fresh = classify_batch(engine, std::slice::from_ref(&min), known)?
+    let fresh = classify_batch(engine, std::slice::from_ref(&min), known)
         .pop()
         .filter(|f| f.class == judged.class);
     let (min, judged_min) = match fresh {
@@ -488,19 +513,25 @@ pub fn keep_finding(
 }
 
 /// Writes a reproducer (pretty JSON, one file).
-pub fn save_finding(path: &Path, f: &FindingFile) -> Result<(), String> {
+pub fn save_finding(path: &Path, f: &FindingFile) -> Result<(), FileError> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(FileError::at(parent))?;
     }
     let mut text = serde_json::to_string_pretty(f).expect("findings serialize");
     text.push('\n');
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::write(path, text).map_err(FileError::at(path))
 }
 
 /// Reads a reproducer.
-pub fn load_finding(path: &Path) -> Result<FindingFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    gdmarshal::json::parse_deep(&text).map_err(|e| format!("{}: {e}", path.display()))
+pub fn load_finding(path: &Path) -> Result<FindingFile, FindingError> {
+    let text = std::fs::read_to_string(path).map_err(FileError::at(path))?;
+    gdmarshal::json::parse_deep(&text).map_err(|e| {
+        FindingError::Parse(LineError {
+            path: path.to_path_buf(),
+            line: e.line(),
+            message: e.to_string(),
+        })
+    })
 }
 
 /// Every reproducer under a folder, sorted by path.
@@ -554,7 +585,7 @@ pub fn run_engine(
     from: u64,
     progress: &dyn Fn(&Progress),
     cancel: &AtomicBool,
-) -> Result<EngineRun, String> {
+) -> Result<EngineRun, FileError> {
     let started = Instant::now();
     let profile = engine.profile();
     let name = engine.name().to_string();
@@ -579,7 +610,7 @@ pub fn run_engine(
         let batch: Vec<Case> = (start..stop)
             .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
             .collect();
-        let judged = classify_batch(engine, &batch, &cfg.known)?;
+        let judged = classify_batch(engine, &batch, &cfg.known);
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if j.class == Class::EngineNondeterministic {

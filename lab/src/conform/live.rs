@@ -5,6 +5,7 @@ use arbitrary::Unstructured;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
+use super::LiveError;
 use crate::corpus::generate::generate;
 use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
 use crate::oracle::{self, Engine, EngineConfig};
@@ -14,24 +15,22 @@ use gdmarshal::json::{to_json, unhex};
 use gdmarshal::profile::Profile;
 
 /// Starts the installed engine of a format version.
-fn engine_for(profile: Profile, config: &EngineConfig) -> Result<Engine, String> {
+fn engine_for(profile: Profile, config: &EngineConfig) -> Result<Engine, LiveError> {
     let specs = oracle::discover();
     let wanted = profile.to_string();
     // Manifest engines are named by their version: try that one first, then any.
     let (named, others): (Vec<_>, Vec<_>) = specs.into_iter().partition(|s| s.name == wanted);
     // Engines that would not start are named in the error, should no other serve.
-    let mut failed = String::new();
+    let mut failed = Vec::new();
     for spec in named.into_iter().chain(others) {
         let name = spec.name.clone();
         match Engine::start(spec, config.clone()) {
             Ok(e) if e.info().profile == profile => return Ok(e),
             Ok(_) => {}
-            Err(e) => failed.push_str(&format!("; engine {name} did not start: {e}")),
+            Err(e) => failed.push((name, e)),
         }
     }
-    Err(format!(
-        "live mode: no Godot {profile} engine is installed (see `gdmarshal engines`, scripts/install-engines.sh){failed}"
-    ))
+    Err(LiveError::NoEngine { profile, failed })
 }
 
 /// The type segment of a live case's name: the value's type, with `+NodePath` when a NodePath is
@@ -56,7 +55,7 @@ pub fn live_corpus(
     count: usize,
     seed: u64,
     config: &EngineConfig,
-) -> Result<EngineCorpus, String> {
+) -> Result<EngineCorpus, LiveError> {
     let mut engine = engine_for(profile, config)?;
     // A deterministic stream (xoshiro256++, seeded as rand_xoshiro documents), so that a seed
     // names a set of cases.
@@ -76,8 +75,7 @@ pub fn live_corpus(
             }
         }
     }
-    let mut records = generate(&mut engine, &encode_cases, &mut |_| {})
-        .map_err(|e| format!("live cases: {e}"))?;
+    let mut records = generate(&mut engine, &encode_cases, &mut |_| {})?;
     let decode_cases: Vec<Case> = records
         .iter()
         .filter(|r| r.verdict == Verdict::Accepted)
@@ -90,10 +88,7 @@ pub fn live_corpus(
             })
         })
         .collect();
-    records.extend(
-        generate(&mut engine, &decode_cases, &mut |_| {})
-            .map_err(|e| format!("live cases: {e}"))?,
-    );
+    records.extend(generate(&mut engine, &decode_cases, &mut |_| {})?);
     let info = engine.info().clone();
     Ok(EngineCorpus {
         entry: ManifestEntry::for_records(&info.version, profile, "(live)", &records),

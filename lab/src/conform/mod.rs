@@ -8,6 +8,7 @@
 
 mod answers;
 mod claims;
+mod error;
 pub mod excerpt;
 mod expect_fail;
 mod junit;
@@ -23,6 +24,7 @@ pub mod testee;
 
 pub(crate) use claims::collect_types;
 pub use claims::{case_types, family, undeclared};
+pub use error::{ConformError, LiveError, SelectError, TesteeError};
 pub use expect_fail::expect_fail_list;
 pub use select::{check_glob, selects};
 pub use strict::expected_kind;
@@ -99,7 +101,8 @@ pub trait Progress: Send + Sync {
 }
 
 /// See [`Options::expand`]: the full record, or why it cannot be built.
-pub type Expand = Box<dyn Fn(&Record) -> Result<Record, String> + Send + Sync>;
+pub type Expand =
+    Box<dyn Fn(&Record) -> Result<Record, crate::corpus::stress::StressError> + Send + Sync>;
 
 impl Options {
     /// The defaults of `gdmarshal conform` for a testee command: every case of both
@@ -366,7 +369,7 @@ type Part = (Vec<(usize, Case)>, usize);
 /// the handshake does not claim and lists the others, `run_queue` sends those to `--jobs`
 /// testee processes that each take the next case as soon as they are free, and `assemble`
 /// puts every case back in corpus order.
-pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, String> {
+pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, ConformError> {
     let started = Instant::now();
     let selected = select(corpus, o)?;
     let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, corpus.profile)?;
@@ -451,7 +454,7 @@ fn run_queue(
     known: &[Entry],
     first: Testee,
     work: Vec<Item<'_>>,
-) -> Result<Ran, String> {
+) -> Result<Ran, ConformError> {
     if let Some(p) = &o.progress {
         p.start(work.len());
     }
@@ -462,7 +465,7 @@ fn run_queue(
     };
     let stop: OnceLock<String> = OnceLock::new();
     let mut first = Some(first);
-    let outcomes: Vec<Result<Part, String>> = std::thread::scope(|s| {
+    let outcomes: Vec<Result<Part, ConformError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..jobs)
             .map(|_| {
                 let testee = first.take();
@@ -470,15 +473,12 @@ fn run_queue(
                 std::thread::Builder::new()
                     .stack_size(1 << 28)
                     .spawn_scoped(s, move || worker(corpus, o, known, testee, queue, stop))
-                    .map_err(|e| format!("cannot start a runner thread: {e}"))
+                    .map_err(ConformError::Thread)
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h?.join()
-                    .unwrap_or_else(|_| Err("a runner thread panicked".into()))
-            })
+            .map(|h| h?.join().unwrap_or(Err(ConformError::ThreadPanicked)))
             .collect()
     });
     if let Some(p) = &o.progress {
@@ -507,7 +507,7 @@ fn worker(
     first: Option<Testee>,
     queue: &Queue<'_>,
     stop: &OnceLock<String>,
-) -> Result<Part, String> {
+) -> Result<Part, ConformError> {
     let (profile, engine) = (corpus.profile, &corpus.entry.version);
     let mut testee = match first {
         Some(t) => t,
@@ -548,7 +548,7 @@ fn ask(
     let asked = Instant::now();
     // One record at a time is copied (or built: a stress case's tree is large).
     let full = match &o.expand {
-        Some(expand) => expand(record)?,
+        Some(expand) => expand(record).map_err(|e| e.to_string())?,
         None => record.clone(),
     };
     let part = EngineCorpus {

@@ -15,7 +15,7 @@ use super::testee::PROTOCOL;
 /// the reason for each), declared in the handshake so that the runner holds them to the same
 /// strictness as an `--expect-fail` file. Only the entries that name cases: a `when:` entry needs
 /// the codec's own typed mismatch, which does not cross the protocol.
-fn known_differences() -> Result<Vec<String>, String> {
+fn known_differences() -> Result<Vec<String>, crate::corpus::known::KnownError> {
     let text = crate::corpus::known::text_of(&crate::corpus::Source::Embedded)?;
     Ok(text
         .lines()

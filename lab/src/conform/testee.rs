@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use gdmarshal::profile::Profile;
 
+use super::TesteeError;
 use super::excerpt::StderrExcerpt;
 use super::limits::{
     EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, MAX_NAME,
@@ -227,7 +228,8 @@ impl Hello {
                         text.push_str(l.as_str().ok_or("hello: expect_fail must hold strings")?);
                         text.push('\n');
                     }
-                    crate::corpus::known::parse(&text, "testee expect_fail")?
+                    crate::corpus::known::parse(&text, "testee expect_fail")
+                        .map_err(|e| e.to_string())?
                 }
                 Some(_) => return Err("hello: expect_fail must be an array of strings".into()),
             },
@@ -347,7 +349,7 @@ impl Testee {
         timeout: Duration,
         handshake_timeout: Duration,
         profile: Profile,
-    ) -> Result<Testee, String> {
+    ) -> Result<Testee, TesteeError> {
         let mut t = Testee {
             command: command.to_string(),
             profile,
@@ -380,7 +382,7 @@ impl Testee {
         (self.in_a_row, self.last_failure.as_deref())
     }
 
-    fn spawn(&self) -> Result<Process, String> {
+    fn spawn(&self) -> Result<Process, TesteeError> {
         // Its own process group: a crash or timeout kills the group, children included.
         let mut child = Command::new("sh")
             .process_group(0)
@@ -390,7 +392,10 @@ impl Testee {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start testee {:?}: {e}", self.command))?;
+            .map_err(|e| TesteeError::Spawn {
+                command: self.command.clone(),
+                message: e.to_string(),
+            })?;
         let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut err = child.stderr.take().expect("piped");
@@ -449,10 +454,10 @@ impl Testee {
         if let Err(e) = started {
             crate::group::kill_group(&mut child);
             let _ = child.wait();
-            return Err(format!(
-                "cannot start a thread for testee {:?}: {e}",
-                self.command
-            ));
+            return Err(TesteeError::Spawn {
+                command: self.command.clone(),
+                message: format!("cannot start a thread: {e}"),
+            });
         }
         Ok(Process {
             child,
@@ -465,7 +470,7 @@ impl Testee {
         })
     }
 
-    fn ensure_started(&mut self) -> Result<(), String> {
+    fn ensure_started(&mut self) -> Result<(), TesteeError> {
         if self.process.is_some() {
             return Ok(());
         }
@@ -473,8 +478,8 @@ impl Testee {
             self.process = Some(p);
             self.starts += 1;
             let answer = self.exchange(&json!({"op": "hello", "protocol": PROTOCOL}), true);
-            let answer = answer.map_err(|e| format!("handshake: {e}"))?;
-            Hello::parse(&answer).map_err(|e| truncate(&e, MAX_TESTEE_TEXT))
+            let answer = answer.map_err(TesteeError::Handshake)?;
+            Hello::parse(&answer).map_err(|e| TesteeError::Hello(truncate(&e, MAX_TESTEE_TEXT)))
         });
         match started {
             Ok(h) => {
@@ -485,7 +490,7 @@ impl Testee {
                 self.process = None;
                 // A testee that cannot be (re)started is as good as one that crashes.
                 self.in_a_row += 1;
-                self.last_failure = Some(e.clone());
+                self.last_failure = Some(e.to_string());
                 Err(e)
             }
         }
@@ -617,7 +622,7 @@ impl Testee {
 
     /// One request: `Ok(answer)` with a matching id, or the reason there is no answer.
     pub(super) fn request(&mut self, mut request: Value) -> Result<Value, String> {
-        self.ensure_started()?;
+        self.ensure_started().map_err(|e| e.to_string())?;
         let id = self.next_id;
         self.next_id += 1;
         request["id"] = json!(id);

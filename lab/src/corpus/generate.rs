@@ -15,18 +15,13 @@ const BATCH: usize = 256;
 
 /// A case nobody could answer: the engine would not start, or kept dying in ways the case did
 /// not cause (see [`crate::Answer::Unanswered`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: unanswered: {reason}")]
 pub struct Unanswered {
     /// The case.
     pub name: String,
     /// Why there is no answer.
     pub reason: String,
-}
-
-impl std::fmt::Display for Unanswered {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: unanswered: {}", self.name, self.reason)
-    }
 }
 
 /// One case's record, or why nobody could answer it.
@@ -77,9 +72,9 @@ fn run_chunks(
                 .collect()
         };
         for (c, (a, told)) in chunk.iter().zip(answers) {
-            let record = Record::of(c, &a, profile).map_err(|reason| Unanswered {
+            let record = Record::of(c, &a, profile).map_err(|no| Unanswered {
                 name: c.name().to_string(),
-                reason,
+                reason: no.to_string(),
             });
             out.push((record, told));
         }
@@ -96,6 +91,8 @@ pub struct GenerateFailed {
     /// How many cases there were.
     pub cases: usize,
 }
+
+impl std::error::Error for GenerateFailed {}
 
 impl std::fmt::Display for GenerateFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

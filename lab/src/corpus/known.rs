@@ -20,6 +20,7 @@ use globset::{Glob, GlobMatcher};
 
 use super::condition::Condition;
 use super::{Mismatch, Record, Source};
+use crate::error::{FileError, LineError};
 
 /// One entry.
 #[derive(Clone, Debug)]
@@ -90,43 +91,68 @@ impl Entry {
 /// The list's file name in a corpus folder.
 pub const FILE: &str = "known-differences.txt";
 
+/// Why a list of known differences could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum KnownError {
+    /// The corpus folder or embedded corpus could not give the file.
+    #[error(transparent)]
+    Corpus(#[from] super::CorpusError),
+    /// The file could not be read.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A line is not an entry (or the file is not UTF-8 there).
+    #[error(transparent)]
+    Line(#[from] LineError),
+}
+
 /// A corpus's own list of known differences (none when it has no list). Errors name the file
 /// and line.
-pub fn read_from(source: &Source) -> Result<Vec<Entry>, String> {
+pub fn read_from(source: &Source) -> Result<Vec<Entry>, KnownError> {
     parse(&text_of(source)?, &source.path(FILE).display().to_string())
 }
 
 /// The text of a corpus's list of known differences (empty when it has no list).
-pub(crate) fn text_of(source: &Source) -> Result<String, String> {
+pub(crate) fn text_of(source: &Source) -> Result<String, KnownError> {
     let path = source.path(FILE);
-    let bytes = source.read(FILE).map_err(|e| e.to_string())?;
+    let bytes = source.read(FILE)?;
     String::from_utf8(bytes.unwrap_or_default()).map_err(|e| {
         let line = super::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
-        format!("{}:{line}: not UTF-8", path.display())
+        LineError {
+            path,
+            line,
+            message: "not UTF-8".into(),
+        }
+        .into()
     })
 }
 
 /// Reads a list; a missing file is an empty list. Errors name the file and line.
-pub fn read(path: &Path) -> Result<Vec<Entry>, String> {
+pub fn read(path: &Path) -> Result<Vec<Entry>, KnownError> {
     match std::fs::read_to_string(path) {
         Ok(text) => parse(&text, &path.display().to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(format!("{}: {e}", path.display())),
+        Err(e) => Err(FileError::at(path)(e).into()),
     }
 }
 
 /// Parses a list; `source` names it in origins and errors (`source:line`).
-pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
+pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let origin = format!("{source}:{}", i + 1);
+        let bad = |message: String| LineError {
+            path: source.into(),
+            line: i + 1,
+            message,
+        };
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
         }
         // Fields are separated by runs of white space (the file aligns them).
         let Some((e, rest)) = line.split_once(char::is_whitespace) else {
-            return Err(format!("{origin}: expected ENGINE-GLOB CASE-GLOB REASON"));
+            return Err(bad("expected ENGINE-GLOB CASE-GLOB REASON".into()).into());
         };
         let rest = rest.trim_start();
         let (c, reason) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
@@ -136,17 +162,17 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, String> {
             let (name, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
             when = Some(Condition::parse(name).ok_or_else(|| {
                 let known: Vec<&str> = Condition::ALL.iter().map(|(_, n)| *n).collect();
-                format!(
-                    "{origin}: unknown condition when:{name} (known: {})",
+                bad(format!(
+                    "unknown condition when:{name} (known: {})",
                     known.join(", ")
-                )
+                ))
             })?);
             reason = after.trim();
         }
         let glob = |g: &str| {
             Glob::new(g)
                 .map(|g| g.compile_matcher())
-                .map_err(|err| format!("{origin}: {err}"))
+                .map_err(|err| bad(err.to_string()))
         };
         out.push(Entry {
             origin: origin.clone(),
@@ -183,6 +209,11 @@ mod tests {
     #[test]
     fn an_unknown_condition_names_its_line_and_the_known_ones() {
         let e = parse("# c\n* * when:nonsense why", "list.txt").unwrap_err();
+        assert!(
+            matches!(&e, KnownError::Line(LineError { line: 2, .. })),
+            "{e}"
+        );
+        let e = e.to_string();
         assert!(
             e.starts_with("list.txt:2: unknown condition when:nonsense"),
             "{e}"

@@ -114,11 +114,22 @@ impl Record {
     }
 }
 
+/// Why an answer makes no record: it is none a corpus holds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NoRecord {
+    /// The answer is to the other direction (`decoded` to an encode case, or `encoded` to a
+    /// decode case).
+    #[error("the answer is to the other direction: {0}")]
+    OtherDirection(&'static str),
+    /// Nobody answered, or the answerer declined; the reason as given.
+    #[error("{0}")]
+    NoAnswer(String),
+}
+
 impl Record {
-    /// The record of an engine's answer to a case; `Err` with the reason when the answer is none
-    /// a corpus holds (nobody answered, or the answerer declined), or answers the other
-    /// direction.
-    pub fn of(case: &Case, answer: &Answer, profile: Profile) -> Result<Record, String> {
+    /// The record of an engine's answer to a case, or why the answer makes none.
+    pub fn of(case: &Case, answer: &Answer, profile: Profile) -> Result<Record, NoRecord> {
         let mut r = Record {
             name: case.name().to_string(),
             direction: case.direction(),
@@ -159,10 +170,7 @@ impl Record {
                 log.clone()
             }
             (Answer::Decoded { .. } | Answer::Encoded { .. }, _) => {
-                return Err(format!(
-                    "the answer is to the other direction: {}",
-                    answer_kind(answer)
-                ));
+                return Err(NoRecord::OtherDirection(answer_kind(answer)));
             }
             (Answer::Rejected(why), _) => {
                 r.verdict = Verdict::Rejected;
@@ -182,7 +190,9 @@ impl Record {
                 r.verdict = Verdict::Hung;
                 format!("{}: {}", i.status, i.stderr)
             }
-            (Answer::Skipped(why) | Answer::Unanswered(why), _) => return Err(why.clone()),
+            (Answer::Skipped(why) | Answer::Unanswered(why), _) => {
+                return Err(NoRecord::NoAnswer(why.clone()));
+            }
         };
         r.error = words.trim().chars().take(ERROR_CHARS).collect();
         Ok(r)

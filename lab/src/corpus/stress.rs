@@ -25,6 +25,7 @@ use super::record::{Record, Verdict};
 use super::source::Source;
 use crate::answerer::Answerer;
 use crate::case::{Case, Direction};
+use crate::error::{FileError, LineError};
 
 /// The file, in the corpus folder.
 pub const FILE: &str = "stress.jsonl";
@@ -129,21 +130,94 @@ fn text_sha(tree: &Value) -> String {
     )
 }
 
+/// Why stress cases could not be made, recorded, read or rebuilt.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StressError {
+    /// The corpus could not give the stress file.
+    #[error(transparent)]
+    Corpus(#[from] super::CorpusError),
+    /// The stress file could not be written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A line of the stress file is not a record (or not UTF-8).
+    #[error(transparent)]
+    Line(#[from] LineError),
+    /// The codec cannot build a recipe's value.
+    #[error("{case}: {problem}")]
+    Recipe {
+        /// The case (or recipe) name.
+        case: String,
+        /// Why.
+        problem: RecipeError,
+    },
+    /// The engine could not answer the cases.
+    #[error(transparent)]
+    Unanswered(#[from] super::generate::GenerateFailed),
+    /// An engine's answer holds bytes that are not hex.
+    #[error("{case}: {error}")]
+    Output {
+        /// The case.
+        case: String,
+        /// Why.
+        error: gdmarshal::json::HexError,
+    },
+    /// The file has no record of the case for the engine.
+    #[error("{case}: no stress record for Godot {engine}")]
+    Missing {
+        /// The case.
+        case: String,
+        /// The engine version.
+        engine: String,
+    },
+    /// The codec rebuilds other bytes or another tree than the engine answered.
+    #[error("{case} ({engine}): the codec's {what} for its recipe is not what the engine answered")]
+    Differs {
+        /// The case.
+        case: String,
+        /// The engine version.
+        engine: String,
+        /// `bytes` or `tree`.
+        what: &'static str,
+    },
+}
+
+/// Why the codec cannot build a recipe's value.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecipeError {
+    /// Its tree is not the profile's tagged JSON.
+    #[error(transparent)]
+    Value(#[from] gdmarshal::json::JsonError),
+    /// The codec cannot encode it.
+    #[error(transparent)]
+    Encode(#[from] gdmarshal::EncodeError),
+}
+
+impl RecipeError {
+    fn of(self, case: &str) -> StressError {
+        StressError::Recipe {
+            case: case.to_string(),
+            problem: self,
+        }
+    }
+}
+
 /// The codec's encoding of a recipe's value.
-fn encoded(recipe: Recipe, profile: Profile) -> Result<(Value, Vec<u8>), String> {
+fn encoded(recipe: Recipe, profile: Profile) -> Result<(Value, Vec<u8>), RecipeError> {
     let tree = recipe.tree();
-    let value = from_json(&tree, profile).map_err(|e| e.to_string())?;
-    let bytes = encode(&value, profile, EncodeOptions::default()).map_err(|e| e.to_string())?;
+    let value = from_json(&tree, profile)?;
+    let bytes = encode(&value, profile, EncodeOptions::default())?;
     Ok((to_json(&value, profile, FloatStyle::Shortest), bytes))
 }
 
 /// The cases to ask an engine of `profile`: each recipe encoded, and its encoding decoded.
-pub fn cases(profile: Profile) -> Result<Vec<(Case, Recipe)>, String> {
+pub fn cases(profile: Profile) -> Result<Vec<(Case, Recipe)>, StressError> {
     let mut out = Vec::new();
     for (name, recipe) in RECIPES {
         let tree = recipe.tree();
-        let value = from_json(&tree, profile).map_err(|e| format!("{name}: {e}"))?;
-        let (_, input) = encoded(recipe, profile).map_err(|e| format!("{name}: {e}"))?;
+        let value = from_json(&tree, profile).map_err(|e| RecipeError::from(e).of(name))?;
+        let (_, input) = encoded(recipe, profile).map_err(|e| e.of(name))?;
         out.push((
             Case::Encode {
                 name: format!("encode/{name}"),
@@ -166,18 +240,23 @@ pub fn cases(profile: Profile) -> Result<Vec<(Case, Recipe)>, String> {
 
 /// Asks the engine every stress case (twice, as every corpus case) and returns its compact
 /// records.
-pub fn record(engine: &mut dyn Answerer) -> Result<Vec<StressRecord>, String> {
+pub fn record(engine: &mut dyn Answerer) -> Result<Vec<StressRecord>, StressError> {
     let version = engine.version().to_string();
     let cases = cases(engine.profile())?;
     let plain: Vec<Case> = cases.iter().map(|(c, _)| c.clone()).collect();
-    let records = generate(engine, &plain, &mut |_| {}).map_err(|e| e.to_string())?;
+    let records = generate(engine, &plain, &mut |_| {})?;
     records
         .into_iter()
         .zip(&cases)
         .map(|(r, (_, recipe))| {
             let bytes = match r.output.as_deref().map(unhex) {
                 Some(Ok(b)) => Some(b),
-                Some(Err(e)) => return Err(format!("{}: {e}", r.name)),
+                Some(Err(error)) => {
+                    return Err(StressError::Output {
+                        case: r.name.clone(),
+                        error,
+                    });
+                }
                 None => None,
             };
             Ok(StressRecord {
@@ -204,31 +283,29 @@ pub fn path(dir: &Path) -> PathBuf {
 }
 
 /// Reads every line of the stress file of the folder `dir` (none when there is no file).
-pub fn read(dir: &Path) -> Result<Vec<StressRecord>, String> {
+pub fn read(dir: &Path) -> Result<Vec<StressRecord>, StressError> {
     read_from(&Source::Dir(dir.to_path_buf()))
 }
 
 /// Reads every line of a corpus's stress file (none when there is no file).
-pub(crate) fn read_from(source: &Source) -> Result<Vec<StressRecord>, String> {
+pub(crate) fn read_from(source: &Source) -> Result<Vec<StressRecord>, StressError> {
     let file = source.path(FILE);
-    let Some(bytes) = source.read(FILE).map_err(|e| e.to_string())? else {
+    let Some(bytes) = source.read(FILE)? else {
         return Ok(Vec::new());
     };
     let text = String::from_utf8(bytes).map_err(|e| {
         let line = crate::corpus::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
-        format!("{}:{line}: not UTF-8", file.display())
+        LineError {
+            path: file.clone(),
+            line,
+            message: "not UTF-8".into(),
+        }
     })?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| format!("{}:{}: {e}", file.display(), i + 1))
-        })
-        .collect()
+    Ok(crate::error::json_lines(&file, &text)?)
 }
 
 /// Writes the stress file: `records` replace every line of their engines.
-pub fn write(dir: &Path, records: &[StressRecord]) -> Result<(), String> {
+pub fn write(dir: &Path, records: &[StressRecord]) -> Result<(), StressError> {
     let engines: Vec<&str> = records.iter().map(|r| r.engine.as_str()).collect();
     let mut all: Vec<StressRecord> = read(dir)?
         .into_iter()
@@ -242,7 +319,7 @@ pub fn write(dir: &Path, records: &[StressRecord]) -> Result<(), String> {
         text.push('\n');
     }
     let file = path(dir);
-    std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))
+    Ok(std::fs::write(&file, text).map_err(FileError::at(&file))?)
 }
 
 /// The stress cases of one engine version whose names `wanted` accepts, as stand-in records:
@@ -255,7 +332,7 @@ pub fn stand_ins(
     engine: &str,
     profile: Profile,
     wanted: &dyn Fn(&str) -> bool,
-) -> Result<Vec<Record>, String> {
+) -> Result<Vec<Record>, StressError> {
     read_from(source)?
         .into_iter()
         .filter(|s| s.engine == engine && wanted(&s.name))
@@ -268,7 +345,7 @@ pub fn stand_ins(
                 Recipe::ByteArray(_) => Recipe::ByteArray(1),
                 Recipe::Int32Array(_) => Recipe::Int32Array(1),
             };
-            let (tree, bytes) = encoded(small, profile).map_err(|e| format!("{}: {e}", s.name))?;
+            let (tree, bytes) = encoded(small, profile).map_err(|e| e.of(&s.name))?;
             Ok(record_of(&s, tree, &bytes))
         })
         .collect()
@@ -287,17 +364,19 @@ pub fn materialize(
     engine: &str,
     profile: Profile,
     name: &str,
-) -> Result<Record, String> {
+) -> Result<Record, StressError> {
     let s = read_from(source)?
         .into_iter()
         .find(|s| s.engine == engine && s.name == name)
-        .ok_or_else(|| format!("{name}: no stress record for Godot {engine}"))?;
-    let (tree, bytes) = encoded(s.recipe, profile).map_err(|e| format!("{}: {e}", s.name))?;
-    let mismatch = |what: &str| {
-        format!(
-            "{} ({}): the codec's {what} for its recipe is not what the engine answered",
-            s.name, s.engine
-        )
+        .ok_or_else(|| StressError::Missing {
+            case: name.to_string(),
+            engine: engine.to_string(),
+        })?;
+    let (tree, bytes) = encoded(s.recipe, profile).map_err(|e| e.of(&s.name))?;
+    let mismatch = |what: &'static str| StressError::Differs {
+        case: s.name.clone(),
+        engine: s.engine.clone(),
+        what,
     };
     let unsteady = |f: &str| s.nondeterministic.iter().any(|n| n == f);
     let accepted = s.verdict == Verdict::Accepted;
@@ -336,7 +415,7 @@ fn record_of(s: &StressRecord, tree: Value, bytes: &[u8]) -> Record {
 
 /// Every stress case of `engine` rebuilt ([`materialize`]): the check that the file and the
 /// codec agree with the engine's answers.
-pub fn check(source: &Source, engine: &str, profile: Profile) -> Result<usize, String> {
+pub fn check(source: &Source, engine: &str, profile: Profile) -> Result<usize, StressError> {
     let names: Vec<String> = read_from(source)?
         .into_iter()
         .filter(|s| s.engine == engine)

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use super::engine::Engine;
 use super::requests::open;
+use super::result::Verdict;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::to_json;
 use gdmarshal::value::Variant;
@@ -37,6 +38,24 @@ impl Via {
     }
 }
 
+/// Why a framing request got no usable answer.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AskError {
+    /// The engine gave no reply.
+    #[error("no answer to the request")]
+    NoAnswer,
+    /// The reply is a verdict (crashed, hung, rejected, …), not an answer.
+    #[error("{0:?}")]
+    Verdict(Verdict),
+    /// The reply holds no `bytes`.
+    #[error("the engine wrote nothing: {0}")]
+    NoBytes(Value),
+    /// Its `bytes` are not base64.
+    #[error("{0}")]
+    Base64(#[from] base64::DecodeError),
+}
+
 /// What `get_var` read from given bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unframed {
@@ -47,16 +66,13 @@ pub struct Unframed {
 }
 
 impl Engine {
-    fn ask_one(&mut self, line: String) -> Result<Value, String> {
-        let reply = self
-            .exchange(&[line])
-            .pop()
-            .ok_or("no answer to the request")?;
-        open(reply, &mut String::new(), &mut Vec::new()).map_err(|v| format!("{v:?}"))
+    fn ask_one(&mut self, line: String) -> Result<Value, AskError> {
+        let reply = self.exchange(&[line]).pop().ok_or(AskError::NoAnswer)?;
+        open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::Verdict)
     }
 
     /// The bytes the engine writes for `value` through `via` (`full_objects` as given).
-    pub fn frame(&mut self, value: &Variant, via: Via, objects: bool) -> Result<Vec<u8>, String> {
+    pub fn frame(&mut self, value: &Variant, via: Via, objects: bool) -> Result<Vec<u8>, AskError> {
         let profile = self.info().profile;
         let line = json!({
             "op": "frame",
@@ -66,15 +82,14 @@ impl Engine {
         })
         .to_string();
         let j = self.ask_one(line)?;
-        let b = j
-            .get("bytes")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("the engine wrote nothing: {j}"))?;
-        BASE64.decode(b).map_err(|e| e.to_string())
+        let Some(b) = j.get("bytes").and_then(Value::as_str) else {
+            return Err(AskError::NoBytes(j));
+        };
+        Ok(BASE64.decode(b)?)
     }
 
     /// What the engine's `get_var` reads from `bytes` through `via`.
-    pub fn unframe(&mut self, bytes: &[u8], via: Via, objects: bool) -> Result<Unframed, String> {
+    pub fn unframe(&mut self, bytes: &[u8], via: Via, objects: bool) -> Result<Unframed, AskError> {
         let line = json!({
             "op": "unframe",
             "via": via.name(),
@@ -91,7 +106,7 @@ impl Engine {
 
     /// A Basis built from the axes (1,2,3), (4,5,6), (7,8,9): its `x`, `y`, `z` and `[0]` as the
     /// engine reports them, and the bytes of it and of a Transform3D with origin (10,11,12).
-    pub fn axes(&mut self) -> Result<Value, String> {
+    pub fn axes(&mut self) -> Result<Value, AskError> {
         self.ask_one(r#"{"op":"axes"}"#.to_string())
     }
 }

@@ -46,7 +46,7 @@ pub use engine::{
     DOUBLE_SUFFIX, Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project,
 };
 pub use error::OracleError;
-pub use framing::{Unframed, Via};
+pub use framing::{AskError, Unframed, Via};
 pub use limits::EngineLimits;
 pub use rejection::{EngineRejection, engine_rejection};
 pub use result::{
@@ -117,7 +117,7 @@ pub fn start_all(
 
 /// Starts the discovered engines named in `names` (when `names` is empty, all of them that are
 /// [`EngineSpec::in_all`]), in parallel; fails if none is found or any does not start.
-pub fn start_named(names: &[String], config: &EngineConfig) -> Result<Vec<Engine>, String> {
+pub fn start_named(names: &[String], config: &EngineConfig) -> Result<Vec<Engine>, StartError> {
     let specs: Vec<_> = discover()
         .into_iter()
         .filter(|s| {
@@ -129,12 +129,32 @@ pub fn start_named(names: &[String], config: &EngineConfig) -> Result<Vec<Engine
         })
         .collect();
     if specs.is_empty() {
-        return Err(
-            "no engines found: run scripts/install-engines.sh or see `gdmarshal engines`".into(),
-        );
+        return Err(StartError::NoEngines);
     }
     start_all(specs, config)
         .into_iter()
-        .map(|(spec, r)| r.map_err(|e| format!("engine {} did not start: {e}", spec.name)))
+        .map(|(spec, r)| {
+            r.map_err(|error| StartError::DidNotStart {
+                engine: spec.name,
+                error,
+            })
+        })
         .collect()
+}
+
+/// Why [`start_named`] could not start its engines.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StartError {
+    /// No engine was found.
+    #[error("no engines found: run scripts/install-engines.sh or see `gdmarshal engines`")]
+    NoEngines,
+    /// An engine did not start.
+    #[error("engine {engine} did not start: {error}")]
+    DidNotStart {
+        /// The engine's name.
+        engine: String,
+        /// Why.
+        error: OracleError,
+    },
 }

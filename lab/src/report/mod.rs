@@ -18,8 +18,9 @@ use crate::answerer::Answerer;
 use crate::campaign::causes::{Cause, Kind};
 use crate::campaign::log::{self, LogEntry, Totals, short_version};
 use crate::campaign::{Class, FindingFile};
-use crate::corpus::generate::run_once;
+use crate::corpus::generate::{Unanswered, run_once};
 use crate::corpus::{Case, Direction, EngineCorpus, Record, Verdict};
+use crate::error::FileError;
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
@@ -51,7 +52,7 @@ pub struct ClaimAnswer {
 pub fn ask_claims(
     engine: &mut dyn Answerer,
     version: &str,
-) -> Result<Vec<(usize, ClaimAnswer)>, String> {
+) -> Result<Vec<(usize, ClaimAnswer)>, Unanswered> {
     let p = engine.profile();
     let mut out = Vec::new();
     for (i, c) in CLAIMS.iter().enumerate() {
@@ -73,11 +74,10 @@ pub fn ask_claims(
         };
         // Asked twice: a field that differs between runs (an object's fresh instance id) is
         // marked, so the report shows no bytes that would change on the next regeneration.
-        let mut ask = || -> Result<Record, String> {
+        let mut ask = || -> Result<Record, Unanswered> {
             run_once(engine, std::slice::from_ref(&case), &mut |_| {})
                 .pop()
-                .ok_or("no answer")?
-                .map_err(|u| u.to_string())
+                .expect("one answer per case")
         };
         let mut record = ask()?;
         let again = ask()?;
@@ -192,7 +192,7 @@ pub struct Rendered {
 
 /// Renders docs/report.md and its appendices. Each section is written by its own function, in
 /// report order. Fails when a §1 row's vector does not give the bytes shown for an engine.
-pub fn render(inp: &Inputs) -> Result<Rendered, String> {
+pub fn render(inp: &Inputs) -> Result<Rendered, RenderError> {
     let mut md = String::new();
     let mut apps = [
         Appendix::new("s1-types", "§1 type ids: full vectors"),
@@ -321,27 +321,114 @@ fn row_case<'a>(c: &'a EngineCorpus, type_name: &str) -> Option<&'a Record> {
     })
 }
 
+/// Why the report would not render: a row or record it would show that the codec does not
+/// reproduce (the report never pairs a value with bytes the codec does not produce).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// A §1 row.
+    #[error("§1 row {case} on {version}: {problem}")]
+    TypeRow {
+        /// The corpus case.
+        case: String,
+        /// The engine version.
+        version: String,
+        /// What the codec does instead.
+        problem: Box<RowProblem>,
+    },
+    /// A §6 framing record.
+    #[error("§6 {version} {case}: {problem}")]
+    Framing {
+        /// The framing case.
+        case: String,
+        /// The engine version.
+        version: String,
+        /// What the codec does instead.
+        problem: Box<crate::framing::FramingMismatch>,
+    },
+    /// A framing corpus file of a version no profile has.
+    #[error("framing corpus of unknown version {0}")]
+    FramingVersion(String),
+}
+
+/// How the codec parts from a §1 row.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RowProblem {
+    /// An encode record holds no value.
+    #[error("an encode record without a value")]
+    NoValue,
+    /// The value is not the profile's tagged JSON.
+    #[error(transparent)]
+    Value(#[from] gdmarshal::json::JsonError),
+    /// The codec cannot encode it.
+    #[error(transparent)]
+    Encode(#[from] gdmarshal::EncodeError),
+    /// The input is not hex.
+    #[error(transparent)]
+    Input(#[from] gdmarshal::json::HexError),
+    /// The codec rejects the input.
+    #[error(transparent)]
+    Decode(#[from] gdmarshal::DecodeError),
+    /// The codec writes other bytes.
+    #[error("the value encodes to {ours}, the engine wrote {}", .engine.as_deref().unwrap_or("nothing"))]
+    Encodes {
+        /// The codec's bytes, hex.
+        ours: String,
+        /// The engine's.
+        engine: Option<String>,
+    },
+    /// The codec reads another value or length.
+    #[error(
+        "the bytes decode to {ours} ({consumed} B), the engine read {engine:?} ({engine_consumed:?} B)"
+    )]
+    Decodes {
+        /// The codec's tree.
+        ours: Box<serde_json::Value>,
+        /// Bytes the codec consumed.
+        consumed: usize,
+        /// The engine's tree.
+        engine: Box<Option<serde_json::Value>>,
+        /// Bytes the engine consumed.
+        engine_consumed: Option<usize>,
+    },
+}
+
+/// A §1 row's error for record `r` of `version`.
+fn row_error(r: &Record, version: &str) -> impl FnOnce(RowProblem) -> RenderError {
+    let (case, version) = (r.name.clone(), version.to_string());
+    move |problem| RenderError::TypeRow {
+        case,
+        version,
+        problem: Box::new(problem),
+    }
+}
+
 /// Checks that the codec encodes an encode record's value to the engine's bytes, so that a row
 /// never pairs a value with bytes it does not produce.
-fn check_encode_row(r: &Record, profile: Profile, version: &str) -> Result<(), String> {
-    let value = r.value.as_ref().ok_or("an encode record without a value")?;
-    let v = gdmarshal::json::from_json(value, profile)
-        .map_err(|e| format!("{version} {}: {e}", r.name))?;
-    let ours = gdmarshal::encode(&v, profile, gdmarshal::EncodeOptions::default())
-        .map_err(|e| format!("{version} {}: {e}", r.name))?;
+fn check_encode_row(r: &Record, profile: Profile, version: &str) -> Result<(), RenderError> {
+    encode_row(r, profile).map_err(row_error(r, version))
+}
+
+fn encode_row(r: &Record, profile: Profile) -> Result<(), RowProblem> {
+    let value = r.value.as_ref().ok_or(RowProblem::NoValue)?;
+    let v = gdmarshal::json::from_json(value, profile)?;
+    let ours = gdmarshal::encode(&v, profile, gdmarshal::EncodeOptions::default())?;
     if Some(hex(&ours)) != r.output {
-        return Err(format!(
-            "§1 row {} on {version}: the value encodes to {}, the engine wrote {}",
-            r.name,
-            hex(&ours),
-            r.output.as_deref().unwrap_or("nothing")
-        ));
+        return Err(RowProblem::Encodes {
+            ours: hex(&ours),
+            engine: r.output.clone(),
+        });
     }
     Ok(())
 }
 
 /// Checks that the codec decodes a decode record's bytes to the engine's tree.
-fn check_decode_row(r: &Record, profile: Profile, version: &str) -> Result<(), String> {
+fn check_decode_row(r: &Record, profile: Profile, version: &str) -> Result<(), RenderError> {
+    decode_row(r, profile).map_err(row_error(r, version))
+}
+
+fn decode_row(r: &Record, profile: Profile) -> Result<(), RowProblem> {
     let input = gdmarshal::json::unhex(r.input.as_deref().unwrap_or(""))?;
     let d = gdmarshal::decode(
         &input,
@@ -349,21 +436,22 @@ fn check_decode_row(r: &Record, profile: Profile, version: &str) -> Result<(), S
         gdmarshal::DecodeOptions {
             allow_objects: r.objects,
         },
-    )
-    .map_err(|e| format!("{version} {}: {e}", r.name))?;
+    )?;
     let tree = gdmarshal::json::to_json(&d.value, profile, gdmarshal::float::FloatStyle::Shortest);
     if Some(&tree) != r.tree.as_ref() || Some(d.consumed) != r.consumed {
-        return Err(format!(
-            "§1 row {} on {version}: the bytes decode to {tree} ({} B), the engine read {:?} ({:?} B)",
-            r.name, d.consumed, r.tree, r.consumed
-        ));
+        return Err(RowProblem::Decodes {
+            ours: Box::new(tree),
+            consumed: d.consumed,
+            engine: Box::new(r.tree.clone()),
+            engine_consumed: r.consumed,
+        });
     }
     Ok(())
 }
 
 /// §1: the type ids per engine version, each with a value every engine encoded and its bytes;
 /// the Object row is an Object id (EncodedObjectAsID) each engine decoded.
-fn type_table(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Result<(), String> {
+fn type_table(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Result<(), RenderError> {
     let versions = versions(inp);
     md.push_str("## 1. Type ids per engine version\n\n");
     md.push_str("Ids from the profile tables (checked by the corpus); **bold** where 3.x and 4.x ids differ. Each row\n");
@@ -931,16 +1019,15 @@ fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
 
 /// Writes the report to `path` and its other files beside it (`report/…md` and `spec/…` in the
 /// same folder).
-pub fn write(path: &Path, r: &Rendered) -> Result<(), String> {
-    let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
-    std::fs::write(path, &r.report).map_err(|e| err(path, e))?;
+pub fn write(path: &Path, r: &Rendered) -> Result<(), FileError> {
+    std::fs::write(path, &r.report).map_err(FileError::at(path))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     for (name, text) in &r.files {
         let p = dir.join(name);
         if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| err(parent, e))?;
+            std::fs::create_dir_all(parent).map_err(FileError::at(parent))?;
         }
-        std::fs::write(&p, text).map_err(|e| err(&p, e))?;
+        std::fs::write(&p, text).map_err(FileError::at(&p))?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::appendix::Appendix;
-use super::{Inputs, answer_cell, case_cell};
+use super::{Inputs, RenderError, answer_cell, case_cell};
 use crate::campaign::log::short_version as short;
 use crate::corpus::{Record, Verdict};
 use crate::framing::{self, FramingRecord};
@@ -25,7 +25,7 @@ pub(super) fn framing_section(
     md: &mut String,
     inp: &Inputs,
     app: &mut Appendix,
-) -> Result<(), String> {
+) -> Result<(), RenderError> {
     md.push_str("\n## 6. Framing: store_var, put_var and get_var\n\n");
     if inp.framing.is_empty() {
         md.push_str("No framing corpus (`corpus/framing/`) was given.\n");
@@ -52,9 +52,13 @@ pub(super) fn framing_section(
         let p: gdmarshal::Profile = version
             .get(..3)
             .and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("framing corpus of unknown version {version}"))?;
+            .ok_or_else(|| RenderError::FramingVersion(version.clone()))?;
         for r in records {
-            framing::check(r, p).map_err(|e| format!("§6 {version} {}: {e}", r.name))?;
+            framing::check(r, p).map_err(|problem| RenderError::Framing {
+                case: r.name.clone(),
+                version: version.clone(),
+                problem: Box::new(problem),
+            })?;
         }
     }
     write_table(md, inp, app, &versions);
