@@ -38,6 +38,16 @@ check() { # NAME COMMAND...: one check, counted
     fi
 }
 
+echo "== the plan (campaign.yml's matrix)"
+bash scripts/campaign-plan.sh --engines "$engine" --shards "$shards" --first-seed 1 >"$tmp/plan"
+check "the plan's seeds are 1..$shards" grep -qx "seeds=\[$(seq -s, 1 "$shards")\]" "$tmp/plan"
+check "its seed range is $range" \
+    grep -qx "seed-range=$range" "$tmp/plan"
+check "with the engine axis as JSON" grep -qx "engines=\[\"$engine\"\]" "$tmp/plan"
+plan_status=0
+bash scripts/campaign-plan.sh --engines all --shards 100 --first-seed 1 >/dev/null 2>&1 || plan_status=$?
+check "a plan over 256 jobs is refused (3 engines x 100 shards)" test "$plan_status" -eq 2
+
 echo "== one run: seeds $range, $cases cases each, on $engine"
 "$GDMARSHAL_BIN" diff --engine "$engine" --seeds "$range" --cases "$cases" --findings "$tmp/one" >"$tmp/one.out"
 
