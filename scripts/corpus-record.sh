@@ -26,11 +26,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 if [ -z "$out" ] || { [ -z "$official" ] && [ -z "$engine" ]; }; then usage; fi
+bin=$(gdmarshal_bin)
 if [ -n "$official" ]; then
-    bash "$root/scripts/install-engines.sh" --official "$official"
+    # The install runs `gdmarshal engines install` with this binary.
+    GDMARSHAL_BIN=$bin bash "$root/scripts/install-engines.sh" --official "$official"
     engine=$official
 fi
-bin=$(gdmarshal_bin)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cp -R "$corpus/." "$scratch/"

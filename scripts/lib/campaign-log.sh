@@ -16,10 +16,12 @@ need_jq() {
     $sudo apt-get install -y -qq jq >/dev/null
 }
 
-# The gdmarshal binary: $GDMARSHAL_BIN, else this checkout's release build (built if needed).
+# The gdmarshal binary, as an absolute path: $GDMARSHAL_BIN, else this checkout's release build
+# (built if needed).
 gdmarshal_bin() {
     if [ -n "${GDMARSHAL_BIN:-}" ]; then
-        printf '%s\n' "$GDMARSHAL_BIN"
+        [ -x "$GDMARSHAL_BIN" ] || { log "GDMARSHAL_BIN=$GDMARSHAL_BIN is not an executable"; exit 2; }
+        printf '%s/%s\n' "$(cd "$(dirname "$GDMARSHAL_BIN")" && pwd)" "$(basename "$GDMARSHAL_BIN")"
         return 0
     fi
     local root
