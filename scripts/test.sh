@@ -15,6 +15,10 @@ cargo test --doc --quiet
 python3 -m unittest discover -q -s scripts/tests
 # The regression gate: every corpus case against the codec and, again, against the live engines.
 cargo run --quiet --release --bin gdmarshal -- corpus check
+# A sharded campaign (.github/workflows/campaign.yml's scripts) merged against one run of its seeds.
+bash scripts/test-campaign-merge.sh
+# corpus.yml's scripts: a version's corpus recorded and merged into a corpus folder.
+bash scripts/test-corpus-record.sh
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.
 bash scripts/kits.sh
 # The workflows and the action (actionlint, shellcheck); the crates as they would be published.

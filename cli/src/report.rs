@@ -30,6 +30,10 @@ pub struct ReportArgs {
     /// campaign, classes per engine summed) before rendering.
     #[arg(long)]
     summary_from_log: bool,
+    /// With `--summary-from-log`: write the summary and stop, without engines or the report (the
+    /// merge of a sharded campaign, scripts/campaign-merge.sh).
+    #[arg(long, requires = "summary_from_log")]
+    summary_only: bool,
     /// Folder of fixed findings (reproducers of codec differences since fixed), laid out as
     /// `--findings` is.
     #[arg(long, default_value = "tests/differential")]
@@ -64,9 +68,38 @@ fn rewrite_counts(corpora: &[corpus::EngineCorpus], dir: &std::path::Path) -> Re
     Ok(())
 }
 
+/// Reads the run log and, with `--summary-from-log`, rewrites `--campaign-summary` from it.
+fn write_summary(a: &ReportArgs) -> Result<Vec<log::LogEntry>, String> {
+    let log_path = a.findings.join(log::LOG_FILE);
+    let log = log::read(&log_path)?;
+    if a.summary_from_log {
+        if log.is_empty() {
+            return Err(format!(
+                "{}: no campaign is logged, so there is no summary to write",
+                log_path.display()
+            ));
+        }
+        std::fs::write(&a.campaign_summary, log::summary_markdown(&log))
+            .map_err(|e| format!("{}: {e}", a.campaign_summary.display()))?;
+        outln!(
+            "{}: rewritten from {} ({} campaigns)",
+            a.campaign_summary.display(),
+            log_path.display(),
+            log.len()
+        );
+    }
+    Ok(log)
+}
+
 /// Runs `gdmarshal report`.
 pub fn run(a: &ReportArgs) -> ExitCode {
     a.limits.install();
+    if a.summary_only {
+        return match write_summary(a) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => fail(e),
+        };
+    }
     // Double-precision builds have a section of their own; the rest of the report is about the
     // single-precision engines, whose claims it asks.
     let all = match corpus::load(&a.corpus) {
@@ -96,28 +129,10 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         .into_iter()
         .map(|(p, f)| (p.display().to_string(), f))
         .collect();
-    let log_path = a.findings.join(log::LOG_FILE);
-    let log = match log::read(&log_path) {
+    let log = match write_summary(a) {
         Ok(l) => l,
         Err(e) => return fail(e),
     };
-    if a.summary_from_log {
-        if log.is_empty() {
-            return fail(format!(
-                "{}: no campaign is logged, so there is no summary to write",
-                log_path.display()
-            ));
-        }
-        if let Err(e) = std::fs::write(&a.campaign_summary, log::summary_markdown(&log)) {
-            return fail(format!("{}: {e}", a.campaign_summary.display()));
-        }
-        outln!(
-            "{}: rewritten from {} ({} campaigns)",
-            a.campaign_summary.display(),
-            log_path.display(),
-            log.len()
-        );
-    }
     // The summary is optional: a report without a campaign has no such section.
     let campaign = match std::fs::read_to_string(&a.campaign_summary) {
         Ok(t) => Some(t),

@@ -3,8 +3,13 @@
 //!
 //! GDMARSHAL_FUZZ_ENGINE names the engine (`cargo run --bin gdmarshal -- engines` lists them, e.g. `4.6`). It is
 //! started once per process and restarted by the oracle when an input crashes or hangs it.
+//! Without GDMARSHAL_FUZZ_ENGINE, the engine is the one beside the fuzzer: `differential-engine/`
+//! in the fuzzer's folder, a manifest whose launcher path is relative to that folder (what
+//! .clusterfuzzlite/build.sh puts in $OUT, so that a ClusterFuzzLite runner, with nothing but
+//! $OUT, fuzzes against a real engine).
 //! Each input is classified as a campaign case is, and findings are minimized and saved as
-//! campaign reproducers to findings/<class>/ENGINE-HASH.json (GDMARSHAL_FINDINGS_DIR overrides),
+//! campaign reproducers to findings/<class>/ENGINE-HASH.json (GDMARSHAL_FINDINGS_DIR overrides;
+//! with the engine beside the fuzzer, `differential-findings/` beside it),
 //! replayed with `gdmarshal diff --replay FILE`; fuzzing goes on, and only a panic in the codec
 //! stops it. GDMARSHAL_FUZZ_VERBOSE=1 prints the classification of every input.
 
@@ -13,11 +18,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use gdmarshal_lab::Answerer;
 use gdmarshal_lab::campaign::{Class, Origin, keep_finding};
 use gdmarshal_lab::corpus::known::{self, Entry};
 use gdmarshal_lab::differential::{DiffInput, judge_input};
-use gdmarshal_lab::Answerer;
-use gdmarshal_lab::oracle::{self, Engine, EngineConfig};
+use gdmarshal_lab::oracle::{self, Engine, EngineConfig, EngineSpec};
 use libfuzzer_sys::fuzz_target;
 
 /// Findings saved per class and process; the rest are counted, so one class cannot flood.
@@ -38,23 +43,64 @@ struct State {
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 
-fn start() -> State {
-    let name = std::env::var("GDMARSHAL_FUZZ_ENGINE")
-        .expect("set GDMARSHAL_FUZZ_ENGINE to an engine of `gdmarshal engines`, e.g. 4.6");
-    let spec = oracle::discover()
+/// The folder beside the fuzzer that holds its engine (.clusterfuzzlite/build.sh).
+const ENGINE_BESIDE: &str = "differential-engine";
+
+/// An engine to fuzz against, and where its findings go by default.
+struct Setup {
+    spec: EngineSpec,
+    config: EngineConfig,
+    findings: PathBuf,
+}
+
+/// The engine beside the fuzzer executable: its launcher's path made absolute, the oracle's
+/// Godot project taken from beside it too.
+fn engine_beside(config: EngineConfig) -> Option<Setup> {
+    let exe = std::env::current_exe().ok()?;
+    let beside = exe.parent()?;
+    let dir = beside.join(ENGINE_BESIDE);
+    let mut spec = oracle::from_manifest(&dir.join("manifest.json"))
         .into_iter()
-        .find(|s| s.name == name)
-        .unwrap_or_else(|| panic!("no engine named {name}: see `gdmarshal engines`"));
+        .next()?;
+    spec.launcher = dir.join(&spec.launcher);
+    Some(Setup {
+        spec,
+        config: EngineConfig {
+            project: dir.join("godot_project"),
+            ..config
+        },
+        findings: beside.join("differential-findings"),
+    })
+}
+
+fn start() -> State {
     let config = EngineConfig {
         timeout: Duration::from_secs(3),
         ..EngineConfig::default()
     };
-    let engine = Engine::start(spec, config).expect("the engine starts");
-    let known = known::read(&gdmarshal_lab::corpus::default_dir().join("known-differences.txt"))
-        .expect("corpus/known-differences.txt reads");
+    let setup = match std::env::var("GDMARSHAL_FUZZ_ENGINE") {
+        Ok(name) => Setup {
+            spec: oracle::discover()
+                .into_iter()
+                .find(|s| s.name == name)
+                .unwrap_or_else(|| panic!("no engine named {name}: see `gdmarshal engines`")),
+            config,
+            findings: gdmarshal_lab::repo_root().join("findings"),
+        },
+        Err(_) => engine_beside(config).unwrap_or_else(|| {
+            panic!(
+                "set GDMARSHAL_FUZZ_ENGINE to an engine of `gdmarshal engines` (e.g. 4.6), \
+                 or put one beside the fuzzer in {ENGINE_BESIDE}/ (.clusterfuzzlite/build.sh)"
+            )
+        }),
+    };
+    let engine = Engine::start(setup.spec, setup.config).expect("the engine starts");
+    // The list embedded in the fuzzer: a runner with only $OUT has no checkout to read.
+    let known = known::read_from(&gdmarshal_lab::corpus::Source::Embedded)
+        .expect("the embedded corpus/known-differences.txt reads");
     let dir = std::env::var_os("GDMARSHAL_FINDINGS_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| gdmarshal_lab::repo_root().join("findings"));
+        .unwrap_or(setup.findings);
     eprintln!(
         "differential: engine {} ({}), findings to {}",
         engine.name(),
