@@ -12,7 +12,11 @@ use gdmarshal_lab::oracle::{
 
 /// Options of `gdmarshal engines`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct EnginesArgs {
+    /// Install or register an engine instead of listing them.
+    #[command(subcommand)]
+    pub command: Option<super::engines_install::EnginesCommand>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -41,6 +45,9 @@ pub enum Format {
 /// once to ask its version. Exits 1 if none is found or none runs.
 pub fn run(args: &EnginesArgs) -> ExitCode {
     args.limits.install();
+    if let Some(command) = &args.command {
+        return super::engines_install::run(command);
+    }
     let specs = discover();
     if specs.is_empty() {
         let manifest = manifest_path()

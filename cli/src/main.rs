@@ -17,8 +17,10 @@ mod check_vectors;
 mod codec;
 mod conform;
 mod corpus;
+mod corpus_regression;
 mod diff;
 mod engines;
+mod engines_install;
 mod limits;
 mod report;
 
