@@ -38,6 +38,7 @@ column_of() { # NAME COLUMN
 usage() {
     cat <<'EOF'
 Usage: scripts/install-engines.sh [--only NAME[,NAME...]] [--force] [--help]
+       scripts/install-engines.sh --official VERSION... [--from BASE] [--force]
 
 Installs real headless Godot engines from Debian packages into a private cache
 (no change to the system's installed packages) and writes launchers and a manifest.
@@ -48,6 +49,11 @@ EOF
     cat <<'EOF'
 
 Options:
+  --official VERSIONS...  instead, install Godot's official release builds of these versions
+                (e.g. 4.3 3.5.3): `gdmarshal engines install`, which checks each against the
+                release's SHA512-SUMS.txt; --from BASE (or GDMARSHAL_RELEASES_URL) names a mirror
+                URL or a local folder laid out as BASE/<tag>/<file>. Runs $GDMARSHAL_BIN, else
+                gdmarshal on PATH, else this repository's build (cargo run).
   --only NAMES  install only these engines (comma separated, e.g. --only 3.6,4.6)
   --force       reinstall even if an engine is already installed and working
   -h, --help    show this help
@@ -65,6 +71,24 @@ engine_flags() { column_of "$1" 5; }
 
 # shellcheck source=scripts/lib/engine-cache.sh
 . "$(dirname "$0")/lib/engine-cache.sh"
+
+# ---------------------------------------------------------------- official releases
+# One implementation of fetching, checking and unpacking: the command line's. It takes the
+# cache's lock itself, so this runs before engine_cache_init.
+for arg in "$@"; do
+    if [ "$arg" = --official ]; then
+        args=()
+        for a in "$@"; do [ "$a" = --official ] || args+=("$a"); done
+        [ ${#args[@]} -gt 0 ] || { log "error: --official needs at least one VERSION"; exit 2; }
+        if [ -n "${GDMARSHAL_BIN:-}" ]; then
+            exec "$GDMARSHAL_BIN" engines install "${args[@]}"
+        elif command -v gdmarshal >/dev/null 2>&1; then
+            exec gdmarshal engines install "${args[@]}"
+        fi
+        cd "$(dirname "$0")/.."
+        exec cargo run --quiet --release -p gdmarshal-cli -- engines install "${args[@]}"
+    fi
+done
 
 # ---------------------------------------------------------------- options
 ONLY=""

@@ -461,3 +461,44 @@ fn a_registered_build_gets_a_regression_report() {
     assert_eq!(code, 2);
     assert!(err.contains("no recorded corpus of Godot 4.3 (recorded: 3.2.3.stable, 3.6.2.stable, 4.6.3.stable, 4.6.3.stable-double)"), "{err}");
 }
+
+#[test]
+fn the_install_script_installs_official_releases_with_the_command_line() {
+    let Some(godot) = engine("4.6.3.stable") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = zip_of(BINARY, &wrapper(&godot));
+    let served = tmp.path().join("served");
+    release(
+        &served,
+        TAG,
+        FILE,
+        &archive,
+        &format!("{}  {FILE}\n", sha512_hex(&archive)),
+    );
+    let cache = tmp.path().join("cache");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/install-engines.sh");
+    let out = Group::spawn(
+        common::command("bash")
+            .arg(script)
+            .args(["--official", "4.6.3"])
+            .env("GDMARSHAL_BIN", common::BIN)
+            .env("GDMARSHAL_ENGINE_CACHE", &cache)
+            .env("GDMARSHAL_RELEASES_URL", &served)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .wait_with_output();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("4.6.3: installed: Godot 4.6.3.stable"),
+        "{text}"
+    );
+    assert_eq!(manifest(&cache)["engines"][0]["source"]["kind"], "official");
+}
