@@ -202,6 +202,39 @@ pub fn verified_list() -> String {
     }
 }
 
+/// What a profile's format rests on, as `--help`, `gdmarshal engines`, the README and the report
+/// say it: `verified` when a real engine's answers are recorded for it, else derived.
+pub fn status(profile: Profile) -> &'static str {
+    if is_verified(profile) {
+        "verified"
+    } else {
+        "derived from source, not checked by an engine"
+    }
+}
+
+/// The two commands that record the answers of `version` (as `gdmarshal engines install`
+/// takes it) into the corpus folder `dir`: install Godot's official build, ask it every case.
+pub fn record_commands(version: &str, dir: &str) -> [String; 2] {
+    let name = version.strip_suffix("-stable").unwrap_or(version);
+    [
+        format!("gdmarshal engines install {version}"),
+        format!("gdmarshal corpus generate --engine {name} --corpus {dir}"),
+    ]
+}
+
+/// Why there is nothing to judge a `profile` run against: no recorded answers, the verified
+/// versions, and the commands that would record them.
+pub fn no_corpus_message(profile: Profile) -> String {
+    let [install, generate] = record_commands(&profile.to_string(), "DIR");
+    format!(
+        "no engine answers are recorded for Godot {profile} (its format is {}), and a run is never \
+         judged with this crate's own answers; verified: {}. To record them: `{install}`, then \
+         `{generate}`, and run again with --corpus DIR",
+        status(profile),
+        verified_list()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +281,19 @@ mod tests {
                 || v.profile.double_reals
                 || v.profile.minor <= p.minor));
         }
+    }
+
+    #[test]
+    fn a_version_without_answers_is_told_how_to_record_them() {
+        let p: Profile = "4.3".parse().unwrap();
+        assert_eq!(status(p), "derived from source, not checked by an engine");
+        assert_eq!(status(newest_verified(4).unwrap()), "verified");
+        let m = no_corpus_message(p);
+        assert!(
+            m.contains(&format!("verified: {}.", verified_list())),
+            "{m}"
+        );
+        assert!(m.contains("`gdmarshal engines install 4.3`, then `gdmarshal corpus generate --engine 4.3 --corpus DIR`"), "{m}");
     }
 
     #[test]
