@@ -376,7 +376,7 @@ fn a_registered_build_gets_a_regression_report() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");
-    for (name, launcher) in [("same", &godot_46), ("newer", &godot_36)] {
+    for (name, launcher) in [("same", &godot_46), ("pr-build", &godot_36)] {
         let binary = tmp.path().join(name);
         std::fs::write(&binary, wrapper(launcher)).unwrap();
         std::fs::set_permissions(&binary, std::os::unix::fs::PermissionsExt::from_mode(0o755))
@@ -393,7 +393,7 @@ fn a_registered_build_gets_a_regression_report() {
     assert_eq!(
         names,
         [
-            ("newer".into(), false.into()),
+            ("pr-build".into(), false.into()),
             ("same".into(), false.into())
         ]
     );
@@ -422,7 +422,14 @@ fn a_registered_build_gets_a_regression_report() {
     // engines answer differently, the same in text and in Markdown.
     let (code, text, err) = run(
         &cache,
-        &["corpus", "check", "--engine", "newer", "--against", "3.2.3"],
+        &[
+            "corpus",
+            "check",
+            "--engine",
+            "pr-build",
+            "--against",
+            "3.2.3",
+        ],
     );
     assert_eq!(code, 1, "{text}{err}");
     let changed = text.lines().filter(|l| l.starts_with("CHANGED ")).count();
@@ -437,7 +444,7 @@ fn a_registered_build_gets_a_regression_report() {
             "corpus",
             "check",
             "--engine",
-            "newer",
+            "pr-build",
             "--against",
             "3.2.3",
             "--format",
@@ -452,6 +459,14 @@ fn a_registered_build_gets_a_regression_report() {
         "{md}"
     );
     assert_eq!(md.matches("<details>").count(), changed.min(60));
+    // docs/regression-example.md is this report, as the engines answer now.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/regression-example.md");
+    let example = std::fs::read_to_string(example).unwrap();
+    let (_, shown) = example.split_once("\n---\n\n").unwrap();
+    assert!(
+        shown == md,
+        "docs/regression-example.md differs from the engines' report now:\n{md}"
+    );
 
     // An unknown recorded version: could not run, with the versions there are.
     let (code, _, err) = run(

@@ -297,6 +297,18 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_names_the_verified_versions_of_the_table() {
+        let readme = include_str!("../../README.md").replace('\n', " ");
+        let sentence = format!(
+            "Verified (a real engine's answers are recorded): {}",
+            verified_list()
+        );
+        assert!(readme.contains(&sentence), "README.md should say: {sentence}");
+        let derived = derived().iter().find(|p| !p.double_reals).copied().unwrap();
+        assert!(readme.contains(&status(derived).replace('\n', " ")));
+    }
+
+    #[test]
     fn the_accepted_versions_are_the_codecs_profiles() {
         assert_eq!(accepted_list(), "3, 3.0 to 3.6, 4, 4.0 to 4.6");
     }
