@@ -67,14 +67,14 @@ struct CheckArgs {
     /// Instead, ask this engine build (a name `gdmarshal engines` lists, e.g. one registered with
     /// `gdmarshal engines add`) every case of a recorded version and report what changed; exit 1
     /// when anything did.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "no_engines")]
     engine: Option<String>,
     /// With --engine: the recorded version to hold the build against (4.6.3, 3.2.3,
     /// 4.6.3-double) [default: the build's own version].
     #[arg(long, value_name = "VERSION", requires = "engine")]
     against: Option<String>,
     /// With --engine: the report as text, or as Markdown for a pull-request comment.
-    #[arg(long, value_enum, default_value_t = super::corpus_regression::Format::Text)]
+    #[arg(long, value_enum, default_value_t = super::corpus_regression::Format::Text, requires = "engine")]
     format: super::corpus_regression::Format,
     /// Limits for the engines it starts.
     #[command(flatten)]

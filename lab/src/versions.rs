@@ -303,7 +303,10 @@ mod tests {
             "Verified (a real engine's answers are recorded): {}",
             verified_list()
         );
-        assert!(readme.contains(&sentence), "README.md should say: {sentence}");
+        assert!(
+            readme.contains(&sentence),
+            "README.md should say: {sentence}"
+        );
         let derived = derived().iter().find(|p| !p.double_reals).copied().unwrap();
         assert!(readme.contains(&status(derived).replace('\n', " ")));
     }
