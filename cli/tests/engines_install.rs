@@ -96,6 +96,12 @@ struct Server {
 
 impl Server {
     fn new(root: &Path) -> Server {
+        Server::with_ranges(root, true)
+    }
+
+    /// A server that answers every request whole when `ranges` is false, as one that cannot
+    /// resume does.
+    fn with_ranges(root: &Path, ranges: bool) -> Server {
         let server = Arc::new(tiny_http::Server::http("127.0.0.1:0").unwrap());
         let port = server.server_addr().to_ip().unwrap().port();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -119,7 +125,7 @@ impl Server {
                 let from = range
                     .as_deref()
                     .and_then(|r| r.strip_prefix("bytes=")?.strip_suffix('-')?.parse().ok())
-                    .filter(|&n: &usize| n < bytes.len());
+                    .filter(|&n: &usize| ranges && n < bytes.len());
                 let _ = match from {
                     Some(n) => req.respond(
                         tiny_http::Response::from_data(bytes[n..].to_vec())
@@ -367,6 +373,70 @@ fn an_interrupted_download_is_resumed() {
     );
     assert_eq!(std::fs::read(downloads.join(FILE)).unwrap(), archive);
     assert!(!downloads.join(format!("{FILE}.part")).exists());
+}
+
+#[test]
+fn a_server_that_cannot_resume_gets_the_whole_archive_again() {
+    let Some(godot) = engine("4.6.3.stable") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = zip_of(BINARY, &wrapper(&godot));
+    let served = tmp.path().join("served");
+    release(
+        &served,
+        TAG,
+        FILE,
+        &archive,
+        &format!("{}  {FILE}\n", sha512_hex(&archive)),
+    );
+    let server = Server::with_ranges(&served, false);
+    let cache = tmp.path().join("cache");
+    let downloads = cache.join(".downloads").join(TAG);
+    std::fs::create_dir_all(&downloads).unwrap();
+    // What an earlier try left: the archive's first bytes, and then some that are not its own.
+    let mut part = archive[..100].to_vec();
+    part.extend_from_slice(b"not the archive");
+    std::fs::write(downloads.join(format!("{FILE}.part")), &part).unwrap();
+
+    let (code, out, err) = run(
+        &cache,
+        &["engines", "install", "4.6.3", "--from", &server.url],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        server
+            .requests()
+            .contains(&format!("/{TAG}/{FILE} bytes=115-"))
+    );
+    assert_eq!(std::fs::read(downloads.join(FILE)).unwrap(), archive);
+
+    // A release the server does not have: one line with the URL and the status.
+    let (code, _, err) = run(
+        &cache,
+        &["engines", "install", "4.2", "--from", &server.url],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "gdmarshal: 4.2: {}/4.2-stable/SHA512-SUMS.txt: HTTP status 404",
+            server.url
+        )
+    );
+    // A name another engine holds is not taken over without --force.
+    let binary = tmp.path().join("custom");
+    std::fs::write(&binary, wrapper(&godot)).unwrap();
+    std::fs::set_permissions(&binary, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (code, _, err) = run(
+        &cache,
+        &["engines", "add", "4.6.3", binary.to_str().unwrap()],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("an engine named 4.6.3 is installed already from elsewhere"),
+        "{err}"
+    );
 }
 
 #[test]
