@@ -44,10 +44,10 @@ pub enum Format {
 /// Lists every engine found (install manifest, `GDMARSHAL_GODOT*` variables, `PATH`), each run
 /// once to ask its version. Exits 1 if none is found or none runs.
 pub fn run(args: &EnginesArgs) -> ExitCode {
-    args.limits.install();
     if let Some(command) = &args.command {
         return super::engines_install::run(command);
     }
+    args.limits.install();
     let specs = discover();
     if specs.is_empty() {
         let manifest = manifest_path()

@@ -49,6 +49,9 @@ pub struct InstallArgs {
     /// Seconds the engine may take to start and report its version.
     #[arg(long, default_value = "60", value_name = "SECS", value_parser = super::seconds)]
     timeout: Duration,
+    /// Limits for the engine it starts to ask the version.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 /// `gdmarshal engines add`.
@@ -64,6 +67,9 @@ pub struct AddArgs {
     /// Seconds the engine may take to start and report its version.
     #[arg(long, default_value = "60", value_name = "SECS", value_parser = super::seconds)]
     timeout: Duration,
+    /// Limits for the engine it starts to ask the version.
+    #[command(flatten)]
+    limits: super::limits::LimitArgs,
 }
 
 /// Runs `gdmarshal engines install|add`: 0 when every engine is in place, 2 when one could not
@@ -73,8 +79,12 @@ pub fn run(command: &EnginesCommand) -> ExitCode {
         return could_not("no engine cache folder: set GDMARSHAL_ENGINE_CACHE or HOME");
     };
     match command {
-        EnginesCommand::Install(a) => install(&cache, a),
+        EnginesCommand::Install(a) => {
+            a.limits.install();
+            install(&cache, a)
+        }
         EnginesCommand::Add(a) => {
+            a.limits.install();
             let config = config(a.timeout);
             match install::add_custom(&cache, &a.name, &a.path, a.force, &config) {
                 Ok(done) => {

@@ -446,6 +446,14 @@ fn a_registered_build_gets_a_regression_report() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let cache = tmp.path().join("cache");
+    // A binary that does not run as Godot is refused before the cache is made.
+    let (code, _, err) = run(&cache, &["engines", "add", "broken", "/bin/false"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with("gdmarshal: broken: the engine does not run: "),
+        "{err}"
+    );
+    assert!(!cache.exists());
     for (name, launcher) in [("same", &godot_46), ("pr-build", &godot_36)] {
         let binary = tmp.path().join(name);
         std::fs::write(&binary, wrapper(launcher)).unwrap();

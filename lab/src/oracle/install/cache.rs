@@ -43,16 +43,6 @@ impl Cache {
         self.dir.join("bin").join(format!("godot-{name}"))
     }
 
-    /// The `engine.json` of an installed engine of this name, if it has one and is marked ok.
-    pub fn installed(&self, name: &str) -> Option<serde_json::Value> {
-        let dir = self.engine_dir(name);
-        if !dir.join(".ok").exists() {
-            return None;
-        }
-        let text = fs::read_to_string(dir.join("engine.json")).ok()?;
-        serde_json::from_str(&text).ok()
-    }
-
     /// Moves a staged engine folder into place as `name` (replacing an older one), writes its
     /// `engine.json`, marks it ok, writes its launcher and rewrites the manifest.
     pub fn commit(
@@ -87,13 +77,25 @@ impl Cache {
             .filter(|n| !n.starts_with('.'))
             .collect();
         names.sort();
-        let engines: Vec<serde_json::Value> =
-            names.iter().filter_map(|n| self.installed(n)).collect();
+        let engines: Vec<serde_json::Value> = names
+            .iter()
+            .filter_map(|n| installed(&self.dir, n))
+            .collect();
         let mut text =
             serde_json::to_string_pretty(&serde_json::json!({ "engines": engines })).expect("JSON");
         text.push('\n');
         write_atomic(&self.dir.join("manifest.json"), text.as_bytes(), false)
     }
+}
+
+/// The `engine.json` of the engine `name` of the cache `dir`, if it has one and is marked ok.
+pub fn installed(dir: &Path, name: &str) -> Option<serde_json::Value> {
+    let dir = dir.join(name);
+    if !dir.join(".ok").exists() {
+        return None;
+    }
+    let text = fs::read_to_string(dir.join("engine.json")).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// The text of a launcher that runs `binary` with `flags` before the caller's arguments.

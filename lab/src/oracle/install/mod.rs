@@ -294,15 +294,16 @@ pub fn add_custom(
     let binary =
         std::fs::canonicalize(binary).map_err(|_| InstallError::NotFound(binary.to_path_buf()))?;
     let from = binary.display().to_string();
-    let cache = Cache::lock(cache_dir)?;
-    if let Some(old) = cache.installed(name) {
+    if let Some(old) = cache::installed(cache_dir, name) {
         let same = old["source"]["binary"].as_str() == Some(from.as_str());
         if !same && !force {
             return Err(InstallError::NameTaken(name.to_string()));
         }
     }
     let flags = vec!["--headless".to_string()];
+    // Asked before the cache is touched: a binary that does not run leaves it as it was.
     let info = probe(&binary, &flags, name, config)?;
+    let cache = Cache::lock(cache_dir)?;
     let staged = tempfile::Builder::new()
         .prefix(".add-")
         .tempdir_in(&cache.dir)
@@ -334,14 +335,9 @@ fn already(
     sha512: &str,
     force: bool,
 ) -> Result<Option<Installed>, InstallError> {
-    let path = cache_dir.join(name).join("engine.json");
-    if !cache_dir.join(name).join(".ok").exists() {
+    let Some(json) = cache::installed(cache_dir, name) else {
         return Ok(None);
-    }
-    let json: serde_json::Value = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
+    };
     let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
     if json["source"]["sha512"].as_str() == Some(sha512) && !force {
         return Ok(Some(Installed {
