@@ -315,7 +315,11 @@ pub fn add_custom(
         "source": {"kind": "custom", "binary": from},
     });
     let body = cache::launcher_script(&binary, &flags, &from);
-    cache.commit(&staged.keep(), name, &body, &json)?;
+    let staged = staged.keep();
+    if let Err(e) = cache.commit(&staged, name, &body, &json) {
+        let _ = cache::remove_dir(&staged);
+        return Err(e);
+    }
     Ok(Installed {
         name: name.to_string(),
         version: info.version,
