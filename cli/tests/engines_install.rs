@@ -595,3 +595,53 @@ fn the_install_script_installs_official_releases_with_the_command_line() {
     );
     assert_eq!(manifest(&cache)["engines"][0]["source"]["kind"], "official");
 }
+
+#[test]
+fn the_install_script_installs_an_official_line_of_the_versions_table() {
+    let Some(godot) = engine("4.6.3.stable") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let archive = zip_of(BINARY, &wrapper(&godot));
+    let served = tmp.path().join("served");
+    release(
+        &served,
+        TAG,
+        FILE,
+        &archive,
+        &format!("{}  {FILE}\n", sha512_hex(&archive)),
+    );
+    // The script reads the table beside it: a copy of the scripts with a table that has an
+    // official:TAG line as well as the real ones.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let copy = tmp.path().join("repo");
+    std::fs::create_dir_all(copy.join("scripts/lib")).unwrap();
+    std::fs::create_dir_all(copy.join("lab")).unwrap();
+    for f in ["scripts/install-engines.sh", "scripts/lib/engine-cache.sh"] {
+        std::fs::copy(repo.join(f), copy.join(f)).unwrap();
+    }
+    let mut table = std::fs::read_to_string(repo.join("lab/godot-versions.tsv")).unwrap();
+    table.push_str("4.6-official\tofficial:4.6.3-stable\t-\t--headless\tno\n");
+    std::fs::write(copy.join("lab/godot-versions.tsv"), table).unwrap();
+    let cache = tmp.path().join("cache");
+    let out = Group::spawn(
+        common::command("bash")
+            .arg(copy.join("scripts/install-engines.sh"))
+            .args(["--only", "4.6-official"])
+            .env("GDMARSHAL_BIN", common::BIN)
+            .env("GDMARSHAL_ENGINE_CACHE", &cache)
+            .env("GDMARSHAL_RELEASES_URL", &served)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
+    .wait_with_output();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let entry = &manifest(&cache)["engines"][0];
+    assert_eq!(entry["name"], "4.6-official");
+    assert_eq!(entry["source"]["tag"], "4.6.3-stable");
+}

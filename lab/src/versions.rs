@@ -24,6 +24,12 @@ pub enum EngineSource {
         /// The options (`precision=double`).
         options: String,
     },
+    /// Godot's official release build of this tag, fetched and checked against the release's
+    /// SHA512-SUMS.txt by `gdmarshal engines install` (`scripts/install-engines.sh --only NAME`).
+    Official {
+        /// The release tag (`4.3-stable`).
+        tag: String,
+    },
 }
 
 /// One line of the table.
@@ -95,18 +101,22 @@ pub fn parse(text: &str) -> Result<Vec<GodotVersion>, TableError> {
             ["build", options] => EngineSource::Build {
                 options: options.into(),
             },
+            ["official", tag] if crate::oracle::install::Release::parse(tag).is_ok() => {
+                EngineSource::Official { tag: tag.into() }
+            }
             _ => {
                 return Err(err(format!(
-                    "source {source:?}: expected debian:SUITE:PACKAGE or build:OPTIONS"
+                    "source {source:?}: expected debian:SUITE:PACKAGE, build:OPTIONS or \
+                     official:TAG (a release tag such as 4.3-stable)"
                 )));
             }
         };
         let binary = match (binary, &source) {
-            ("-", EngineSource::Build { .. }) => None,
+            ("-", EngineSource::Build { .. } | EngineSource::Official { .. }) => None,
             (b, EngineSource::Debian { .. }) if b.starts_with('/') => Some(b.to_string()),
             (b, _) => {
                 return Err(err(format!(
-                    "binary {b:?}: an absolute path for a Debian package, - for a build"
+                    "binary {b:?}: an absolute path for a Debian package, - for the others"
                 )));
             }
         };
@@ -266,6 +276,20 @@ mod tests {
             bad("4.6\tapt:godot\t/usr/bin/godot\t-\tyes").contains("expected debian:SUITE:PACKAGE")
         );
         assert!(bad("4.6\tdebian:sid:godot\tgodot\t-\tyes").contains("an absolute path"));
+        assert!(
+            bad("4.3\tofficial:4.3-stable\t/usr/bin/godot\t-\tno").contains("- for the others")
+        );
+        assert!(bad("4.3\tofficial:latest\t-\t-\tno").contains("official:TAG"));
+        let ok = parse(&format!(
+            "{head}4.3\tofficial:4.3-stable\t-\t--headless\tno\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            ok[0].source,
+            EngineSource::Official {
+                tag: "4.3-stable".into()
+            }
+        );
         assert!(bad("4.6\tdebian:sid:godot\t/usr/bin/godot\t-\tmaybe").contains("yes or no"));
         assert!(bad("4.6\tdebian:sid:godot").contains("5 tab-separated columns"));
         let twice = "4.6\tdebian:sid:godot\t/usr/bin/godot\t-\tyes";
