@@ -237,6 +237,28 @@ fn a_served_release_is_installed_checked_and_answers() {
         out.contains("1810 cases asked, 0 answered differently, 0 unanswered"),
         "{out}"
     );
+
+    // Its answers recorded into a corpus folder of their own, which conform then judges with.
+    let recorded = tmp.path().join("recorded");
+    let dir = recorded.to_str().unwrap();
+    let (code, out, err) = run(
+        &cache,
+        &["corpus", "generate", "--engine", "4.6.3", "--corpus", dir],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(recorded.join("godot-4.6.3.stable.jsonl").is_file());
+    let testee = format!("{} testee", common::BIN);
+    let (code, out, err) = run(
+        &cache,
+        &[
+            "conform", "--testee", &testee, "--godot", "4.6", "--corpus", dir,
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("against Godot 4.6.3.stable (format 4.6, corpus"),
+        "{out}"
+    );
 }
 
 #[test]
