@@ -30,6 +30,12 @@ debian_rows() {
     }' "$VERSIONS_TABLE"
 }
 mapfile -t ALL_ENGINES < <(debian_rows | cut -f1)
+# Official release builds (official:TAG lines): installed by the command line, only when named
+# with --only (they need internet access).
+official_rows() {
+    awk -F'\t' '!/^#/ && NF && $1 != "name" && $2 ~ /^official:/ { sub(/^official:/, "", $2); print $1 "\t" $2 }' "$VERSIONS_TABLE"
+}
+mapfile -t OFFICIAL_ENGINES < <(official_rows | cut -f1)
 [ ${#ALL_ENGINES[@]} -gt 0 ] || { echo "install-engines: no debian: line in $VERSIONS_TABLE" >&2; exit 1; }
 column_of() { # NAME COLUMN
     debian_rows | awk -F'\t' -v n="$1" -v c="$2" '$1 == n { print $c }'
@@ -38,16 +44,23 @@ column_of() { # NAME COLUMN
 usage() {
     cat <<'EOF'
 Usage: scripts/install-engines.sh [--only NAME[,NAME...]] [--force] [--help]
+       scripts/install-engines.sh --official VERSION... [--from BASE] [--force]
 
 Installs real headless Godot engines from Debian packages into a private cache
 (no change to the system's installed packages) and writes launchers and a manifest.
-The engines are the debian: lines of lab/godot-versions.tsv:
+The engines are the lines of lab/godot-versions.tsv:
 
 EOF
     debian_rows | awk -F'\t' '{ printf "  %-5s %s from %s%s\n", $1, $3, $2, ($5 ? " (run with " $5 ")" : "") }'
+    official_rows | awk -F'\t' '{ printf "  %-5s Godot'"'"'s official build %s (with --only %s; needs internet)\n", $1, $2, $1 }'
     cat <<'EOF'
 
 Options:
+  --official VERSIONS...  instead, install Godot's official release builds of these versions
+                (e.g. 4.3 3.5.3): `gdmarshal engines install`, which checks each against the
+                release's SHA512-SUMS.txt; --from BASE (or GDMARSHAL_RELEASES_URL) names a mirror
+                URL or a local folder laid out as BASE/<tag>/<file>. Runs $GDMARSHAL_BIN, else
+                gdmarshal on PATH, else this repository's build (cargo run).
   --only NAMES  install only these engines (comma separated, e.g. --only 3.6,4.6)
   --force       reinstall even if an engine is already installed and working
   -h, --help    show this help
@@ -65,6 +78,28 @@ engine_flags() { column_of "$1" 5; }
 
 # shellcheck source=scripts/lib/engine-cache.sh
 . "$(dirname "$0")/lib/engine-cache.sh"
+
+# ---------------------------------------------------------------- official releases
+# One implementation of fetching, checking and unpacking: the command line's. It takes the
+# cache's lock itself, so it runs before engine_cache_init.
+gdmarshal_cli() { # args...
+    if [ -n "${GDMARSHAL_BIN:-}" ]; then
+        "$GDMARSHAL_BIN" "$@"
+    elif command -v gdmarshal >/dev/null 2>&1; then
+        gdmarshal "$@"
+    else
+        (cd "$(dirname "$0")/.." && cargo run --quiet --release -p gdmarshal-cli -- "$@")
+    fi
+}
+for arg in "$@"; do
+    if [ "$arg" = --official ]; then
+        args=()
+        for a in "$@"; do [ "$a" = --official ] || args+=("$a"); done
+        [ ${#args[@]} -gt 0 ] || { log "error: --official needs at least one VERSION"; exit 2; }
+        gdmarshal_cli engines install "${args[@]}"
+        exit $?
+    fi
+done
 
 # ---------------------------------------------------------------- options
 ONLY=""
@@ -87,20 +122,32 @@ while [ $# -gt 0 ]; do
 done
 
 SELECTED=()
+OFFICIAL_SELECTED=()
 if [ -n "$ONLY" ]; then
     IFS=',' read -r -a wanted <<<"$ONLY"
     for w in "${wanted[@]}"; do
         [ -n "$w" ] || continue
+        case " ${OFFICIAL_ENGINES[*]:-} " in
+            *" $w "*) OFFICIAL_SELECTED+=("$w"); continue ;;
+        esac
         case " ${ALL_ENGINES[*]} " in
             *" $w "*) ;;
-            *) log "error: unknown engine '$w' (known: ${ALL_ENGINES[*]})"; exit 2 ;;
+            *) log "error: unknown engine '$w' (known: ${ALL_ENGINES[*]} ${OFFICIAL_ENGINES[*]:-})"; exit 2 ;;
         esac
         case " ${SELECTED[*]:-} " in *" $w "*) ;; *) SELECTED+=("$w") ;; esac
     done
-    [ ${#SELECTED[@]} -gt 0 ] || { log "error: --only names no engine"; exit 2; }
+    [ ${#SELECTED[@]} -gt 0 ] || [ ${#OFFICIAL_SELECTED[@]} -gt 0 ] || { log "error: --only names no engine"; exit 2; }
 else
     SELECTED=("${ALL_ENGINES[@]}")
 fi
+for name in "${OFFICIAL_SELECTED[@]:-}"; do
+    [ -n "$name" ] || continue
+    tag=$(official_rows | awk -F'\t' -v n="$name" '$1 == n { print $2 }')
+    force=()
+    [ "$FORCE" -eq 0 ] || force=(--force)
+    gdmarshal_cli engines install "$tag" --name "$name" "${force[@]}" || { log "error: official engine $name ($tag) not installed"; exit 1; }
+done
+[ ${#SELECTED[@]} -gt 0 ] || exit 0
 
 engine_cache_init
 

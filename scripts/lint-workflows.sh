@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Lints the GitHub Actions files: every workflow under .github/workflows/, the example workflow
-# for implementers (docs/conformance-workflow.yml) and the scripts of action.yml. actionlint checks
+# for implementers (docs/conformance-workflow.yml), the example job for Godot pull requests
+# (docs/pull-request-workflow.yml) and the scripts of action.yml. actionlint checks
 # the workflows (syntax, expressions, the inputs of the actions they use, `uses: ./` against
 # action.yml's inputs, outdated action runtimes) and runs shellcheck on their `run:` scripts.
 # Exits non-zero on any finding.
@@ -60,7 +61,7 @@ status=0
 # actionlint lints a file by its path wherever it lies, so the docs example needs no copy into a
 # .github/workflows layout (a broken copy of it, anywhere, fails this step).
 mapfile -t workflows < <(find .github/workflows -type f \( -name '*.yml' -o -name '*.yaml' \) | sort)
-"$venv/bin/actionlint" -shellcheck shellcheck "${workflows[@]}" docs/conformance-workflow.yml || status=1
+"$venv/bin/actionlint" -shellcheck shellcheck "${workflows[@]}" docs/conformance-workflow.yml docs/pull-request-workflow.yml || status=1
 
 # actionlint lints workflows only, not an action's own steps: shellcheck action.yml's `run:`
 # scripts here, and refuse `${{ }}` inside them (inputs go through `env:`, never into the code).
@@ -91,6 +92,6 @@ sys.exit(1 if failed else 0)
 EOF
 
 if [ $status -eq 0 ]; then
-    echo "lint-workflows: ${#workflows[@]} workflows, docs/conformance-workflow.yml and action.yml: no findings"
+    echo "lint-workflows: ${#workflows[@]} workflows, docs/conformance-workflow.yml, docs/pull-request-workflow.yml and action.yml: no findings"
 fi
 exit $status

@@ -276,7 +276,15 @@ fn run(a: &ConformArgs) -> ExitCode {
                 let stress = (source.clone(), c.entry.version.clone(), c.profile);
                 (c, source.describe(), Some(stress))
             }
-            Err(e) => return fail(e),
+            // Nothing to judge against: the run could not be made (exit 2).
+            Err(Refusal {
+                message,
+                nothing_recorded: true,
+            }) => {
+                eprintln!("gdmarshal: {message}");
+                return ExitCode::from(super::EXIT_TROUBLE);
+            }
+            Err(e) => return fail(e.message),
         },
     };
     let known = match &a.expect_fail {
@@ -338,18 +346,37 @@ fn run(a: &ConformArgs) -> ExitCode {
     }
 }
 
+/// Why there are no recorded answers to run against.
+struct Refusal {
+    message: String,
+    /// No engine's answers are recorded for the version: nothing to judge against.
+    nothing_recorded: bool,
+}
+
+impl From<String> for Refusal {
+    fn from(message: String) -> Refusal {
+        Refusal {
+            message,
+            nothing_recorded: false,
+        }
+    }
+}
+
 /// The recorded answers of `--godot`'s engine, from `--corpus` or the embedded corpus, with the
 /// stand-ins of the stress cases the run selects (each built in full when its case comes up).
-fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), String> {
+fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), Refusal> {
     let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
     let mut corpora = corpus::load_from(&source).map_err(|e| e.to_string())?;
     let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
         let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
-        return Err(format!(
-            "the corpus has no answers for Godot {} (it has {})",
-            a.profile,
-            have.join(", ")
-        ));
+        return Err(Refusal {
+            message: format!(
+                "{} (this corpus has {})",
+                gdmarshal_lab::versions::no_corpus_message(a.profile),
+                have.join(", ")
+            ),
+            nothing_recorded: true,
+        });
     };
     corpora[at].enough_answers().map_err(|e| e.to_string())?;
     let mut engine = corpora.swap_remove(at);

@@ -64,6 +64,18 @@ struct CheckArgs {
     /// Skip the drift check against live engines (the codec check needs none).
     #[arg(long)]
     no_engines: bool,
+    /// Instead, ask this engine build (a name `gdmarshal engines` lists, e.g. one registered with
+    /// `gdmarshal engines add`) every case of a recorded version and report what changed; exit 1
+    /// when anything did.
+    #[arg(long, value_name = "NAME", conflicts_with = "no_engines")]
+    engine: Option<String>,
+    /// With --engine: the recorded version to hold the build against (4.6.3, 3.2.3,
+    /// 4.6.3-double) [default: the build's own version].
+    #[arg(long, value_name = "VERSION", requires = "engine")]
+    against: Option<String>,
+    /// With --engine: the report as text, or as Markdown for a pull-request comment.
+    #[arg(long, value_enum, default_value_t = super::corpus_regression::Format::Text, requires = "engine")]
+    format: super::corpus_regression::Format,
     /// Limits for the engines it starts.
     #[command(flatten)]
     limits: super::limits::LimitArgs,
@@ -235,6 +247,9 @@ fn stress_cmd(a: &GenerateArgs) -> ExitCode {
 
 fn check_cmd(a: &CheckArgs) -> ExitCode {
     let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
+    if let Some(engine) = &a.engine {
+        return super::corpus_regression::run(engine, a.against.as_deref(), a.format, &source);
+    }
     let corpora = match corpus::load_from(&source) {
         Ok(c) => c,
         Err(e) => return fail(e),

@@ -12,7 +12,11 @@ use gdmarshal_lab::oracle::{
 
 /// Options of `gdmarshal engines`.
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct EnginesArgs {
+    /// Install or register an engine instead of listing them.
+    #[command(subcommand)]
+    pub command: Option<super::engines_install::EnginesCommand>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -40,6 +44,9 @@ pub enum Format {
 /// Lists every engine found (install manifest, `GDMARSHAL_GODOT*` variables, `PATH`), each run
 /// once to ask its version. Exits 1 if none is found or none runs.
 pub fn run(args: &EnginesArgs) -> ExitCode {
+    if let Some(command) = &args.command {
+        return super::engines_install::run(command);
+    }
     args.limits.install();
     let specs = discover();
     if specs.is_empty() {
@@ -99,6 +106,7 @@ fn json_list(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
                     j["version_string"] = i.version_string.clone().into();
                     j["profile"] = i.profile.to_string().into();
                     j["profile_exact"] = i.profile_exact.into();
+                    j["format"] = gdmarshal_lab::versions::status(i.profile).into();
                 }
                 Err(err) => j["error"] = err.to_string().into(),
             }
@@ -111,19 +119,29 @@ fn json_list(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
 }
 
 fn table(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
-    let mut rows = vec![["NAME", "VERSION", "PROFILE", "FOUND IN", "LAUNCHER"].map(String::from)];
+    let mut rows = vec![
+        [
+            "NAME", "VERSION", "PROFILE", "FORMAT", "FOUND IN", "LAUNCHER",
+        ]
+        .map(String::from),
+    ];
     let mut errors = String::new();
     for (spec, r) in started {
         let (kind, detail) = source_kind(&spec.source);
-        let (version, profile) = match r {
+        let (version, profile, format) = match r {
             Ok(e) => {
                 let i = e.info();
                 let approx = if i.profile_exact { "" } else { " (nearest)" };
-                (i.version_string.clone(), format!("{}{approx}", i.profile))
+                let format = gdmarshal_lab::versions::status(i.profile);
+                (
+                    i.version_string.clone(),
+                    format!("{}{approx}", i.profile),
+                    format,
+                )
             }
             Err(err) => {
                 errors.push_str(&format!("{}: {err}\n", spec.name));
-                ("(does not run)".into(), "-".into())
+                ("(does not run)".into(), "-".into(), "-")
             }
         };
         let found = if let Some(tarball) = &spec.built_from {
@@ -137,11 +155,12 @@ fn table(started: &[(EngineSpec, Result<Engine, OracleError>)]) -> String {
             spec.name.clone(),
             version,
             profile,
+            format.to_string(),
             found,
             spec.launcher.display().to_string(),
         ]);
     }
-    let widths: Vec<usize> = (0..5)
+    let widths: Vec<usize> = (0..6)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();

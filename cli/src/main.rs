@@ -17,8 +17,10 @@ mod check_vectors;
 mod codec;
 mod conform;
 mod corpus;
+mod corpus_regression;
 mod diff;
 mod engines;
+mod engines_install;
 mod limits;
 mod report;
 
@@ -129,8 +131,9 @@ pub enum Command {
 static GODOT_HELP: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "Godot version whose format to use: {} (a bare major means its newest minor), optionally \
-         with -double for a double-precision build (e.g. 4.6-double). Verified against real \
-         engines: {}. The others follow Godot's source history, unverified.",
+         with -double for a double-precision build (e.g. 4.6-double). Verified (a real \
+         engine's answers are recorded): {}. The others are derived from source, not checked by \
+         an engine (`gdmarshal engines install` and `gdmarshal corpus generate` record one).",
         gdmarshal_lab::versions::accepted_list(),
         gdmarshal_lab::versions::verified_list()
     )

@@ -71,7 +71,7 @@ fn rewrite_counts(corpora: &[corpus::EngineCorpus], dir: &std::path::Path) -> Re
 /// Reads the run log and, with `--summary-from-log`, rewrites `--campaign-summary` from it.
 fn write_summary(a: &ReportArgs) -> Result<Vec<log::LogEntry>, String> {
     let log_path = a.findings.join(log::LOG_FILE);
-    let log = log::read(&log_path)?;
+    let log = log::read(&log_path).map_err(|e| e.to_string())?;
     if a.summary_from_log {
         if log.is_empty() {
             return Err(format!(

@@ -673,11 +673,20 @@ fn a_version_the_corpus_does_not_have_is_an_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&o.stderr)
-            .contains("the corpus has no answers for Godot 4.5-double")
+            .contains("no engine answers are recorded for Godot 4.5-double")
     );
-    let o = conform(&own_testee(), "4.2", &[]);
+    // Never judged with the codec's own answers: the verified versions and how to record one.
+    let o = conform(&own_testee(), "4.3", &[]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("the corpus has no answers for Godot 4.2"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!(
+        "verified: {}.",
+        gdmarshal_lab::versions::verified_list()
+    )));
+    assert!(err.contains(
+        "`gdmarshal engines install 4.3`, then `gdmarshal corpus generate --engine 4.3 --corpus DIR`"
+    ), "{err}");
 }
 
 #[test]

@@ -24,6 +24,12 @@ pub enum EngineSource {
         /// The options (`precision=double`).
         options: String,
     },
+    /// Godot's official release build of this tag, fetched and checked against the release's
+    /// SHA512-SUMS.txt by `gdmarshal engines install` (`scripts/install-engines.sh --only NAME`).
+    Official {
+        /// The release tag (`4.3-stable`).
+        tag: String,
+    },
 }
 
 /// One line of the table.
@@ -95,18 +101,22 @@ pub fn parse(text: &str) -> Result<Vec<GodotVersion>, TableError> {
             ["build", options] => EngineSource::Build {
                 options: options.into(),
             },
+            ["official", tag] if crate::oracle::install::Release::parse(tag).is_ok() => {
+                EngineSource::Official { tag: tag.into() }
+            }
             _ => {
                 return Err(err(format!(
-                    "source {source:?}: expected debian:SUITE:PACKAGE or build:OPTIONS"
+                    "source {source:?}: expected debian:SUITE:PACKAGE, build:OPTIONS or \
+                     official:TAG (a release tag such as 4.3-stable)"
                 )));
             }
         };
         let binary = match (binary, &source) {
-            ("-", EngineSource::Build { .. }) => None,
+            ("-", EngineSource::Build { .. } | EngineSource::Official { .. }) => None,
             (b, EngineSource::Debian { .. }) if b.starts_with('/') => Some(b.to_string()),
             (b, _) => {
                 return Err(err(format!(
-                    "binary {b:?}: an absolute path for a Debian package, - for a build"
+                    "binary {b:?}: an absolute path for a Debian package, - for the others"
                 )));
             }
         };
@@ -202,6 +212,39 @@ pub fn verified_list() -> String {
     }
 }
 
+/// What a profile's format rests on, as `--help`, `gdmarshal engines`, the README and the report
+/// say it: `verified` when a real engine's answers are recorded for it, else derived.
+pub fn status(profile: Profile) -> &'static str {
+    if is_verified(profile) {
+        "verified"
+    } else {
+        "derived from source, not checked by an engine"
+    }
+}
+
+/// The two commands that record the answers of `version` (as `gdmarshal engines install`
+/// takes it) into the corpus folder `dir`: install Godot's official build, ask it every case.
+pub fn record_commands(version: &str, dir: &str) -> [String; 2] {
+    let name = version.strip_suffix("-stable").unwrap_or(version);
+    [
+        format!("gdmarshal engines install {version}"),
+        format!("gdmarshal corpus generate --engine {name} --corpus {dir}"),
+    ]
+}
+
+/// Why there is nothing to judge a `profile` run against: no recorded answers, the verified
+/// versions, and the commands that would record them.
+pub fn no_corpus_message(profile: Profile) -> String {
+    let [install, generate] = record_commands(&profile.to_string(), "DIR");
+    format!(
+        "no engine answers are recorded for Godot {profile} (its format is {}), and a run is never \
+         judged with this crate's own answers; verified: {}. To record them: `{install}`, then \
+         `{generate}`, and run again with --corpus DIR",
+        status(profile),
+        verified_list()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,6 +276,20 @@ mod tests {
             bad("4.6\tapt:godot\t/usr/bin/godot\t-\tyes").contains("expected debian:SUITE:PACKAGE")
         );
         assert!(bad("4.6\tdebian:sid:godot\tgodot\t-\tyes").contains("an absolute path"));
+        assert!(
+            bad("4.3\tofficial:4.3-stable\t/usr/bin/godot\t-\tno").contains("- for the others")
+        );
+        assert!(bad("4.3\tofficial:latest\t-\t-\tno").contains("official:TAG"));
+        let ok = parse(&format!(
+            "{head}4.3\tofficial:4.3-stable\t-\t--headless\tno\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            ok[0].source,
+            EngineSource::Official {
+                tag: "4.3-stable".into()
+            }
+        );
         assert!(bad("4.6\tdebian:sid:godot\t/usr/bin/godot\t-\tmaybe").contains("yes or no"));
         assert!(bad("4.6\tdebian:sid:godot").contains("5 tab-separated columns"));
         let twice = "4.6\tdebian:sid:godot\t/usr/bin/godot\t-\tyes";
@@ -248,6 +305,34 @@ mod tests {
                 || v.profile.double_reals
                 || v.profile.minor <= p.minor));
         }
+    }
+
+    #[test]
+    fn a_version_without_answers_is_told_how_to_record_them() {
+        let p: Profile = "4.3".parse().unwrap();
+        assert_eq!(status(p), "derived from source, not checked by an engine");
+        assert_eq!(status(newest_verified(4).unwrap()), "verified");
+        let m = no_corpus_message(p);
+        assert!(
+            m.contains(&format!("verified: {}.", verified_list())),
+            "{m}"
+        );
+        assert!(m.contains("`gdmarshal engines install 4.3`, then `gdmarshal corpus generate --engine 4.3 --corpus DIR`"), "{m}");
+    }
+
+    #[test]
+    fn the_readme_names_the_verified_versions_of_the_table() {
+        let readme = include_str!("../../README.md").replace('\n', " ");
+        let sentence = format!(
+            "Verified (a real engine's answers are recorded): {}",
+            verified_list()
+        );
+        assert!(
+            readme.contains(&sentence),
+            "README.md should say: {sentence}"
+        );
+        let derived = derived().iter().find(|p| !p.double_reals).copied().unwrap();
+        assert!(readme.contains(&status(derived).replace('\n', " ")));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod integrity;
 pub mod known;
 pub mod mismatch;
 pub mod record;
+pub mod regression;
 pub mod rejection_kind;
 pub mod run;
 pub mod skip;

@@ -28,6 +28,7 @@ mod discover;
 mod engine;
 mod error;
 mod framing;
+pub mod install;
 mod limits;
 mod process;
 mod protocol;

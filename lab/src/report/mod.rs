@@ -282,6 +282,34 @@ fn intro(md: &mut String, inp: &Inputs) {
             .join(", ")
     )
     .ok();
+    let derived: Vec<String> = crate::versions::derived()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    write!(
+        md,
+        "Format profiles {}: {}. {}: {} (`gdmarshal engines install` and `gdmarshal corpus \
+         generate` record one).\n\n",
+        crate::versions::status(crate::versions::all()[0].profile),
+        crate::versions::verified_list(),
+        capitalized(crate::versions::status(derived_profile())),
+        derived.join(", ")
+    )
+    .ok();
+}
+
+/// A profile no engine verifies (the codec has many: Godot's minors before the verified ones).
+fn derived_profile() -> gdmarshal::Profile {
+    *crate::versions::derived()
+        .first()
+        .expect("the codec knows profiles no engine verifies")
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Case names preferred for a type's §1 row, best first: values whose bytes show the layout
