@@ -69,14 +69,14 @@ if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
     cat "$out/campaign-summary.md" >>"$GITHUB_STEP_SUMMARY"
 fi
 
-# The verdict: any case the codec answers differently from the engine, or the engine could not
-# answer, fails the campaign.
+# The verdict, as gdmarshal's exit codes: 1 when the codec answers a case differently from the
+# engine, 2 (could not run) when an engine could not answer a case, whatever else was found.
 status=0
 for class in codec-differs unanswered; do
     n=$(jq -s --arg c "$class" '[.[].engines[].counts[$c] // 0] | add // 0' "$merged")
     if ((n > 0)); then
         log "campaign-merge: $n cases $class"
-        status=1
+        if [ "$class" = unanswered ]; then status=2; elif ((status == 0)); then status=1; fi
     fi
 done
 if [ -d "$out/codec-differs" ]; then
