@@ -17,6 +17,10 @@ python3 -m unittest discover -q -s scripts/tests
 cargo run --quiet --release --bin gdmarshal -- corpus check
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.
 bash scripts/kits.sh
+# The browser inspector (web/) in headless Chromium: its decode and encode equal the CLI's on corpus
+# cases of every verified version (scripts/web.sh installs the wasm toolchain, the browser and
+# Selenium first).
+bash scripts/web.sh test
 # The workflows and the action (actionlint, shellcheck); the crates as they would be published.
 bash scripts/lint-workflows.sh
 bash scripts/check-packages.sh
