@@ -49,6 +49,7 @@ const codec = (() => {
 // ---------------------------------------------------------------- state and the URL fragment
 const state = { mode: "decode", godot: "4.6", framing: "none", objects: false, kind: "auto" };
 let bytes = new Uint8Array(0);
+let readStart = null; // when a file was chosen: its time to first rows goes to body's data-file-ms
 let fileBytes = null; // a chosen or dropped file's bytes, until the text is edited
 const TEXT_MAX = 1 << 16; // bytes shown as hex in the input box
 let answer = null;   // the last decode
@@ -133,10 +134,23 @@ function renderDecode() {
   } else {
     status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes.length} values`, false);
   }
-  $("json").textContent = answer.valueText || "";
+  showJson(answer.valueText || "");
   drawTable();
   drawTree();
   if (answer.error) scrollToRow(answer.rows.length - 1);
+}
+
+// Long JSON (a 1 MB PackedByteArray is 2 MB of it) is shown in part until asked for: laying out
+// megabytes of text would hold the page up.
+const JSON_SHOWN = 1 << 18;
+function showJson(text) {
+  const pre = $("json");
+  if (text.length <= JSON_SHOWN) { pre.textContent = text; return; }
+  pre.textContent = text.slice(0, JSON_SHOWN);
+  const more = document.createElement("button");
+  more.textContent = `… show all ${text.length.toLocaleString("en")} characters`;
+  more.onclick = () => { pre.textContent = text; };
+  pre.appendChild(more);
 }
 
 const hexOf = (s, e) => {
@@ -365,6 +379,9 @@ function render() {
   else renderDecode();
   writeFragment();
   document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
+  // From choosing a file to its first rows drawn: what a person waits for.
+  if (readStart !== null) document.body.dataset.fileMs = (performance.now() - readStart).toFixed(1);
+  readStart = null;
   document.body.dataset.rendered = +document.body.dataset.rendered + 1;
 }
 
@@ -390,7 +407,10 @@ function init() {
   const soon = () => { clearTimeout(timer); timer = setTimeout(render, 150); };
   $("bytes-in").oninput = () => { $("input-note").textContent = ""; fileBytes = null; soon(); };
   $("json-in").oninput = soon;
-  const readFile = (file) => file.arrayBuffer().then((b) => setBytes(new Uint8Array(b), `${file.name}: ${file.size.toLocaleString("en")} bytes`));
+  const readFile = (file) => {
+    readStart = performance.now();
+    return file.arrayBuffer().then((b) => setBytes(new Uint8Array(b), `${file.name}: ${file.size.toLocaleString("en")} bytes`));
+  };
   $("file-in").onchange = () => { if ($("file-in").files[0]) readFile($("file-in").files[0]); };
   const pane = $("input-pane");
   pane.addEventListener("dragover", (e) => { e.preventDefault(); pane.classList.add("dragging"); });
