@@ -23,6 +23,7 @@ import urllib.parse
 from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -75,14 +76,19 @@ class Run:
 
 
 def corpus_cases(corpus, count):
-    """{godot name: (decode cases, encode cases)}, `count` of each spread evenly over the file."""
+    """{godot name: (decode cases, encode cases)}: `count` of each spread evenly over the file,
+    and the cases at the nesting limits."""
     out = {}
     for name in sorted(os.listdir(corpus)):
         m = CORPUS_FILE.match(name)
         if not m:
             continue
         records = [json.loads(line) for line in open(os.path.join(corpus, name), encoding="utf-8") if line.strip()]
-        pick = lambda rs: [rs[i * len(rs) // count] for i in range(min(count, len(rs)))]
+        # Spread evenly, and every case at the nesting limits: the module runs them on its own
+        # fixed stack (no stack growth on wasm32).
+        def pick(rs):
+            spread = [rs[i * len(rs) // count] for i in range(min(count, len(rs)))]
+            return spread + [r for r in rs if "depth" in r["name"] and r not in spread]
         decodes = [r for r in records if r.get("direction") == "decode" and "input" in r]
         encodes = [r for r in records if r.get("direction") == "encode" and "value" in r]
         out[m.group(1) + (m.group(2) or "")] = (pick(decodes), pick(encodes))
@@ -169,6 +175,41 @@ def screenshot(run, name):
         many = colours is None or len(colours) > 8
         run.check(img.width > 400 and img.height > 300 and many, f"screenshot {path} looks blank")
     print(f"screenshot: {path}")
+
+
+def shown_rows(run, selector):
+    """The table rows drawn that match `selector`: [offset, bytes, field, meaning] each."""
+    return run.driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]))"
+        ".map(r => Array.from(r.children).map(c => c.textContent.trim()))", selector)
+
+
+def inspect_rows(dump):
+    """The field lines of `gdmarshal inspect` (columns of 8, 50 and 24 characters; the lines of
+    nested values have no bytes) as [offset, bytes, field, meaning]."""
+    return [[line[:8], line[9:59].strip(), line[60:84].strip(), line[85:].strip()]
+            for line in dump.splitlines()[1:-1] if line[9:59].strip()]
+
+
+def check_rows_and_hover(run):
+    """The table's rows are `gdmarshal inspect`'s fields; hovering a value lights its fields and
+    hovering a field lights its value."""
+    ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps(
+        {"type": "Dictionary", "value": [[{"type": "String", "value": "pos"}, {"type": "Vector2", "value": ["1.5", "-2"]}]]}))
+    ok2, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin=data)
+    want = inspect_rows(dump)
+    run.show(mode="decode", godot="4.6", framing="none", hex=data)
+    run.check(ok and ok2 and shown_rows(run, ".trow") == want,
+              f"the table's rows are gdmarshal inspect's: {shown_rows(run, '.trow')} vs {want}")
+    vector_at = next(int(r[0], 16) for r in want if r[3].startswith("Vector2"))
+    vector = next(n for n in run.driver.find_elements(By.CSS_SELECTOR, ".node > .label") if " Vector2 " in n.text)
+    ActionChains(run.driver).move_to_element(vector).perform()
+    lit = shown_rows(run, ".trow.hl")
+    run.check(lit == [r for r in want if int(r[0], 16) >= vector_at], f"hovering the Vector2 lights its fields: {lit}")
+    y_row = next(r for r in run.driver.find_elements(By.CSS_SELECTOR, ".trow") if r.text.split()[-2] == "y")
+    ActionChains(run.driver).move_to_element(y_row).perform()
+    lit_nodes = [n.text for n in run.driver.find_elements(By.CSS_SELECTOR, ".node.hl > .label")]
+    run.check(len(lit_nodes) == 1 and " Vector2 " in lit_nodes[0], f"hovering y lights the Vector2: {lit_nodes}")
 
 
 def check_screenshots(run):
@@ -258,6 +299,7 @@ def main():
             print(f"{godot}: {len(decodes)} decode and {len(encodes)} encode cases, {run.passed - before} equal to the CLI")
         check_malformed(run)
         check_versions(run, args.corpus)
+        check_rows_and_hover(run)
         check_screenshots(run)
         check_large(run)
     finally:
