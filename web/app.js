@@ -37,14 +37,59 @@ const codec = (() => {
         const n = ex.gdm_decode(rp, rl, dp, dl);
         const text = dec.decode(new Uint8Array(ex.memory.buffer, ex.gdm_out_ptr(), n));
         const a = JSON.parse(text);
+        if (a.refused) return a;
         a.valueText = valueText(text);
+        // Copies: the module's buffers are reused by the next call.
+        const cells = new Uint32Array(ex.memory.buffer, ex.gdm_table_ptr(), a.nodes * NODE_CELLS + a.rows * ROW_CELLS).slice();
+        const strings = new Uint8Array(ex.memory.buffer, ex.gdm_text_ptr(), a.text).slice();
+        [a.nodes, a.rows] = tables(cells, strings, a.nodes, a.rows);
         return a;
-      }
-      finally { ex.gdm_free(rp, rl); ex.gdm_free(dp, dl); }
+      } finally { ex.gdm_free(rp, rl); ex.gdm_free(dp, dl); }
     },
     encode: (req, json) => call(ex.gdm_encode, req, enc.encode(json)),
   };
 })();
+
+// ---------------------------------------------------------------- a decode's nodes and rows
+// The module answers them as flat tables of numbers (docs/web.md): per node start, end, parent and
+// its label's offset and length in the text; per row start, end, node and its field's and
+// meaning's. The text of a row is decoded only when the row is drawn or compared.
+const NODE_CELLS = 5, ROW_CELLS = 7;
+const utf8 = new TextDecoder();
+
+function tables(cells, text, nodeCount, rowCount) {
+  const str = (off, len) => utf8.decode(text.subarray(off, off + len));
+  const base = nodeCount * NODE_CELLS;
+  const extra = []; // rows the page adds: the error
+  const nodes = {
+    length: nodeCount,
+    start: (i) => cells[i * NODE_CELLS],
+    end: (i) => cells[i * NODE_CELLS + 1],
+    parent: (i) => cells[i * NODE_CELLS + 2],
+    label: (i) => str(cells[i * NODE_CELLS + 3], cells[i * NODE_CELLS + 4]),
+  };
+  const rows = {
+    get length() { return rowCount + extra.length; },
+    push: (r) => extra.push(r),
+    start: (i) => (i < rowCount ? cells[base + i * ROW_CELLS] : extra[i - rowCount][0]),
+    end: (i) => (i < rowCount ? cells[base + i * ROW_CELLS + 1] : extra[i - rowCount][1]),
+    node: (i) => (i < rowCount ? cells[base + i * ROW_CELLS + 2] : extra[i - rowCount][2]),
+    // [start, end, node, field, meaning, class]
+    get(i) {
+      if (i >= rowCount) return extra[i - rowCount];
+      const b = base + i * ROW_CELLS;
+      return [cells[b], cells[b + 1], cells[b + 2], str(cells[b + 3], cells[b + 4]), str(cells[b + 5], cells[b + 6]), ""];
+    },
+    // The bytes of row i's field and meaning, for comparing rows without decoding them.
+    key(i) {
+      const b = base + i * ROW_CELLS;
+      return [text.subarray(cells[b + 3], cells[b + 3] + cells[b + 4]), text.subarray(cells[b + 5], cells[b + 5] + cells[b + 6])];
+    },
+  };
+  return [nodes, rows];
+}
+
+const sameBytes = (x, y) => x.length === y.length && x.every((v, k) => v === y[k]);
 
 // ---------------------------------------------------------------- state and the URL fragment
 const state = { mode: "decode", godot: "4.6", framing: "none", objects: false, kind: "auto" };
@@ -130,7 +175,7 @@ function renderDecode() {
   if (answer.error) {
     const e = answer.error;
     status(`error at byte ${e.offset} (0x${e.offset.toString(16)}), reading ${e.where}: ${e.message} [Godot ${answer.profile}, ${v}]`, true);
-    answer.rows.push([e.offset, e.offset + 1, answer.rows.length ? answer.rows[answer.rows.length - 1][2] : 0, "error", e.message, "err"]);
+    answer.rows.push([e.offset, e.offset + 1, answer.rows.length ? answer.rows.node(answer.rows.length - 1) : 0, "error", e.message, "err"]);
   } else {
     status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes.length} values`, false);
   }
@@ -163,14 +208,14 @@ const hexOf = (s, e) => {
 // The table draws only the rows in view (a 1 MB input or a 50,000-entry Dictionary has ~10^5).
 function drawTable() {
   const box = $("table"), space = $("table-space");
-  const rows = answer ? answer.rows : [];
+  const rows = answer ? answer.rows : { length: 0 };
   space.style.height = rows.length * ROW_H + "px";
   const first = Math.max(0, Math.floor(box.scrollTop / ROW_H) - 10);
   const last = Math.min(rows.length, first + Math.ceil(box.clientHeight / ROW_H) + 20);
   const depth = answer ? nodeDepths() : [];
   const frag = document.createDocumentFragment();
   for (let i = first; i < last; i++) {
-    const [s, e, node, name, meaning, cls] = rows[i];
+    const [s, e, node, name, meaning, cls] = rows.get(i);
     const d = document.createElement("div");
     d.className = "trow" + (cls ? " " + cls : "") + (node === 0 && name !== "header" && name !== "error" ? "" : "");
     if (hover && s >= hover[0] && e <= hover[1] && !cls) d.classList.add("hl");
@@ -192,7 +237,7 @@ let depthCache = null;
 function nodeDepths() {
   if (depthCache && depthCache.of === answer) return depthCache.d;
   const d = new Int32Array(answer.nodes.length);
-  for (let i = 1; i < answer.nodes.length; i++) d[i] = d[answer.nodes[i][2]] + 1;
+  for (let i = 1; i < answer.nodes.length; i++) d[i] = d[answer.nodes.parent(i)] + 1;
   depthCache = { of: answer, d };
   return d;
 }
@@ -204,24 +249,40 @@ function scrollToRow(i) {
 }
 
 // The tree: each value with its type and, for a leaf, what it holds; children drawn a page at a time.
-let treeIndex = null; // children and the first row of every node
+// Its index is numbers only: children as one list ordered by parent (kidsFrom[i] to kidsFrom[i+1])
+// and the first row of every node.
+let treeIndex = null;
 function indexTree() {
-  const n = answer.nodes.length;
-  const kids = Array.from({ length: n }, () => []);
-  for (let i = 1; i < n; i++) kids[answer.nodes[i][2]].push(i);
-  const firstRow = new Int32Array(n).fill(-1), rowsOf = Array.from({ length: n }, () => []);
-  answer.rows.forEach((r, i) => { if (firstRow[r[2]] < 0) firstRow[r[2]] = i; if (rowsOf[r[2]].length < 4) rowsOf[r[2]].push(r); });
-  treeIndex = { kids, firstRow, rowsOf };
+  const n = answer.nodes.length, rows = answer.rows;
+  const kidsFrom = new Int32Array(n + 1), kids = new Int32Array(Math.max(0, n - 1));
+  for (let i = 1; i < n; i++) kidsFrom[answer.nodes.parent(i) + 1]++;
+  for (let i = 0; i < n; i++) kidsFrom[i + 1] += kidsFrom[i];
+  const fill = kidsFrom.slice(0, n);
+  for (let i = 1; i < n; i++) kids[fill[answer.nodes.parent(i)]++] = i;
+  const firstRow = new Int32Array(n).fill(-1);
+  for (let i = 0; i < rows.length; i++) { const nd = rows.node(i); if (firstRow[nd] < 0) firstRow[nd] = i; }
+  const kidsOf = (i) => kids.subarray(kidsFrom[i], kidsFrom[i + 1]);
+  treeIndex = { kidsOf, firstRow };
+}
+
+// A node's own rows (up to 4): its header and, for a leaf, what it holds.
+function ownRows(i) {
+  const out = [], rows = answer.rows;
+  for (let r = treeIndex.firstRow[i]; r >= 0 && r < rows.length && out.length < 4; r++) {
+    if (rows.node(r) === i) out.push(rows.get(r));
+    else if (rows.start(r) >= answer.nodes.end(i)) break;
+  }
+  return out;
 }
 
 function nodeLabel(i) {
-  const [, , , label] = answer.nodes[i];
-  const own = treeIndex.rowsOf[i];
+  const label = answer.nodes.label(i);
+  const own = ownRows(i);
   const header = own.find((r) => r[3] === "header" && r[5] !== "err");
   const ty = header ? header[4].replace(/ \(id .*$/, "") : "";
-  let sum = "";
-  if (!treeIndex.kids[i].length) sum = own.filter((r) => r[3] !== "header" && r[3] !== "length" && r[3] !== "trailing bytes").map((r) => r[4]).join(", ");
-  else sum = `${treeIndex.kids[i].length} nested`;
+  const kids = treeIndex.kidsOf(i).length;
+  const sum = kids ? `${kids} nested`
+    : own.filter((r) => r[3] !== "header" && r[3] !== "length" && r[3] !== "trailing bytes").map((r) => r[4]).join(", ");
   return [label, ty, sum.length > 80 ? sum.slice(0, 80) + "…" : sum];
 }
 
@@ -232,7 +293,7 @@ function drawNode(i, into, open) {
   const lab = document.createElement("span");
   lab.className = "label";
   const [label, ty, sum] = nodeLabel(i);
-  const kids = treeIndex.kids[i];
+  const kids = treeIndex.kidsOf(i);
   lab.innerHTML = `<span class="tw">${kids.length ? (open ? "▾" : "▸") : ""}</span>`;
   lab.append(label + " ");
   const t = document.createElement("span"); t.className = "ty"; t.textContent = ty + " "; lab.appendChild(t);
@@ -243,7 +304,7 @@ function drawNode(i, into, open) {
 }
 
 function drawKids(i, div, from) {
-  const kids = treeIndex.kids[i];
+  const kids = treeIndex.kidsOf(i);
   const end = Math.min(kids.length, from + TREE_PAGE);
   for (let k = from; k < end; k++) drawNode(kids[k], div, false);
   if (end < kids.length) {
@@ -267,7 +328,7 @@ $("tree").addEventListener("click", (ev) => {
   const lab = ev.target.closest(".label");
   if (!lab) return;
   const div = lab.parentElement, i = +div.dataset.node;
-  if (ev.target.classList.contains("tw") && treeIndex.kids[i].length) {
+  if (ev.target.classList.contains("tw") && treeIndex.kidsOf(i).length) {
     const open = div.children.length > 1;
     if (open) while (div.children.length > 1) div.lastChild.remove();
     else drawKids(i, div, 0);
@@ -281,8 +342,8 @@ $("tree").addEventListener("click", (ev) => {
 $("tree").addEventListener("mouseover", (ev) => {
   const div = ev.target.closest(".node");
   if (!div) return;
-  const n = answer.nodes[+div.dataset.node];
-  hover = [n[0], n[1]];
+  const i = +div.dataset.node;
+  hover = [answer.nodes.start(i), answer.nodes.end(i)];
   document.querySelectorAll(".node.hl").forEach((e) => e.classList.remove("hl"));
   div.classList.add("hl");
   drawTable();
@@ -290,7 +351,7 @@ $("tree").addEventListener("mouseover", (ev) => {
 $("table").addEventListener("mouseover", (ev) => {
   const row = ev.target.closest(".trow");
   if (!row) return;
-  const r = answer.rows[+row.dataset.row];
+  const r = answer.rows.get(+row.dataset.row);
   hover = [r[0], r[1]];
   document.querySelectorAll(".node.hl").forEach((e) => e.classList.remove("hl"));
   const node = document.querySelector(`.node[data-node="${r[2]}"]`);
@@ -350,8 +411,10 @@ function partsAt(a, b) {
   if (a.refused || b.refused) return a.refused === b.refused ? null : "refused";
   const n = Math.min(a.rows.length, b.rows.length);
   for (let i = 0; i < n; i++) {
-    const [s1, e1, , f1, m1] = a.rows[i], [s2, e2, , f2, m2] = b.rows[i];
-    if (s1 !== s2 || e1 !== e2 || f1 !== f2 || m1 !== m2) return `at byte ${s1}: ${f1} “${m1}” here, ${f2} “${m2}” there`;
+    const [f1, m1] = a.rows.key(i), [f2, m2] = b.rows.key(i);
+    if (a.rows.start(i) === b.rows.start(i) && a.rows.end(i) === b.rows.end(i) && sameBytes(f1, f2) && sameBytes(m1, m2)) continue;
+    const [s1, , , n1, t1] = a.rows.get(i), [, , , n2, t2] = b.rows.get(i);
+    return `at byte ${s1}: ${n1} “${t1}” here, ${n2} “${t2}” there`;
   }
   const ea = a.error ? a.error.offset : null, eb = b.error ? b.error.offset : null;
   if (ea !== eb || (a.error && b.error && a.error.message.replace(/Godot \S+/, "") !== b.error.message.replace(/Godot \S+/, ""))) {

@@ -2,7 +2,8 @@
 //!
 //! A C ABI without generated glue: the page allocates input buffers with [`gdm_alloc`], calls a
 //! function, which leaves its answer (UTF-8 JSON) in one output buffer and returns its length,
-//! reads it at [`gdm_out_ptr`], and frees its inputs with [`gdm_free`]. Requests and answers are
+//! reads it at [`gdm_out_ptr`] (a decode's table of rows at [`gdm_table_ptr`] and
+//! [`gdm_text_ptr`]), and frees its inputs with [`gdm_free`]. Requests and answers are
 //! JSON; `docs/web.md` states them. Every function works natively too, where the tests call the
 //! same [`view`] functions.
 
@@ -14,6 +15,8 @@ use std::cell::RefCell;
 thread_local! {
     /// The last answer, kept until the next call.
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The last decode's table of nodes and rows, and their text ([`rows`]).
+    static TABLE: RefCell<(Vec<u32>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Keeps `answer` as the output buffer and returns its length.
@@ -63,13 +66,27 @@ pub extern "C" fn gdm_out_ptr() -> *const u8 {
     OUT.with(|o| o.borrow().as_ptr())
 }
 
+/// Where the last decode's table starts (its length is in the answer: `nodes` times
+/// [`rows::NODE_CELLS`] plus `rows` times [`rows::ROW_CELLS`] numbers).
+#[unsafe(no_mangle)]
+pub extern "C" fn gdm_table_ptr() -> *const u32 {
+    TABLE.with(|t| t.borrow().0.as_ptr())
+}
+
+/// Where the last decode's text starts (its length is the answer's `text`).
+#[unsafe(no_mangle)]
+pub extern "C" fn gdm_text_ptr() -> *const u8 {
+    TABLE.with(|t| t.borrow().1.as_ptr())
+}
+
 /// The profiles: `[{"name": "4.6", "verified": true}, ...]`.
 #[unsafe(no_mangle)]
 pub extern "C" fn gdm_profiles() -> usize {
     answer(view::profiles())
 }
 
-/// Decodes and inspects `bytes` as the request (JSON: godot, framing, objects) says.
+/// Decodes and inspects `bytes` as the request (JSON: godot, framing, objects) says; the table of
+/// nodes and rows is then at [`gdm_table_ptr`] and its text at [`gdm_text_ptr`].
 ///
 /// # Safety
 /// Both buffers must come from [`gdm_alloc`] with at least these lengths.
@@ -82,7 +99,9 @@ pub unsafe extern "C" fn gdm_decode(
 ) -> usize {
     // SAFETY: forwarded from the caller's promise.
     let (req, bytes) = unsafe { (input(req, req_len), input(bytes, bytes_len)) };
-    answer(view::decode(req, bytes))
+    let a = view::decode(req, bytes);
+    TABLE.with(|t| *t.borrow_mut() = (a.table, a.text));
+    answer(a.json)
 }
 
 /// Encodes tagged JSON `json` as the request (JSON: godot, framing, objects) says.

@@ -1,65 +1,90 @@
 //! The decoder's trace as the page's two views: the nested values (the tree) and the fields they
 //! are read from (the annotated table), each with its byte range, so either one can point at the
-//! other.
+//! other. Both are flat tables of numbers, their texts in one UTF-8 buffer: the page reads the
+//! numbers of every row at once and the text of only the rows it draws, so a 50,000-entry
+//! Dictionary's 200,000 rows cost no JSON to parse.
 
-use std::fmt;
+use std::fmt::{self, Write};
 
 use gdmarshal::trace::Trace;
-use serde::Serialize;
 
-/// A nested value: `[start, end, parent, label]`; node 0 is the whole value (parent 0). `end` is
-/// where the decoder left it (for a value cut short by an error: the last byte read).
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct Node(pub usize, pub usize, pub usize, pub String);
-
-/// A field: `[start, end, node, name, meaning]`, `node` the innermost value it belongs to.
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
-pub struct Row(pub usize, pub usize, pub usize, pub String, pub String);
+/// Numbers per node: start, end, parent, label offset, label length. Node 0 is the whole value
+/// (its own parent); `end` is where the decoder left the value (for a value cut short by an
+/// error: the last byte it read).
+pub const NODE_CELLS: usize = 5;
+/// Numbers per row: start, end, node, field offset, field length, meaning offset, meaning
+/// length; `node` is the innermost value the field is read in.
+pub const ROW_CELLS: usize = 7;
 
 /// Collects nodes and rows; offsets are shifted by `base` (the framing's length field).
 pub struct Collect {
     base: usize,
     open: Vec<usize>,
-    /// The values, in the order they start.
-    pub nodes: Vec<Node>,
-    /// The fields, in the order they are read.
-    pub rows: Vec<Row>,
+    /// The values, [`NODE_CELLS`] numbers each, in the order they start.
+    pub nodes: Vec<u32>,
+    /// The fields, [`ROW_CELLS`] numbers each, in the order they are read.
+    pub rows: Vec<u32>,
+    /// The labels, field names and meanings the tables point into.
+    pub text: String,
+}
+
+/// An offset or length as the tables hold it: wasm32's usize is 32 bits wide.
+fn cell(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 impl Collect {
     /// An empty collection whose offsets start at `base`, with node 0 for the whole value.
     pub fn new(base: usize, label: &str) -> Collect {
-        Collect {
+        let mut c = Collect {
             base,
             open: vec![0],
-            nodes: vec![Node(base, base, 0, label.to_string())],
+            nodes: Vec::new(),
             rows: Vec::new(),
-        }
+            text: String::new(),
+        };
+        let (at, len) = c.put(format_args!("{label}"));
+        c.nodes.extend([cell(base), cell(base), 0, at, len]);
+        c
     }
 
-    /// Adds a field of the input itself (framing, trailing bytes) to node 0's outside.
-    pub fn extra(&mut self, start: usize, end: usize, name: &str, meaning: String) {
-        self.rows
-            .push(Row(start, end, 0, name.to_string(), meaning));
+    /// Appends `text`; its offset and length.
+    fn put(&mut self, text: fmt::Arguments<'_>) -> (u32, u32) {
+        let at = self.text.len();
+        // Writing to a String cannot fail.
+        let _ = self.text.write_fmt(text);
+        (cell(at), cell(self.text.len() - at))
+    }
+
+    /// Adds a field of the input itself (framing, trailing bytes), outside the value.
+    pub fn extra(&mut self, start: usize, end: usize, name: &str, meaning: &str) {
+        let (n, nl) = self.put(format_args!("{name}"));
+        let (m, ml) = self.put(format_args!("{meaning}"));
+        self.rows.extend([cell(start), cell(end), 0, n, nl, m, ml]);
+    }
+
+    /// A node's label.
+    pub fn label(&self, node: usize) -> &str {
+        let at = node * NODE_CELLS;
+        let (off, len) = (self.nodes[at + 3] as usize, self.nodes[at + 4] as usize);
+        &self.text[off..off + len]
     }
 
     /// The path of labels to the innermost open value: where a decode stopped.
     pub fn open_path(&self) -> String {
-        let labels: Vec<&str> = self.open[1..]
-            .iter()
-            .map(|&n| self.nodes[n].3.as_str())
-            .collect();
-        if labels.is_empty() {
-            self.nodes[0].3.clone()
-        } else {
-            format!("{} › {}", self.nodes[0].3, labels.join(" › "))
+        let mut path = self.label(0).to_string();
+        for &n in &self.open[1..] {
+            path.push_str(" › ");
+            path.push_str(self.label(n));
         }
+        path
     }
 
-    fn stretch(&mut self, end: usize) {
+    /// Every open value reaches at least to `end`.
+    fn stretch(&mut self, end: u32) {
         for &n in &self.open {
-            let node = &mut self.nodes[n];
-            node.1 = node.1.max(end);
+            let e = &mut self.nodes[n * NODE_CELLS + 1];
+            *e = (*e).max(end);
         }
     }
 }
@@ -69,22 +94,23 @@ impl Trace for Collect {
 
     fn open(&mut self, offset: usize, label: fmt::Arguments<'_>) {
         let parent = *self.open.last().unwrap_or(&0);
-        let at = self.base + offset;
-        self.nodes.push(Node(at, at, parent, label.to_string()));
-        self.open.push(self.nodes.len() - 1);
+        let at = cell(self.base + offset);
+        let (l, ll) = self.put(label);
+        self.nodes.extend([at, at, cell(parent), l, ll]);
+        self.open.push(self.nodes.len() / NODE_CELLS - 1);
     }
 
     fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>) {
-        let node = *self.open.last().unwrap_or(&0);
-        let (start, end) = (self.base + start, self.base + end);
-        self.rows
-            .push(Row(start, end, node, name.to_string(), meaning.to_string()));
+        let node = cell(*self.open.last().unwrap_or(&0));
+        let (start, end) = (cell(self.base + start), cell(self.base + end));
+        let (n, nl) = self.put(format_args!("{name}"));
+        let (m, ml) = self.put(meaning);
+        self.rows.extend([start, end, node, n, nl, m, ml]);
         self.stretch(end);
     }
 
     fn close(&mut self, offset: usize) {
-        let end = self.base + offset;
-        self.stretch(end);
+        self.stretch(cell(self.base + offset));
         if self.open.len() > 1 {
             self.open.pop();
         }

@@ -9,7 +9,7 @@ use gdmarshal::json::{hex, read_json, write_json};
 use gdmarshal::profile::all_profiles;
 use serde::{Deserialize, Serialize};
 
-use crate::rows::{Collect, Node, Row};
+use crate::rows::{Collect, NODE_CELLS, ROW_CELLS};
 
 /// What the page asks for: the version, the framing and whether full objects are allowed.
 #[derive(Deserialize, Debug)]
@@ -86,7 +86,7 @@ struct Failure {
     at: String,
 }
 
-/// A decode's answer, without the value (written after it as `value`).
+/// A decode's answer, without the value (written before it as `value`).
 #[derive(Serialize, Debug)]
 struct Decoded {
     profile: String,
@@ -94,16 +94,36 @@ struct Decoded {
     /// Bytes the engine's reader moves past (framing and value), on success.
     consumed: Option<usize>,
     error: Option<Failure>,
-    nodes: Vec<Node>,
-    rows: Vec<Row>,
+    /// How many nodes and rows the table holds, and the length of their text.
+    nodes: usize,
+    rows: usize,
+    text: usize,
 }
 
-/// Decodes `bytes`: `{"profile", "verified", "consumed", "error", "nodes", "rows", "value"}`,
-/// `value` the tagged JSON exactly as `gdmarshal decode` writes it (absent on error).
-pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
+/// What a decode answers: JSON, and the table of nodes and rows with its text (see
+/// [`crate::rows`]): the table holds the nodes' numbers, then the rows'.
+pub struct DecodeAnswer {
+    /// `{"value", "profile", "verified", "consumed", "error", "nodes", "rows", "text"}`, `value`
+    /// the tagged JSON exactly as `gdmarshal decode` writes it (absent on error); or
+    /// `{"refused"}`.
+    pub json: Vec<u8>,
+    /// [`NODE_CELLS`] numbers per node, then [`ROW_CELLS`] per row.
+    pub table: Vec<u32>,
+    /// The labels, field names and meanings, UTF-8.
+    pub text: Vec<u8>,
+}
+
+/// Decodes and inspects `bytes` as the request says.
+pub fn decode(req: &[u8], bytes: &[u8]) -> DecodeAnswer {
     let (r, profile, framing) = match parse(req) {
         Ok(p) => p,
-        Err(e) => return refused(e),
+        Err(e) => {
+            return DecodeAnswer {
+                json: refused(e),
+                table: Vec::new(),
+                text: Vec::new(),
+            };
+        }
     };
     let base = if framing == Framing::None { 0 } else { 4 };
     let mut trace = Collect::new(base, "value");
@@ -112,8 +132,9 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
         verified: profile.is_verified(),
         consumed: None,
         error: None,
-        nodes: Vec::new(),
-        rows: Vec::new(),
+        nodes: 0,
+        rows: 0,
+        text: 0,
     };
     let mut value = None;
     match unframe(bytes, framing, profile) {
@@ -127,7 +148,7 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
         Ok(framed) => {
             if base == 4 {
                 let length = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-                trace.extra(0, 4, "length", format!("{length} bytes of value follow"));
+                trace.extra(0, 4, "length", &format!("{length} bytes of value follow"));
             }
             let opts = DecodeOptions {
                 allow_objects: r.objects,
@@ -141,7 +162,7 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
                         } else {
                             "not read (after the framed value)"
                         };
-                        trace.extra(end, bytes.len(), "trailing bytes", what.into());
+                        trace.extra(end, bytes.len(), "trailing bytes", what);
                     }
                     out.consumed = Some(if base == 0 {
                         d.consumed
@@ -160,9 +181,12 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
             }
         }
     }
-    out.nodes = std::mem::take(&mut trace.nodes);
-    out.rows = std::mem::take(&mut trace.rows);
-    let mut text = Vec::with_capacity(bytes.len() * 3 + 256);
+    out.nodes = trace.nodes.len() / NODE_CELLS;
+    out.rows = trace.rows.len() / ROW_CELLS;
+    out.text = trace.text.len();
+    let mut table = trace.nodes;
+    table.extend_from_slice(&trace.rows);
+    let mut text = Vec::with_capacity(bytes.len() * 2 + 256);
     if let Some(v) = value {
         text.extend_from_slice(b"{\"value\":");
         // Writing into a Vec cannot fail.
@@ -173,9 +197,13 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> Vec<u8> {
     }
     match serde_json::to_vec(&out) {
         Ok(rest) => text.extend_from_slice(&rest[1..]),
-        Err(e) => return refused(format!("answer: {e}")),
+        Err(e) => text = refused(format!("answer: {e}")),
     }
-    text
+    DecodeAnswer {
+        json: text,
+        table,
+        text: trace.text.into_bytes(),
+    }
 }
 
 /// An encode's answer: the bytes as hex, or where the JSON is wrong.
@@ -249,13 +277,33 @@ mod tests {
         serde_json::from_slice(&bytes).unwrap()
     }
 
+    /// A decode's JSON, with its nodes and rows read back from the table as
+    /// `[start, end, parent, label]` and `[start, end, node, field, meaning]`.
+    fn decoded(req: &[u8], bytes: &[u8]) -> Value {
+        let a = decode(req, bytes);
+        let mut json = answer(a.json);
+        let text = String::from_utf8(a.text).unwrap();
+        let s = |off: u32, len: u32| Value::from(&text[off as usize..(off + len) as usize]);
+        let n = json["nodes"].as_u64().unwrap_or(0) as usize;
+        let (nodes, rows) = a.table.split_at(n * NODE_CELLS);
+        json["nodes"] = nodes
+            .chunks(NODE_CELLS)
+            .map(|c| serde_json::json!([c[0], c[1], c[2], s(c[3], c[4])]))
+            .collect();
+        json["rows"] = rows
+            .chunks(ROW_CELLS)
+            .map(|c| serde_json::json!([c[0], c[1], c[2], s(c[3], c[4]), s(c[5], c[6])]))
+            .collect();
+        json
+    }
+
     #[test]
     fn decode_answers_value_rows_and_nodes() {
         // [7, "a"] as 4.6 writes it: Array, count 2, int 7, String "a".
         let bytes = [
             28, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 97, 0, 0, 0,
         ];
-        let a = answer(decode(br#"{"godot":"4.6"}"#, &bytes));
+        let a = decoded(br#"{"godot":"4.6"}"#, &bytes);
         assert_eq!(a["consumed"], 28);
         assert_eq!(
             a["value"],
@@ -269,7 +317,7 @@ mod tests {
         // The same bytes with a store_var length: every offset moves by 4.
         let mut framed = vec![28, 0, 0, 0];
         framed.extend_from_slice(&bytes);
-        let f = answer(decode(br#"{"godot":"4.6","framing":"store_var"}"#, &framed));
+        let f = decoded(br#"{"godot":"4.6","framing":"store_var"}"#, &framed);
         assert_eq!(
             f["rows"][0],
             serde_json::json!([0, 4, 0, "length", "28 bytes of value follow"])
@@ -280,11 +328,11 @@ mod tests {
     #[test]
     fn decode_errors_name_the_byte_and_the_value() {
         let cut = [28, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 4, 0, 0];
-        let a = answer(decode(br#"{"godot":"4.6"}"#, &cut));
+        let a = decoded(br#"{"godot":"4.6"}"#, &cut);
         assert_eq!(a["error"]["offset"], 16);
         assert_eq!(a["error"]["where"], "value › [1]");
         assert!(a.get("value").is_none());
-        let r = answer(decode(br#"{"godot":"5.1"}"#, &cut));
+        let r = answer(decode(br#"{"godot":"5.1"}"#, &cut).json);
         assert!(r["refused"].as_str().unwrap().contains("5.1"));
     }
 
