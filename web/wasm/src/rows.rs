@@ -19,6 +19,7 @@ pub const ROW_CELLS: usize = 7;
 /// Collects nodes and rows; offsets are shifted by `base` (the framing's length field).
 pub struct Collect {
     base: usize,
+    len: usize,
     open: Vec<usize>,
     /// The values, [`NODE_CELLS`] numbers each, in the order they start.
     pub nodes: Vec<u32>,
@@ -34,10 +35,12 @@ fn cell(n: usize) -> u32 {
 }
 
 impl Collect {
-    /// An empty collection whose offsets start at `base`, with node 0 for the whole value.
-    pub fn new(base: usize, label: &str) -> Collect {
+    /// An empty collection for an input of `len` bytes whose value starts at `base`, with node 0
+    /// for the whole value.
+    pub fn new(base: usize, len: usize, label: &str) -> Collect {
         let mut c = Collect {
             base,
+            len,
             open: vec![0],
             nodes: Vec::new(),
             rows: Vec::new(),
@@ -102,7 +105,10 @@ impl Trace for Collect {
 
     fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>) {
         let node = cell(*self.open.last().unwrap_or(&0));
-        let (start, end) = (cell(self.base + start), cell(self.base + end));
+        // A trailing PackedByteArray's padding may lie past the input's end, which the engines
+        // accept: the row ends with the input.
+        let end = (self.base + end).min(self.len.max(self.base + start));
+        let (start, end) = (cell(self.base + start), cell(end));
         let (n, nl) = self.put(format_args!("{name}"));
         let (m, ml) = self.put(meaning);
         self.rows.extend([start, end, node, n, nl, m, ml]);

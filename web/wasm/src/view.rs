@@ -126,7 +126,7 @@ pub fn decode(req: &[u8], bytes: &[u8]) -> DecodeAnswer {
         }
     };
     let base = if framing == Framing::None { 0 } else { 4 };
-    let mut trace = Collect::new(base, "value");
+    let mut trace = Collect::new(base, bytes.len(), "value");
     let mut out = Decoded {
         profile: profile.to_string(),
         verified: profile.is_verified(),
@@ -273,8 +273,11 @@ mod tests {
     use super::*;
     use serde_json::Value;
 
+    /// The answer as JSON, of any depth (the corpus's values nest 1024 levels).
     fn answer(bytes: Vec<u8>) -> Value {
-        serde_json::from_slice(&bytes).unwrap()
+        let mut de = serde_json::Deserializer::from_slice(&bytes);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de).unwrap()
     }
 
     /// A decode's JSON, with its nodes and rows read back from the table as
@@ -350,6 +353,55 @@ mod tests {
         ));
         assert_eq!(bad["error"]["path"], "$.value[0].value");
         assert!(bad["hex"].is_null());
+    }
+
+    #[test]
+    fn every_corpus_input_answers_within_its_bytes() {
+        // Each recorded input of 4.6.3, unframed and behind a store_var length: the answer is
+        // JSON, every row and value lies inside the input, and rows come in the order read. On a
+        // big stack: without the codec's stack growth (as on wasm32), the nesting limits need one.
+        let corpus = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../corpus/godot-4.6.3.stable.jsonl"
+        );
+        let text = std::fs::read_to_string(corpus).unwrap();
+        let inputs: Vec<Vec<u8>> = text
+            .lines()
+            .filter_map(|line| line.split_once(r#""input":""#))
+            .filter_map(|(_, rest)| gdmarshal::json::unhex(rest.split('"').next()?).ok())
+            .collect();
+        assert!(inputs.len() > 1000, "only {} inputs", inputs.len());
+        let run = move || {
+            for bytes in &inputs {
+                let mut framed = (bytes.len() as u32).to_le_bytes().to_vec();
+                framed.extend_from_slice(bytes);
+                for (req, input) in [
+                    (&br#"{"godot":"4.6"}"#[..], &bytes[..]),
+                    (br#"{"godot":"4.6","framing":"store_var"}"#, &framed),
+                ] {
+                    let a = decoded(req, input);
+                    let len = input.len() as u64;
+                    let mut last = 0;
+                    for r in a["rows"].as_array().unwrap() {
+                        let (s, e) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+                        assert!(s <= e && e <= len && s >= last, "row {r} of {len} bytes");
+                        last = s;
+                    }
+                    for n in a["nodes"].as_array().unwrap() {
+                        assert!(n[0].as_u64() <= n[1].as_u64() && n[1].as_u64() <= Some(len));
+                    }
+                    if let Some(at) = a["error"]["offset"].as_u64() {
+                        assert!(at <= len);
+                    }
+                }
+            }
+        };
+        std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(run)
+            .unwrap()
+            .join()
+            .unwrap();
     }
 
     #[test]
