@@ -27,7 +27,7 @@ for arg in "$@"; do
     case $arg in
         --debian) WAY=debian ;;
         --force) FORCE=1 ;;
-        -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
         *) echo "install-wasm-toolchain: unknown argument: $arg (see --help)" >&2; exit 2 ;;
     esac
 done

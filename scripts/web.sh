@@ -6,9 +6,9 @@
 #   scripts/web.sh test                build, then the browser tests (scripts/web/browser_test.py)
 #                                      in headless Chromium, installed by scripts/install-browser.sh
 #
-# The wasm module is built with the toolchain of scripts/install-wasm-toolchain.sh, in its own
-# target folder (target/wasm-rustup or target/wasm-debian), with a stack that holds the deepest nesting the engines accept
-# (the codec's stack growth is off on wasm32).
+# The wasm module is built with the toolchain of scripts/install-wasm-toolchain.sh, in a target
+# folder of that toolchain's own (target/wasm-rustup or target/wasm-debian), with a stack that
+# holds the deepest nesting the engines accept (the codec's stack growth is off on wasm32).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -54,7 +54,7 @@ case ${1:-} in
             --gdmarshal target/release/gdmarshal --corpus corpus --shots target/web-shots
         ;;
     *)
-        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2
+        awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2
         exit 2
         ;;
 esac
