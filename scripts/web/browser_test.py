@@ -9,6 +9,7 @@ Dictionary (figures, not assertions). Run by `scripts/web.sh test`; the closing 
 """
 
 import argparse
+import base64
 import json
 import os
 import re
@@ -25,7 +26,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 # corpus/godot-<version>.stable[-double].jsonl -> the --godot name of its profile
 CORPUS_FILE = re.compile(r"^godot-(\d+\.\d+)\.\d+\.stable(-double)?\.jsonl$")
@@ -212,6 +213,21 @@ def check_rows_and_hover(run):
     run.check(len(lit_nodes) == 1 and " Vector2 " in lit_nodes[0], f"hovering y lights the Vector2: {lit_nodes}")
 
 
+def check_base64_and_fragment(run):
+    """Base64 input reads as its hex does; choosing a version in the page writes it to the URL."""
+    data = "1c000000020000000200000001000000040000000200000068690000"
+    ok, want, _ = run.cli("decode", "--godot", "4.6", "--hex", stdin=data)
+    run.show(mode="decode", godot="4.6", framing="none", b64=base64.b64encode(bytes.fromhex(data)).decode())
+    run.check(ok and run.text("json") == want, f"base64 input: {run.text('json')!r} != CLI {want!r}")
+    before = run.driver.find_element(By.TAG_NAME, "body").get_attribute("data-rendered")
+    Select(run.driver.find_element(By.ID, "godot")).select_by_value("3.6")
+    WebDriverWait(run.driver, 60).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rendered") != before)
+    fragment = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)"))
+    run.check(fragment.get("godot") == ["3.6"] and fragment.get("hex") == [data],
+              f"the URL fragment holds the chosen version and the bytes: {fragment}")
+
+
 def check_screenshots(run):
     os.makedirs(run.args.shots, exist_ok=True)
     ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps(
@@ -300,6 +316,7 @@ def main():
         check_malformed(run)
         check_versions(run, args.corpus)
         check_rows_and_hover(run)
+        check_base64_and_fragment(run)
         check_screenshots(run)
         check_large(run)
     finally:
