@@ -18,5 +18,5 @@ done
 # Its own target folder: the packed crates are other sources than the workspace's, and would
 # otherwise rebuild over its artefacts. --allow-dirty: what is checked is the tree as it is.
 CARGO_TARGET_DIR="$root/target/package-check" cargo publish --dry-run --allow-dirty --quiet \
-  --workspace --exclude gdmarshal-own-testee
+  --workspace --exclude gdmarshal-own-testee --exclude gdmarshal-web
 bash scripts/check-msrv.sh

@@ -21,6 +21,10 @@ bash scripts/test-campaign-merge.sh
 bash scripts/test-corpus-record.sh
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.
 bash scripts/kits.sh
+# The browser inspector (web/) in headless Chromium: its decode and encode equal the CLI's on corpus
+# cases of every verified version (scripts/web.sh installs the wasm toolchain, the browser and
+# Selenium first).
+bash scripts/web.sh test
 # The workflows and the action (actionlint, shellcheck); the crates as they would be published.
 bash scripts/lint-workflows.sh
 bash scripts/check-packages.sh

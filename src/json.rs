@@ -322,6 +322,7 @@ impl Unhex {
 
 /// Parses JSON of any nesting depth (values nest 1024 levels, their JSON twice that; serde_json
 /// alone stops at 128), growing the stack as it goes.
+#[cfg(feature = "stack-growth")]
 pub fn parse_deep<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();

@@ -3,17 +3,28 @@
 
 /// Stack left below which a nested value continues on a new stack segment. It must hold
 /// [`CHECK_EVERY`] levels of the deepest walk's frames, unoptimized builds included.
+#[cfg(feature = "stack-growth")]
 const STACK_RED_ZONE: usize = 1024 * 1024;
 /// Size of each new stack segment.
+#[cfg(feature = "stack-growth")]
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 /// Levels between two looks at the stack. A look costs a thread-local lookup, which is a fair share
 /// of decoding a small value, so it is not done at every level.
 const CHECK_EVERY: usize = 4;
 
 /// Runs `f` on a fresh stack segment if this one is low.
+#[cfg(feature = "stack-growth")]
 #[inline]
 pub(crate) fn with_room<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, f)
+}
+
+/// Runs `f` on this stack: without the `stack-growth` feature the program's stack must hold the
+/// deepest nesting the profiles accept (web/wasm links with a large one).
+#[cfg(not(feature = "stack-growth"))]
+#[inline(always)]
+pub(crate) fn with_room<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 /// Runs `f`, the walk of a value at nesting `depth`, on a fresh stack segment if this one is low,

@@ -1,0 +1,335 @@
+"""The inspector (web/) in a real browser: headless Chromium driven by Selenium.
+
+For corpus cases of every verified version, the page's decode and encode must equal the CLI's
+(`gdmarshal decode/encode`); a malformed input must show the error offset the CLI names; the
+every-version view must mark a 3.x/4.x difference; each mode's screenshot must not be blank. It
+also prints the time to the first rendered rows for a 1 MB PackedByteArray and a 50,000-entry
+Dictionary (figures, not assertions). Run by `scripts/web.sh test`; the closing line is
+"N passed, N failed".
+"""
+
+import argparse
+import base64
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+from PIL import Image
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+# corpus/godot-<version>.stable[-double].jsonl -> the --godot name of its profile
+CORPUS_FILE = re.compile(r"^godot-(\d+\.\d+)\.\d+\.stable(-double)?\.jsonl$")
+
+
+class Run:
+    """The browser, the CLI and the tally."""
+
+    def __init__(self, args, driver):
+        self.args = args
+        self.driver = driver
+        self.passed = 0
+        self.failed = []
+        self.nonce = 0
+
+    def check(self, ok, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(what)
+            print(f"FAIL: {what}", file=sys.stderr)
+
+    def cli(self, *argv, stdin):
+        """The CLI's answer: (ok, stdout, stderr)."""
+        p = subprocess.run([self.args.gdmarshal, *argv], input=stdin.encode(), capture_output=True,
+                           timeout=60, check=False)
+        return p.returncode == 0, p.stdout.decode().strip(), p.stderr.decode().strip()
+
+    def show(self, **state):
+        """Sets the URL fragment and waits until the page has drawn it."""
+        self.nonce += 1
+        state["n"] = str(self.nonce)
+        before = self.driver.find_element(By.TAG_NAME, "body").get_attribute("data-rendered")
+        self.driver.execute_script("location.hash = arguments[0]", urllib.parse.urlencode(state))
+        try:
+            WebDriverWait(self.driver, 60).until(
+                lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rendered") != before)
+        except Exception:
+            for entry in self.driver.get_log("browser"):
+                print(f"browser: {entry['message'][:300]}", file=sys.stderr)
+            print(f"the page did not draw {str(state)[:300]}", file=sys.stderr)
+            raise
+
+    def text(self, element_id):
+        return self.driver.execute_script(
+            "const e = document.getElementById(arguments[0]); return 'value' in e && e.tagName === 'TEXTAREA' ? e.value : e.textContent",
+            element_id)
+
+
+def corpus_cases(corpus, count):
+    """{godot name: (decode cases, encode cases)}: `count` of each spread evenly over the file,
+    and the cases at the nesting limits."""
+    out = {}
+    for name in sorted(os.listdir(corpus)):
+        m = CORPUS_FILE.match(name)
+        if not m:
+            continue
+        records = [json.loads(line) for line in open(os.path.join(corpus, name), encoding="utf-8") if line.strip()]
+        # Spread evenly, and every case at the nesting limits: the module runs them on its own
+        # fixed stack (no stack growth on wasm32).
+        def pick(rs):
+            spread = [rs[i * len(rs) // count] for i in range(min(count, len(rs)))]
+            return spread + [r for r in rs if "depth" in r["name"] and r not in spread]
+        decodes = [r for r in records if r.get("direction") == "decode" and "input" in r]
+        encodes = [r for r in records if r.get("direction") == "encode" and "value" in r]
+        out[m.group(1) + (m.group(2) or "")] = (pick(decodes), pick(encodes))
+    return out
+
+
+def error_offset(text):
+    m = re.search(r"at byte (\d+)", text)
+    return int(m.group(1)) if m else None
+
+
+def cli_message(err):
+    """The CLI's error without its `gdmarshal: stdin` prefix: what the page must end with."""
+    tail = err.split("stdin", 1)[-1]
+    return tail[1:].lstrip() if tail.startswith(":") else None
+
+
+def check_decodes(run, godot, cases):
+    for case in cases:
+        objects = bool(case.get("objects"))
+        flags = ["--objects"] if objects else []
+        ok, out, err = run.cli("decode", "--godot", godot, "--hex", *flags, stdin=case["input"])
+        run.show(mode="decode", godot=godot, framing="none", hex=case["input"], objects="1" if objects else "0")
+        page_json, status = run.text("json"), run.text("status")
+        if ok:
+            run.check(page_json == out, f"decode {godot} {case['name']}: page {page_json[:120]!r} != CLI {out[:120]!r}")
+        else:
+            run.check(page_json == "" and error_offset(status) == error_offset(err) is not None,
+                      f"decode {godot} {case['name']}: page says {status!r}, CLI {err!r}")
+
+
+def check_encodes(run, godot, cases):
+    for case in cases:
+        objects = bool(case.get("objects"))
+        flags = ["--objects"] if objects else []
+        value = json.dumps(case["value"], ensure_ascii=False, separators=(",", ":"))
+        ok, out, err = run.cli("encode", "--godot", godot, "--hex", *flags, stdin=value)
+        run.show(mode="encode", godot=godot, framing="none", json=value, objects="1" if objects else "0")
+        page_hex, status = run.text("hex-out"), run.text("status")
+        if ok:
+            run.check(page_hex == out, f"encode {godot} {case['name']}: page {page_hex[:120]!r} != CLI {out[:120]!r}")
+        else:
+            want = cli_message(err)
+            run.check(page_hex == "" and want is not None and status.startswith("error at $") and status.endswith(want),
+                      f"encode {godot} {case['name']}: page says {status!r}, CLI {err!r}")
+
+
+def check_malformed(run):
+    """A value cut short: the page names the offset the CLI names, and marks that row."""
+    ok, full, _ = run.cli("encode", "--godot", "4.6", "--hex",
+                          stdin='{"type":"Array","value":[{"type":"String","value":"hello"}]}')
+    cut = full[:-6]
+    ok2, _, err = run.cli("decode", "--godot", "4.6", "--hex", stdin=cut)
+    want = error_offset(err)
+    run.check(ok and not ok2 and want is not None, f"the CLI rejects {cut} with an offset: {err!r}")
+    run.show(mode="decode", godot="4.6", framing="none", hex=cut)
+    run.check(error_offset(run.text("status")) == want, f"malformed: page says {run.text('status')!r}, CLI {err!r}")
+    rows = run.driver.find_elements(By.CSS_SELECTOR, ".trow.err")
+    run.check(len(rows) == 1 and rows[0].text.startswith(f"{want:08x}"),
+              f"malformed: the error row is at {want:08x}: {[r.text for r in rows]}")
+
+
+def check_versions(run, corpus):
+    """An empty Dictionary as 4.6.3 wrote it: id 27 is Dictionary in 4.x and no type in 3.x."""
+    record = next(json.loads(line) for line in open(os.path.join(corpus, "godot-4.6.3.stable.jsonl"), encoding="utf-8")
+                  if '"encode/Dictionary/empty"' in line)
+    data = record["output"]
+    ok3, _, _ = run.cli("decode", "--godot", "3.6", "--hex", stdin=data)
+    ok4, _, _ = run.cli("decode", "--godot", "4.6", "--hex", stdin=data)
+    run.check(ok4 and not ok3, "the CLI reads the 4.6 Dictionary with 4.6 only")
+    run.show(mode="versions", godot="4.6", framing="none", hex=data)
+    rows = run.driver.find_elements(By.CSS_SELECTOR, "#versions tbody tr")
+    parts = {r.get_attribute("data-godot"): "parts" in (r.get_attribute("class") or "") for r in rows}
+    run.check(len(parts) > 0 and all(parts[g] == g.startswith("3.") for g in parts),
+              f"every version: 3.x and only 3.x part from 4.6: {parts}")
+
+
+def screenshot(run, name):
+    path = os.path.join(run.args.shots, f"{name}.png")
+    run.driver.save_screenshot(path)
+    with Image.open(path) as img:
+        colours = img.convert("RGB").getcolors(maxcolors=1 << 16)
+        # getcolors gives None past maxcolors: many colours, surely not blank.
+        many = colours is None or len(colours) > 8
+        run.check(img.width > 400 and img.height > 300 and many, f"screenshot {path} looks blank")
+    print(f"screenshot: {path}")
+
+
+def shown_rows(run, selector):
+    """The table rows drawn that match `selector`: [offset, bytes, field, meaning] each."""
+    return run.driver.execute_script(
+        "return Array.from(document.querySelectorAll(arguments[0]))"
+        ".map(r => Array.from(r.children).map(c => c.textContent.trim()))", selector)
+
+
+def inspect_rows(dump):
+    """The field lines of `gdmarshal inspect` (columns of 8, 50 and 24 characters; the lines of
+    nested values have no bytes) as [offset, bytes, field, meaning]."""
+    return [[line[:8], line[9:59].strip(), line[60:84].strip(), line[85:].strip()]
+            for line in dump.splitlines()[1:-1] if line[9:59].strip()]
+
+
+def check_rows_and_hover(run):
+    """The table's rows are `gdmarshal inspect`'s fields; hovering a value lights its fields and
+    hovering a field lights its value."""
+    ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps(
+        {"type": "Dictionary", "value": [[{"type": "String", "value": "pos"}, {"type": "Vector2", "value": ["1.5", "-2"]}]]}))
+    ok2, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin=data)
+    want = inspect_rows(dump)
+    run.show(mode="decode", godot="4.6", framing="none", hex=data)
+    run.check(ok and ok2 and shown_rows(run, ".trow") == want,
+              f"the table's rows are gdmarshal inspect's: {shown_rows(run, '.trow')} vs {want}")
+    vector_at = next(int(r[0], 16) for r in want if r[3].startswith("Vector2"))
+    vector = next(n for n in run.driver.find_elements(By.CSS_SELECTOR, ".node > .label") if " Vector2 " in n.text)
+    ActionChains(run.driver).move_to_element(vector).perform()
+    lit = shown_rows(run, ".trow.hl")
+    run.check(lit == [r for r in want if int(r[0], 16) >= vector_at], f"hovering the Vector2 lights its fields: {lit}")
+    y_row = next(r for r in run.driver.find_elements(By.CSS_SELECTOR, ".trow") if r.text.split()[-2] == "y")
+    ActionChains(run.driver).move_to_element(y_row).perform()
+    lit_nodes = [n.text for n in run.driver.find_elements(By.CSS_SELECTOR, ".node.hl > .label")]
+    run.check(len(lit_nodes) == 1 and " Vector2 " in lit_nodes[0], f"hovering y lights the Vector2: {lit_nodes}")
+
+
+def check_base64_and_fragment(run):
+    """Base64 input reads as its hex does; choosing a version in the page writes it to the URL."""
+    data = "1c000000020000000200000001000000040000000200000068690000"
+    ok, want, _ = run.cli("decode", "--godot", "4.6", "--hex", stdin=data)
+    run.show(mode="decode", godot="4.6", framing="none", b64=base64.b64encode(bytes.fromhex(data)).decode())
+    run.check(ok and run.text("json") == want, f"base64 input: {run.text('json')!r} != CLI {want!r}")
+    before = run.driver.find_element(By.TAG_NAME, "body").get_attribute("data-rendered")
+    Select(run.driver.find_element(By.ID, "godot")).select_by_value("3.6")
+    WebDriverWait(run.driver, 60).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rendered") != before)
+    fragment = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)"))
+    run.check(fragment.get("godot") == ["3.6"] and fragment.get("hex") == [data],
+              f"the URL fragment holds the chosen version and the bytes: {fragment}")
+
+
+def check_screenshots(run):
+    os.makedirs(run.args.shots, exist_ok=True)
+    ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps(
+        {"type": "Dictionary", "value": [[{"type": "String", "value": "hp"}, {"type": "int", "value": "100"}],
+                                         [{"type": "String", "value": "pos"}, {"type": "Vector2", "value": ["1.5", "-2"]}],
+                                         [{"type": "String", "value": "tags"}, {"type": "PackedStringArray", "value": ["a", "b"]}]]}))
+    run.check(ok, "the CLI encodes the screenshot's value")
+    run.show(mode="decode", godot="4.6", framing="store_var", hex=f"{len(data) // 2:02x}000000" + data)
+    screenshot(run, "decode")
+    run.show(mode="encode", godot="3.6", framing="none", json='{"type":"Array","value":[{"type":"int","value":"7"},{"type":"String","value":"hi"}]}')
+    screenshot(run, "encode")
+    run.show(mode="versions", godot="4.6", framing="none", hex=data)
+    screenshot(run, "versions")
+
+
+def first_rows(run, label, data):
+    """Feeds `data` as a chosen file; prints the time until the page has drawn its first rows."""
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.write(data)
+    run.show(mode="decode", godot="4.6", framing="none", hex="")
+    body = run.driver.find_element(By.TAG_NAME, "body")
+    before = body.get_attribute("data-rendered")
+    start = time.monotonic()
+    run.driver.find_element(By.ID, "file-in").send_keys(f.name)
+    WebDriverWait(run.driver, 120, poll_frequency=0.01).until(lambda d: body.get_attribute("data-rendered") != before)
+    wall = (time.monotonic() - start) * 1000
+    drawn = len(run.driver.find_elements(By.CSS_SELECTOR, ".trow"))
+    status = run.text("status")
+    os.unlink(f.name)
+    run.check(status.startswith("ok") and 0 < drawn < 200, f"{label}: {status!r}, {drawn} rows drawn (only those in view)")
+    print(f"responsiveness: {label} ({len(data):,} bytes): first rows {body.get_attribute('data-file-ms')} ms "
+          f"after the file was chosen (decode and draw: {body.get_attribute('data-render-ms')} ms; "
+          f"{wall:.0f} ms as the driver saw it; {drawn} rows drawn)")
+
+
+def check_large(run):
+    n = 1 << 20
+    first_rows(run, "1 MB PackedByteArray", bytes([29, 0, 0, 0]) + n.to_bytes(4, "little") + bytes(i % 251 for i in range(n)))
+    entries = [[{"type": "int", "value": str(i)}, {"type": "int", "value": str(i * 3)}] for i in range(50000)]
+    ok, data, err = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps({"type": "Dictionary", "value": entries}))
+    run.check(ok, f"the CLI encodes a 50,000-entry Dictionary: {err}")
+    first_rows(run, "50,000-entry Dictionary", bytes.fromhex(data))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--page", required=True)
+    ap.add_argument("--gdmarshal", required=True)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--shots", required=True)
+    ap.add_argument("--cases", type=int, default=100)
+    args = ap.parse_args()
+    opts = webdriver.ChromeOptions()
+    # The test sets the URL fragment hundreds of times a minute, which Chromium would throttle.
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=1400,1000", "--disable-ipc-flooding-protection"):
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='gdmarshal-chromium-')}")
+    # The driver and its browser in their own process group, ended with the run.
+    # Chromium and its driver from Debian's packages, named so that Selenium looks nothing up (and
+    # sends nothing anywhere).
+    os.environ["SE_AVOID_STATS"] = "true"
+    opts.binary_location = shutil.which("chromium") or "chromium"
+    service = Service(executable_path=shutil.which("chromedriver") or "chromedriver",
+                      popen_kw={"start_new_session": True})
+    driver = webdriver.Chrome(options=opts, service=service)
+    run = Run(args, driver)
+    try:
+        driver.set_script_timeout(60)
+        driver.get("file://" + os.path.abspath(args.page))
+        try:
+            WebDriverWait(driver, 60).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-rendered") != "0")
+        except Exception:
+            for entry in driver.get_log("browser"):
+                print(f"browser: {entry['message']}", file=sys.stderr)
+            raise
+        verified = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#godot option')).filter(o => o.textContent.includes('✓')).map(o => o.value)")
+        cases = corpus_cases(args.corpus, args.cases)
+        run.check(sorted(verified) == sorted(cases), f"the page's verified versions {verified} are the corpus's {sorted(cases)}")
+        for godot, (decodes, encodes) in sorted(cases.items()):
+            before = run.passed
+            check_decodes(run, godot, decodes)
+            check_encodes(run, godot, encodes)
+            print(f"{godot}: {len(decodes)} decode and {len(encodes)} encode cases, {run.passed - before} equal to the CLI")
+        check_malformed(run)
+        check_versions(run, args.corpus)
+        check_rows_and_hover(run)
+        check_base64_and_fragment(run)
+        check_screenshots(run)
+        check_large(run)
+    finally:
+        driver.quit()
+    print(f"{run.passed} passed, {len(run.failed)} failed")
+    if run.failed:
+        os._exit(1)
+
+
+if __name__ == "__main__":
+    # Corpus records nest up to 4096 levels: read and write them on a big stack.
+    sys.setrecursionlimit(100_000)
+    threading.stack_size(512 << 20)
+    worker = threading.Thread(target=main)
+    worker.start()
+    worker.join()
