@@ -52,6 +52,9 @@ pub struct ConformCommand {
     /// flattened group apart by its own arguments only).
     #[command(flatten)]
     limits: super::limits::LimitArgs,
+    /// The fence each testee process runs in (outside the run's own flags, as `limits`).
+    #[command(flatten)]
+    fence: super::limits::TesteeLimitArgs,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -79,6 +82,7 @@ pub fn run_command(a: &ConformCommand) -> ExitCode {
         (Some(ConformSubcommand::Init(i)), _) => init(i),
         (None, Some(r)) => {
             a.limits.install();
+            a.fence.install();
             run(r)
         }
         (None, None) => {
@@ -305,6 +309,7 @@ fn run(a: &ConformArgs) -> ExitCode {
         jobs: usize::from(a.jobs),
         timeout: a.timeout.unwrap_or(defaults.timeout),
         handshake_timeout: a.handshake_timeout.unwrap_or(defaults.handshake_timeout),
+        limits: super::limits::testee_limits(),
         max_failures_in_a_row: a.max_failures_in_a_row,
         sample: a.live.is_some(),
         probe_undeclared: a.probe_undeclared,

@@ -817,3 +817,77 @@ fn live_mode_judges_the_testee_on_a_live_engines_answers() {
         );
     }
 }
+
+#[test]
+fn a_testee_past_its_memory_limit_errs_on_that_case_and_the_run_goes_on() {
+    let o = conform(
+        &wrong("allocate-on Vector2"),
+        "4.6",
+        &["--run", "encode/Vector2/*", "--run", "encode/int/*"],
+    );
+    let text = stdout(&o);
+    // The 8 GiB allocation fails under the default 4 GiB fence: those cases are errors, the
+    // others pass, and the run completes with its report.
+    assert_eq!(o.status.code(), Some(1), "{text}");
+    let f = failure(&text, "encode/Vector2/all_one");
+    assert!(f.contains("testee crashed"), "{f}");
+    assert!(
+        f.contains("bytes(8 << 30)") && f.contains("MemoryError"),
+        "{f}"
+    );
+    assert!(!text.contains("FAIL encode/int/"), "{text}");
+    // Under a fence wide enough, the same testee answers (the allocation is never touched, so
+    // it costs no memory): the errors above were the fence's.
+    let o = conform(
+        &wrong("allocate-on Vector2"),
+        "4.6",
+        &[
+            "--run",
+            "encode/Vector2/all_one",
+            "--testee-memory",
+            "16384",
+        ],
+    );
+    assert!(o.status.success(), "{}", stdout(&o));
+}
+
+#[test]
+fn a_testee_without_network_cannot_reach_the_host() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener
+        .local_addr()
+        .expect("its address")
+        .port()
+        .to_string();
+    let testee = wrong(&format!("connect {port}"));
+    let run = |network: &str| {
+        conform(
+            &testee,
+            "4.6",
+            &["--run", "encode/int/*", "--testee-network", network],
+        )
+    };
+    let accepted = || {
+        let mut n = 0;
+        while listener.accept().is_ok() {
+            n += 1;
+        }
+        n
+    };
+    let host = run("host");
+    assert!(host.status.success(), "{}", stdout(&host));
+    assert!(accepted() >= 1, "the host-network testee connected");
+    let none = run("none");
+    assert!(
+        none.status.success(),
+        "{}{}",
+        stdout(&none),
+        String::from_utf8_lossy(&none.stderr)
+    );
+    assert_eq!(
+        accepted(),
+        0,
+        "a testee without network reached the host's loopback"
+    );
+}

@@ -21,6 +21,7 @@ pub mod conform;
 pub mod corpus;
 pub mod differential;
 pub mod error;
+pub mod fence;
 pub mod framing;
 pub mod group;
 pub mod judge;

@@ -8,6 +8,9 @@ Each is the example testee (testees/python/gdmarshal_testee.py) with one defect:
     wrong.py float64          always writes floats as 64-bit (the docs say "always double")
     wrong.py crash-on TYPE    exits when asked about a value of TYPE
     wrong.py hang-on TYPE     stops answering when asked about a value of TYPE
+    wrong.py allocate-on TYPE allocates 8 GiB when asked about a value of TYPE
+    wrong.py connect PORT     right, but first tries to connect to 127.0.0.1:PORT and says on
+                              stderr whether it could (for the network fence's test)
     wrong.py versions V,...   declares only these versions (e.g. 4)
     wrong.py types T,...      declares only these types, as written (unknown names included)
     wrong.py float-spelling   right, but writes floats it decodes in other spellings (0x bits,
@@ -47,7 +50,7 @@ elif defect == "float64":
 
     t.encode_value = encode_value
 
-elif defect in ("crash-on", "hang-on"):
+elif defect in ("crash-on", "hang-on", "allocate-on"):
     victim = sys.argv[2]
     answer = t.answer
 
@@ -66,10 +69,25 @@ elif defect in ("crash-on", "hang-on"):
                 sys.stderr.write("about to crash on %s\n" % victim)
                 sys.stderr.flush()
                 os._exit(3)
+            if defect == "allocate-on":
+                sys.stderr.write("allocating 8 GiB on %s\n" % victim)
+                sys.stderr.flush()
+                hog = bytes(8 << 30)  # noqa: F841 (calloc: untouched; past the fence, MemoryError)
+                return answer(request)
             time.sleep(3600)
         return answer(request)
 
     t.answer = faulty
+
+elif defect == "connect":
+    import socket
+
+    s = socket.socket()
+    s.settimeout(5)
+    code = s.connect_ex(("127.0.0.1", int(sys.argv[2])))
+    sys.stderr.write("connect: %s\n" % ("connected" if code == 0 else os.strerror(code)))
+    sys.stderr.flush()
+    s.close()
 
 elif defect in ("versions", "types"):
     hello = t.answer

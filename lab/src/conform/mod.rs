@@ -11,6 +11,7 @@ mod claims;
 mod error;
 pub mod excerpt;
 mod expect_fail;
+mod fence;
 mod junit;
 pub mod limits;
 pub mod live;
@@ -26,6 +27,7 @@ pub(crate) use claims::collect_types;
 pub use claims::{case_types, family, undeclared};
 pub use error::{ConformError, LiveError, SelectError, TesteeError};
 pub use expect_fail::expect_fail_list;
+pub use fence::TesteeLimits;
 pub use select::{check_glob, selects};
 pub use strict::expected_kind;
 
@@ -66,6 +68,8 @@ pub struct Options {
     pub jobs: usize,
     /// Time a testee has for one answer.
     pub timeout: Duration,
+    /// The fence each testee process runs in.
+    pub limits: TesteeLimits,
     /// Time a testee has to answer the handshake, each time it is started.
     pub handshake_timeout: Duration,
     /// The run stops after this many requests in a row that the testee crashed or hung on (in
@@ -116,6 +120,7 @@ impl Options {
             known: Vec::new(),
             jobs: 1,
             timeout: Duration::from_secs(limits::DEFAULT_TIMEOUT_SECS),
+            limits: TesteeLimits::default(),
             handshake_timeout: Duration::from_secs(limits::DEFAULT_HANDSHAKE_TIMEOUT_SECS),
             max_failures_in_a_row: limits::DEFAULT_MAX_FAILURES_IN_A_ROW,
             sample: false,
@@ -372,7 +377,7 @@ type Part = (Vec<(usize, Case)>, usize);
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, ConformError> {
     let started = Instant::now();
     let selected = select(corpus, o)?;
-    let first = Testee::start(&o.testee, o.timeout, o.handshake_timeout, corpus.profile)?;
+    let first = Testee::start(o, corpus.profile)?;
     let hello = first.hello().clone();
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
     let plan = plan(corpus, o, &hello, selected);
@@ -511,7 +516,7 @@ fn worker(
     let (profile, engine) = (corpus.profile, &corpus.entry.version);
     let mut testee = match first {
         Some(t) => t,
-        None => Testee::start(&o.testee, o.timeout, o.handshake_timeout, profile)?,
+        None => Testee::start(o, profile)?,
     };
     let mut cases = Vec::new();
     // One case at a time: its answer is dropped before the next is asked.

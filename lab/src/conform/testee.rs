@@ -19,12 +19,12 @@ use serde_json::{Value, json};
 
 use gdmarshal::profile::Profile;
 
-use super::TesteeError;
 use super::excerpt::StderrExcerpt;
 use super::limits::{
     EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, MAX_NAME,
     MAX_TESTEE_TEXT, SHOWN_LINE_START, line_start, too_deep, truncate,
 };
+use super::{Options, TesteeError, TesteeLimits};
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u64 = 1;
@@ -328,6 +328,7 @@ pub struct Testee {
     pub(super) profile: Profile,
     timeout: Duration,
     handshake_timeout: Duration,
+    limits: TesteeLimits,
     process: Option<Process>,
     hello: Option<Hello>,
     next_id: u64,
@@ -341,20 +342,16 @@ pub struct Testee {
 }
 
 impl Testee {
-    /// Starts `command` (run by `sh -c`) and does the handshake, which has `handshake_timeout`
-    /// to answer; each later request has `timeout`. Its cases will be asked as engines of
-    /// `profile` answer them.
-    pub fn start(
-        command: &str,
-        timeout: Duration,
-        handshake_timeout: Duration,
-        profile: Profile,
-    ) -> Result<Testee, TesteeError> {
+    /// Starts the options' testee command (run by `sh -c`, inside [`Options::limits`]) and does
+    /// the handshake, which has [`Options::handshake_timeout`] to answer; each later request has
+    /// [`Options::timeout`]. Its cases will be asked as engines of `profile` answer them.
+    pub fn start(o: &Options, profile: Profile) -> Result<Testee, TesteeError> {
         let mut t = Testee {
-            command: command.to_string(),
+            command: o.testee.clone(),
             profile,
-            timeout,
-            handshake_timeout,
+            timeout: o.timeout,
+            handshake_timeout: o.handshake_timeout,
+            limits: o.limits,
             process: None,
             hello: None,
             next_id: 1,
@@ -384,18 +381,18 @@ impl Testee {
 
     fn spawn(&self) -> Result<Process, TesteeError> {
         // Its own process group: a crash or timeout kills the group, children included.
-        let mut child = Command::new("sh")
-            .process_group(0)
+        let mut cmd = Command::new("sh");
+        cmd.process_group(0)
             .arg("-c")
             .arg(format!("exec {}", self.command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| TesteeError::Spawn {
-                command: self.command.clone(),
-                message: e.to_string(),
-            })?;
+            .stderr(Stdio::piped());
+        self.limits.apply(&mut cmd);
+        let mut child = cmd.spawn().map_err(|e| TesteeError::Spawn {
+            command: self.command.clone(),
+            message: e.to_string(),
+        })?;
         let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut err = child.stderr.take().expect("piped");

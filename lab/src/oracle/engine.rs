@@ -27,6 +27,9 @@ pub struct EngineConfig {
     pub project: PathBuf,
     /// The resource limits the engine process runs under.
     pub limits: EngineLimits,
+    /// The network the engine sees: by default a namespace of its own with only the link to
+    /// the host ([`crate::fence::NetNamespace`]); where none can be made, the host's.
+    pub network: crate::fence::Network,
 }
 
 impl Default for EngineConfig {
@@ -36,6 +39,7 @@ impl Default for EngineConfig {
             start_timeout: Duration::from_secs(60),
             project: default_project(),
             limits: EngineLimits::default(),
+            network: crate::fence::Network::None,
         }
     }
 }
@@ -383,7 +387,7 @@ fn launch(
     config: &EngineConfig,
     seq: &mut u64,
 ) -> Result<(Process, EngineInfo), OracleError> {
-    let mut process = Process::spawn(spec, &config.project, config.start_timeout, config.limits)?;
+    let mut process = Process::spawn(spec, config)?;
     *seq += 1;
     let answer = match round(&mut process, *seq, &[HELLO], config.start_timeout) {
         Round::Done(mut answers) => answers.remove(0),

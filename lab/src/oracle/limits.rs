@@ -5,6 +5,10 @@
 
 use std::process::Command;
 
+use rustix::process::Resource;
+
+use crate::fence::{Limit, Network};
+
 /// The limits an engine process runs under (`setrlimit`, applied in the child before `exec`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineLimits {
@@ -31,33 +35,23 @@ impl Default for EngineLimits {
 impl EngineLimits {
     /// Makes the command's process start under these limits, with core dumps off.
     pub fn apply(self, cmd: &mut Command) {
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            let limits = [
-                (libc::RLIMIT_AS, self.address_space),
-                (libc::RLIMIT_FSIZE, self.file_size),
-                (libc::RLIMIT_NOFILE, self.open_files),
-                (libc::RLIMIT_CORE, 0),
-            ];
-            // SAFETY: the closure runs in the forked child before exec and calls only
-            // setrlimit, which is async-signal-safe; it touches no memory the parent shares.
-            unsafe {
-                cmd.pre_exec(move || {
-                    for (resource, value) in limits {
-                        let limit = libc::rlimit {
-                            rlim_cur: value as libc::rlim_t,
-                            rlim_max: value as libc::rlim_t,
-                        };
-                        if libc::setrlimit(resource, &limit) != 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                    }
-                    Ok(())
-                });
-            }
-        }
-        #[cfg(not(unix))]
-        let _ = (self, cmd);
+        crate::fence::apply(
+            cmd,
+            &[
+                Limit {
+                    resource: Resource::As,
+                    value: self.address_space,
+                },
+                Limit {
+                    resource: Resource::Fsize,
+                    value: self.file_size,
+                },
+                Limit {
+                    resource: Resource::Nofile,
+                    value: self.open_files,
+                },
+            ],
+            Network::Host,
+        );
     }
 }

@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 
 use super::auth;
 use super::discover::EngineSpec;
+use super::engine::EngineConfig;
 use super::error::OracleError;
-use super::limits::EngineLimits;
 use super::protocol::{read_frame, write_frame};
 use super::scratch;
+use crate::fence::{NetNamespace, Network};
 
 /// The script the engine runs, inside the project.
 const ENTRY: &str = "res://oracle/main.gd";
@@ -47,24 +48,23 @@ pub struct Process {
 
 impl Process {
     /// Starts the engine on a scratch copy of `project` and waits for it to connect.
-    pub fn spawn(
-        spec: &EngineSpec,
-        project: &Path,
-        timeout: Duration,
-        limits: EngineLimits,
-    ) -> Result<Process, OracleError> {
+    pub fn spawn(spec: &EngineSpec, config: &EngineConfig) -> Result<Process, OracleError> {
+        let (project, timeout) = (&config.project, config.start_timeout);
         let scratch = scratch::create().map_err(OracleError::Scratch)?;
         let copy = scratch.path().join("project");
         let home = scratch.path().join("home");
         copy_project(project, &copy).map_err(OracleError::Scratch)?;
         std::fs::create_dir(&home).map_err(OracleError::Scratch)?;
-        let listener = TcpListener::bind("127.0.0.1:0").map_err(OracleError::Io)?;
+        let (listener, namespace) = listener(config.network).map_err(OracleError::Io)?;
         let port = listener.local_addr().map_err(OracleError::Io)?.port();
         let secret = auth::new_secret().map_err(OracleError::Io)?;
 
         // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
         let mut command = Command::new(&spec.launcher);
-        limits.apply(&mut command);
+        config.limits.apply(&mut command);
+        if let Some(ns) = &namespace {
+            ns.enter_on(&mut command);
+        }
         // Its own process group: a crash, hang or drop kills the group (`kill_group`).
         let mut child = command
             .process_group(0)
@@ -357,6 +357,18 @@ pub fn describe(status: Option<ExitStatus>) -> String {
         Some(code) => format!("exited with status {code}"),
         None => "unknown exit".to_string(),
     }
+}
+
+/// The listener the engine connects to: inside a network namespace of the engine's own when
+/// `network` is [`Network::None`] and one can be made (else on the host, said once per run).
+fn listener(network: Network) -> io::Result<(TcpListener, Option<NetNamespace>)> {
+    if network == Network::None {
+        match NetNamespace::with_listener() {
+            Ok((ns, listener)) => return Ok((listener, Some(ns))),
+            Err(e) => crate::fence::note_unfenced(&e),
+        }
+    }
+    Ok((TcpListener::bind("127.0.0.1:0")?, None))
 }
 
 #[cfg(test)]
