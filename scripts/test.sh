@@ -23,4 +23,6 @@ bash scripts/test-corpus-record.sh
 bash scripts/kits.sh
 # The workflows and the action (actionlint, shellcheck); the crates as they would be published.
 bash scripts/lint-workflows.sh
+# The corrected documentation pages render under docutils without a warning.
+bash scripts/check-rst.sh
 bash scripts/check-packages.sh
