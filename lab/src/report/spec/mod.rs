@@ -62,17 +62,8 @@ fn header_section(p: Profile, md: &mut String) {
     md.push_str("The packet is designed to be always padded to 4 bytes. All values are little-endian-encoded.\n");
     md.push_str("All packets have a 4-byte header representing an integer, specifying the type of data. The\n");
     md.push_str("lowest byte is the type; the decoders ignore bits 8 to 15 (a header ``0x0102`` reads as an\n");
-    md.push_str("integer); bits 16 and up are flags::\n\n");
+    md.push_str("integer); bits 16 and up are flags (below)::\n\n");
     md.push_str("    base_type = val & 0xFF;\n    flags = val >> 16;\n\n");
-    md.push_str("Flag bit 16 is ``ENCODE_FLAG_64`` for integers, floats");
-    if p.major() == 4 {
-        md.push_str(", math types and packed vector arrays");
-    }
-    md.push_str(", and\n``ENCODE_FLAG_OBJECT_AS_ID`` for objects.");
-    if p.major() == 4 {
-        md.push_str(" Arrays (since 4.3) use bits 16-17 and dictionaries (since 4.4)\nbits 16-19 for their element types.");
-    }
-    md.push_str(" Other flag bits are ignored.\n\n");
     let rows: Vec<Vec<String>> = TYPES
         .iter()
         .filter_map(|t| {
@@ -83,6 +74,17 @@ fn header_section(p: Profile, md: &mut String) {
     let mut rows = rows;
     rows.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(0));
     md.push_str(&grid(&["Type", "Value"], &rows));
+    // The current upstream page has a "Header Flags" section here (report §3).
+    md.push_str(&heading("Header flags", '^'));
+    md.push_str("Flag bit 16 is ``ENCODE_FLAG_64`` for integers, floats");
+    if p.major() == 4 {
+        md.push_str(", math types and packed vector arrays");
+    }
+    md.push_str(", and\n``ENCODE_FLAG_OBJECT_AS_ID`` for objects.");
+    if p.major() == 4 {
+        md.push_str(" Arrays (since 4.3) use bits 16-17 and dictionaries (since 4.4)\nbits 16-19 for their element types.");
+    }
+    md.push_str(" Other flag bits are ignored.\n\n");
     md.push_str(
         "Following this is the actual packet contents, which varies for each type of packet.\n\n",
     );
