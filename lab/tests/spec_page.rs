@@ -459,3 +459,39 @@ fn every_get_var_sentence_is_what_the_engines_read() {
         assert!(!read("read/udp/framed").read_ok(), "{p}");
     }
 }
+
+#[test]
+fn every_change_has_its_evidence_recorded() {
+    let inp = inputs();
+    for c in spec::changes::CHANGES {
+        for e in c.evidence {
+            assert!(
+                spec::changes::evidence_text(e, &inp.corpora, &inp.corpora, &inp.framing).is_some(),
+                "no record for {e:?} ({})",
+                c.text
+            );
+        }
+    }
+    // The committed list (written with the engines' claim answers): every numbered change
+    // names a vector.
+    let committed = std::fs::read_to_string(repo().join("docs").join(spec::CHANGES)).unwrap();
+    let numbered: Vec<&str> = committed
+        .lines()
+        .filter(|l| {
+            l.split_once(". ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .collect();
+    assert!(numbered.len() > 30, "{} changes", numbered.len());
+    for l in numbered {
+        let evidence = l.split_once("Evidence: ").map_or("", |(_, e)| e);
+        let vector = evidence.split('`').skip(1).step_by(2).any(|code| {
+            code.len() >= 8
+                && code
+                    .trim_end_matches('…')
+                    .chars()
+                    .all(|c| c.is_ascii_hexdigit())
+        });
+        assert!(vector, "no vector: {l}");
+    }
+}

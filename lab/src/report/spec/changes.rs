@@ -213,12 +213,14 @@ fn record_text(r: &Record, version: &str) -> String {
 
 fn find<'a>(
     corpora: &'a [EngineCorpus],
+    double: bool,
     prefix: &str,
     name: &str,
 ) -> Option<(&'a Record, &'a str)> {
     corpora
         .iter()
         .rev()
+        .filter(|c| c.profile.double_reals == double)
         .filter(|c| c.entry.version.starts_with(&format!("{prefix}.")))
         .find_map(|c| {
             c.records
@@ -228,7 +230,8 @@ fn find<'a>(
         })
 }
 
-/// The evidence's text, or `None` when nothing is recorded for it.
+/// The evidence's text, or `None` when nothing is recorded for it. Single-precision cases are
+/// looked up in `corpora`, double-precision ones in `double` (either may hold both).
 pub fn evidence_text(
     e: &Evidence,
     corpora: &[EngineCorpus],
@@ -236,9 +239,11 @@ pub fn evidence_text(
     framing: &[(String, Vec<FramingRecord>)],
 ) -> Option<String> {
     match *e {
-        Evidence::Case(v, name) => find(corpora, v, name).map(|(r, ver)| record_text(r, ver)),
+        Evidence::Case(v, name) => {
+            find(corpora, false, v, name).map(|(r, ver)| record_text(r, ver))
+        }
         Evidence::Double(v, name) => {
-            find(double, v, name).map(|(r, ver)| record_text(r, &format!("{ver} (double)")))
+            find(double, true, v, name).map(|(r, ver)| record_text(r, &format!("{ver} (double)")))
         }
         Evidence::Framing(v, name) => framing
             .iter()
