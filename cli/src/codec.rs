@@ -57,7 +57,8 @@ pub struct DecodeArgs {
     /// Indent the JSON.
     #[arg(long)]
     pretty: bool,
-    /// The framing around the value: a file written by store_var, or a packet peer's bytes.
+    /// The framing around the value: a file written by store_var, a stream peer's or a
+    /// PacketPeerStream's bytes (a PacketPeerUDP datagram is the bare value: none).
     #[arg(long, value_enum, default_value_t)]
     framing: FramingArg,
     /// Input file; stdin when omitted or -.
@@ -75,7 +76,8 @@ pub struct EncodeArgs {
     /// Write hex text instead of raw bytes.
     #[arg(long)]
     hex: bool,
-    /// The framing to write around the value: as store_var or a packet peer's put_var writes it.
+    /// The framing to write around the value: as store_var, a stream peer's or a
+    /// PacketPeerStream's put_var writes it (a PacketPeerUDP datagram is the bare value: none).
     #[arg(long, value_enum, default_value_t)]
     framing: FramingArg,
     /// Tagged JSON input file (docs/tagged-json.md); stdin when omitted or -.
