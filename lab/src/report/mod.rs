@@ -763,13 +763,16 @@ fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
         "Each claim of the published pages was turned into a vector and put to every engine it concerns; a row\n\
          is a discrepancy when the engine's answer contradicts the page (decided from the answer, see `CLAIMS`\n\
          in `lab/src/report/claims.rs`). The pages: \"4.x en\", godot-docs `tutorials/io/binary_serialization_api.rst`\n\
-         at commit {}, the revision the corrected pages start from and keep the section order of;\n\
-         \"4.x en (current)\", the same file at commit {}, the current upstream page, audited as well:\n\
-         it numbers the types as 4.x does and documents typed containers, RID, Callable and Signal, and its\n\
-         claims are the rows naming it, agreements included; and three 3.x pages (old English, French,\n\
-         Ukrainian). docs/format-notes.md §7 lists what each page says and Godot's source for each claim. The\n\
-         current page also names the Basis and Transform3D components `x.x, x.y, x.z, y.x, …` in wire order;\n\
-         with GDScript's meaning of `basis.x` (the x axis, a column) that is the transpose of the wire (§7).\n",
+         at commit {}, the revision the corrected pages start from (`docs/spec/changes.md` lists every\n\
+         change against it); \"4.x en (current)\", the same file at commit {}, the current upstream page,\n\
+         audited as well: it numbers the types as 4.x does and documents typed containers, RID, Callable\n\
+         and Signal; its claims are the rows naming it, agreements included, and the corrected pages follow\n\
+         its section order (header, type table, header flags, one section per type id; two sections of\n\
+         their own follow: files and packets, what the decoders accept); and three 3.x pages (old\n\
+         English, French, Ukrainian). docs/format-notes.md §7 lists what the earlier pages say and\n\
+         Godot's source for each claim. The current page also names the Basis and Transform3D\n\
+         components `x.x, x.y, x.z, y.x, …` in wire order; with GDScript's meaning of `basis.x` (the x\n\
+         axis, a column) that is the transpose of the wire (§7).\n",
         at(claims::PUBLISHED),
         at(claims::CURRENT),
     )
