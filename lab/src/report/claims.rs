@@ -414,6 +414,59 @@ pub const CLAIMS: &[Claim] = &[
     },
     Claim {
         pages: "4.x en (current)",
+        says: "NodePath: the old format (bit 31 of the name count clear) is no longer supported and returns an error",
+        instead: "agreed: it is refused",
+        majors: &[4],
+        vector: |p| {
+            with_header(
+                id(p, VariantType::NodePath) as u32,
+                &[1, 0, 0, 0, b'a', 0, 0, 0],
+            )
+            .into()
+        },
+        contradicts: |r| r.verdict != Verdict::Rejected,
+        upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
+        says: "RID: a 64-bit id",
+        instead: "agreed: 12 bytes in all",
+        majors: &[4],
+        vector: |p| with_header(id(p, VariantType::Rid) as u32, &[42, 0, 0, 0, 0, 0, 0, 0]).into(),
+        contradicts: |r| !(accepted(r) && tree_type(r) == Some("RID") && r.consumed == Some(12)),
+        upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
+        says: "PackedInt64Array: a 4-byte count, then 8 bytes per element",
+        instead: "agreed: a one-element array is 16 bytes",
+        majors: &[4],
+        vector: |_| Probe::Encode(Variant::PackedInt64Array(vec![5])),
+        contradicts: |r| !(accepted(r) && output_bytes(r).len() == 16),
+        upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
+        says: "PackedStringArray: each string's length includes its NUL terminator",
+        instead: "agreed: \"abc\" has length 4",
+        majors: &[4],
+        vector: |_| Probe::Encode(Variant::PackedStringArray(vec!["abc".into()])),
+        contradicts: |r| !(accepted(r) && output_bytes(r).get(8..12) == Some(&[4, 0, 0, 0][..])),
+        upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
+        says: "Callable: no data follows the header; decoding gives an empty Callable",
+        instead: "agreed: a bare header (4 bytes) reads as a Callable",
+        majors: &[4],
+        vector: |_| with_header(25, &[]).into(),
+        contradicts: |r| {
+            !(accepted(r) && tree_type(r) == Some("Callable") && r.consumed == Some(4))
+        },
+        upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
         says: "Colors are always encoded in single precision",
         instead: "agreed: a Color header with bit 16 is still read as four 4-byte floats (20 bytes)",
         majors: &[4],
