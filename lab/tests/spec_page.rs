@@ -1,6 +1,9 @@
 //! The generated pages (docs/spec/, written by `gdmarshal report`): every type id, every
 //! fixed payload size and every matrix component order they state is checked against the profile
-//! tables and against vectors the engines wrote (the corpus and corpus/framing/).
+//! tables and against vectors the engines wrote (the corpus and corpus/framing/); every layout
+//! they state is read out of an engine's bytes and compared with what the codec reads there;
+//! every transport and get_var sentence is checked against corpus/framing/; and every change
+//! listed in docs/spec/changes.md has its evidence recorded.
 
 use std::path::Path;
 
