@@ -85,35 +85,6 @@ pub const CHANGES: &[Change] = &[
         )],
     },
     Change {
-        pages: "4.x",
-        text: "Typed Array and Dictionary: without full objects the type data of a class or a script is the class name `EncodedObjectAsID`; an empty class name is the built-in type Object (kind 1, id 24). (§3 rows 14, 17; §5)",
-        evidence: &[
-            Evidence::Case("4.6", "encode/typed/class_array"),
-            Evidence::Case("4.6", "encode/typed/script_array"),
-            Evidence::Reproducer(
-                "tests/differential/codec-differs/4.6-09790fb95d3f9035.json",
-                "encode `{\"type\":\"Dictionary\",\"key_type\":{\"class\":\"\"},\"value\":[]}` → `1b0001001800000000000000`",
-            ),
-        ],
-    },
-    Change {
-        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
-        text: "PacketPeer: the page implied the length framing for every packet peer; only PacketPeerStream writes a length, a PacketPeerUDP (ENet, WebSocket) packet is the bare value. (§6)",
-        evidence: &[
-            Evidence::Framing("4.6", "write/packet/int_7"),
-            Evidence::Framing("4.6", "write/tcp/int_7"),
-            Evidence::Framing("4.6", "write/udp/int_7"),
-        ],
-    },
-    Change {
-        pages: "3.x",
-        text: "NodePath: a warning that 3.x encoders leave the padding of names uninitialised, so its bytes differ between runs. (§4)",
-        evidence: &[Evidence::Reproducer(
-            "findings/engine-nondeterministic/3.2-6fa9ca6147bbf68c.json",
-            "decode `0f00000001000080000000000200000001000000610000000100000062000000` → re-encoded bytes differ between runs",
-        )],
-    },
-    Change {
         pages: "4.x en",
         text: "Color: the note \"typically 0..1, can be above 1 for overbright colors\" is dropped: the wire holds any 32-bit float. (§1)",
         evidence: &[Evidence::Case("4.6", "encode/Color/rgba")],
@@ -134,11 +105,34 @@ const ADDED: &[Change] = &[
     },
     Change {
         pages: "4.x, 3.x",
-        text: "Files and packets: the length each transport writes or not, and what a wrong length does. (§6)",
+        text: "Files and packets, per transport (the published pages name the packet APIs of PacketPeer and say nothing of framing): files, stream peers and PacketPeerStream write a 4-byte length before the value, a PacketPeerUDP (ENet, WebSocket) packet is the bare value; and what a wrong length does. (§6)",
         evidence: &[
             Evidence::Framing("4.6", "write/file/int_7"),
-            Evidence::Framing("3.6", "write/file/int_7"),
+            Evidence::Framing("4.6", "write/tcp/int_7"),
+            Evidence::Framing("4.6", "write/udp/int_7"),
+            Evidence::Framing("3.6", "write/packet/int_7"),
+            Evidence::Framing("3.6", "write/udp/int_7"),
         ],
+    },
+    Change {
+        pages: "4.x",
+        text: "Typed Array and Dictionary: without full objects the type data of a class or a script is the class name `EncodedObjectAsID`; an empty class name is the built-in type Object (kind 1, id 24). (§3 rows 14, 17, 26; §5)",
+        evidence: &[
+            Evidence::Case("4.6", "encode/typed/class_array"),
+            Evidence::Case("4.6", "encode/typed/script_array"),
+            Evidence::Reproducer(
+                "tests/differential/codec-differs/4.6-09790fb95d3f9035.json",
+                "encode `{\"type\":\"Dictionary\",\"key_type\":{\"class\":\"\"},\"value\":[]}` → `1b0001001800000000000000`",
+            ),
+        ],
+    },
+    Change {
+        pages: "3.x",
+        text: "NodePath: a warning that 3.x encoders leave the padding of names uninitialised, so its bytes differ between runs. (§4)",
+        evidence: &[Evidence::Reproducer(
+            "findings/engine-nondeterministic/3.2-6fa9ca6147bbf68c.json",
+            "decode `0f00000001000080000000000200000001000000610000000100000062000000` → re-encoded bytes differ between runs",
+        )],
     },
     Change {
         pages: "4.x, 3.x",
@@ -365,5 +359,6 @@ pub fn changes(
     md.push_str("\n## Editorial\n\n");
     md.push_str("- [4.x en] The `:article_outdated:` marker is dropped; the page is generated from the engines' answers.\n");
     md.push_str("- [4.x en, 3.x] Links to the class reference inside tables and notes are dropped; the section headings keep theirs.\n");
+    md.push_str("- [4.x, 3.x] The header flags are a section of their own after the type table, where the current upstream page has them (report §3).\n");
     md
 }
