@@ -1,8 +1,10 @@
 //! The framing around an encoded value that `FileAccess.store_var` (3.x `File.store_var`),
-//! `StreamPeer.put_var` and `PacketPeer.put_var` write, and their `get_var` read: a 4-byte
+//! `StreamPeer.put_var` and `PacketPeerStream.put_var` write, and their `get_var` read: a 4-byte
 //! little-endian length of the encoded value, then the value as [`encode`](crate::encode())
-//! writes it. The three write the same bytes (`corpus/framing/` holds each engine's own); they
-//! differ only in what a wrong length does, which [`unframe`] follows per engine version:
+//! writes it. The three write the same bytes (`corpus/framing/` holds each engine's own, also for
+//! a `PacketPeerStream` over a `StreamPeerTCP`); they differ only in what a wrong length does,
+//! which [`unframe`] follows per engine version. Other packet peers (`PacketPeerUDP`, ENet,
+//! WebSocket) send the bare value with no length: [`Framing::None`].
 //!
 //! - a length shorter than the value: the value is decoded from that many bytes only, so the
 //!   read fails on every engine; the reader has still moved past the length and that many bytes;
@@ -33,15 +35,16 @@ use crate::profile::{Family, Profile};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Framing {
-    /// The bare value, as `var_to_bytes` writes it.
+    /// The bare value, as `var_to_bytes` writes it; also a `PacketPeerUDP` datagram (and an ENet
+    /// or WebSocket packet), which `put_var` sends without a length.
     None,
     /// A file written by `store_var`: length, then the value.
     StoreVar,
     /// `StreamPeer.put_var`: the same bytes as [`Framing::StoreVar`], but `get_var` refuses a
     /// length past the end on every engine.
     Stream,
-    /// `PacketPeer.put_var` over a `PacketPeerStream`: the same bytes as [`Framing::StoreVar`],
-    /// but a packet is only read once all of it has arrived.
+    /// `PacketPeerStream.put_var` (a packet peer over a stream peer): the same bytes as
+    /// [`Framing::StoreVar`], but a packet is only read once all of it has arrived.
     Packet,
 }
 

@@ -15,15 +15,18 @@ use gdmarshal::json::{Hex, Unhex, read_json, write_json};
 /// The framing around the value (`--framing`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
 pub enum FramingArg {
-    /// The bare value, as var_to_bytes writes it.
+    /// The bare value, as var_to_bytes writes it: also a packet of PacketPeerUDP, ENet or
+    /// WebSocket, whose put_var writes no length.
     #[default]
     None,
     /// A 4-byte length first: FileAccess.store_var (3.x File.store_var).
     StoreVar,
     /// A 4-byte length first: StreamPeer.put_var (a length past the end is refused).
     Stream,
-    /// A 4-byte length first: PacketPeer.put_var over a PacketPeerStream (read only when whole).
-    Packet,
+    /// A 4-byte length first: PacketPeerStream.put_var, a packet carried over a stream peer
+    /// (read only when whole).
+    #[value(name = "packet-stream", alias = "packet")]
+    PacketStream,
 }
 
 impl From<FramingArg> for Framing {
@@ -32,7 +35,7 @@ impl From<FramingArg> for Framing {
             FramingArg::None => Framing::None,
             FramingArg::StoreVar => Framing::StoreVar,
             FramingArg::Stream => Framing::Stream,
-            FramingArg::Packet => Framing::Packet,
+            FramingArg::PacketStream => Framing::Packet,
         }
     }
 }
@@ -54,7 +57,8 @@ pub struct DecodeArgs {
     /// Indent the JSON.
     #[arg(long)]
     pretty: bool,
-    /// The framing around the value: a file written by store_var, or a packet peer's bytes.
+    /// The framing around the value: a file written by store_var, a stream peer's or a
+    /// PacketPeerStream's bytes (a PacketPeerUDP datagram is the bare value: none).
     #[arg(long, value_enum, default_value_t)]
     framing: FramingArg,
     /// Input file; stdin when omitted or -.
@@ -72,7 +76,8 @@ pub struct EncodeArgs {
     /// Write hex text instead of raw bytes.
     #[arg(long)]
     hex: bool,
-    /// The framing to write around the value: as store_var or a packet peer's put_var writes it.
+    /// The framing to write around the value: as store_var, a stream peer's or a
+    /// PacketPeerStream's put_var writes it (a PacketPeerUDP datagram is the bare value: none).
     #[arg(long, value_enum, default_value_t)]
     framing: FramingArg,
     /// Tagged JSON input file (docs/tagged-json.md); stdin when omitted or -.

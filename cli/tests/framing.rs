@@ -14,11 +14,14 @@ fn corpus() -> Vec<(String, Vec<FramingRecord>)> {
     framing::load(&dir).unwrap()
 }
 
+/// The `--framing` name for the bytes of a framing corpus API.
 fn option(via: &str) -> &'static str {
     match via {
         "file" => "store-var",
         "stream" => "stream",
-        _ => "packet",
+        "packet" | "tcp" => "packet-stream",
+        "udp" => "none",
+        other => panic!("no --framing name for the API {other:?}"),
     }
 }
 

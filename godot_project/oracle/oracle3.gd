@@ -130,6 +130,10 @@ func handle(line, seq, i):
 		return frame(req)
 	if op == "unframe":
 		return unframe(req)
+	if op == "frame_net":
+		return frame_net(req)
+	if op == "unframe_net":
+		return unframe_net(req)
 	if op == "axes":
 		return axes()
 	return {"error": "unknown op %s" % JSON.print(op)}
@@ -870,3 +874,160 @@ func axes():
 		"transform": Marshalls.raw_to_base64(var2bytes(t)),
 		"transform2d": Marshalls.raw_to_base64(var2bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
 	}
+
+
+# ---------------------------------------------------------------- framing over loopback sockets
+
+
+# What put_var puts on the wire through a socket on loopback: "udp" is the datagram a
+# PacketPeerUDP sends, "tcp" the bytes a PacketPeerStream over a StreamPeerTCP sends.
+func frame_net(req):
+	problem = ""
+	unsupported = ""
+	var v = build(req.get("tree"), 0)
+	if problem != "":
+		return {"error": problem}
+	if unsupported != "":
+		return {"ok": false, "unsupported": unsupported}
+	var objects = bool(req.get("objects", false))
+	var via = req.get("via")
+	var out = null
+	if via == "udp":
+		var rx = PacketPeerUDP.new()
+		var port = _udp_bind(rx)
+		if port < 0:
+			return {"error": "cannot bind a UDP port on loopback"}
+		var tx = PacketPeerUDP.new()
+		tx.set_dest_address("127.0.0.1", port)
+		tx.put_var(v, objects)
+		out = _udp_packet(rx)
+		tx.close()
+		rx.close()
+	elif via == "tcp":
+		var pair = _tcp_pair()
+		if pair.empty():
+			return {"error": "cannot connect over loopback TCP"}
+		var pp = PacketPeerStream.new()
+		pp.stream_peer = pair[0]
+		pp.put_var(v, objects)
+		out = _tcp_received(pair[1])
+		pair[0].disconnect_from_host()
+		pair[1].disconnect_from_host()
+	else:
+		return {"error": "unknown via %s" % JSON.print(via)}
+	if out == null:
+		return {"error": "nothing arrived over loopback %s" % via}
+	return {"ok": true, "bytes": Marshalls.raw_to_base64(out)}
+
+
+# Sends these bytes over a loopback socket as they are (one UDP datagram, or the TCP stream)
+# and reads one value from the other end with PacketPeerUDP.get_var or, over TCP, a
+# PacketPeerStream's get_var once all the bytes have arrived. A packet has no position.
+func unframe_net(req):
+	if typeof(req.get("bytes")) != TYPE_STRING:
+		return {"error": "unframe_net needs \"bytes\" (base64)"}
+	var b = Marshalls.base64_to_raw(req["bytes"])
+	var objects = bool(req.get("objects", false))
+	var via = req.get("via")
+	var v = null
+	if via == "udp":
+		var rx = PacketPeerUDP.new()
+		var port = _udp_bind(rx)
+		if port < 0:
+			return {"error": "cannot bind a UDP port on loopback"}
+		var tx = PacketPeerUDP.new()
+		tx.set_dest_address("127.0.0.1", port)
+		tx.put_packet(b)
+		var start = OS.get_ticks_msec()
+		while rx.get_available_packet_count() == 0 and OS.get_ticks_msec() - start < 2000:
+			OS.delay_msec(1)
+		if rx.get_available_packet_count() == 0:
+			return {"error": "no datagram arrived over loopback"}
+		v = rx.get_var(objects)
+		tx.close()
+		rx.close()
+	elif via == "tcp":
+		var pair = _tcp_pair()
+		if pair.empty():
+			return {"error": "cannot connect over loopback TCP"}
+		pair[0].put_data(b)
+		_tcp_wait(pair[1], b.size())
+		var pp = PacketPeerStream.new()
+		pp.stream_peer = pair[1]
+		v = pp.get_var(objects)
+		pair[0].disconnect_from_host()
+		pair[1].disconnect_from_host()
+	else:
+		return {"error": "unknown via %s" % JSON.print(via)}
+	return {"ok": true, "value": tree(v, 0), "position": 0}
+
+
+# Listens on a free loopback port; the port, or -1.
+func _udp_bind(rx):
+	var base = 20000 + OS.get_process_id() % 20000
+	for i in range(64):
+		if rx.listen(base + i * 7, "127.0.0.1") == OK:
+			return base + i * 7
+	return -1
+
+
+func _udp_packet(rx):
+	var start = OS.get_ticks_msec()
+	while rx.get_available_packet_count() == 0:
+		if OS.get_ticks_msec() - start > 2000:
+			return null
+		OS.delay_msec(1)
+	return rx.get_packet()
+
+
+# A connected pair of loopback TCP peers: [client, the server's side], or [].
+func _tcp_pair():
+	var server = TCP_Server.new()
+	var base = 20000 + OS.get_process_id() % 20000
+	var port = -1
+	for i in range(64):
+		if server.listen(base + i * 7, "127.0.0.1") == OK:
+			port = base + i * 7
+			break
+	if port < 0:
+		return []
+	var client = StreamPeerTCP.new()
+	if client.connect_to_host("127.0.0.1", port) != OK:
+		return []
+	var start = OS.get_ticks_msec()
+	while not server.is_connection_available() or client.get_status() != StreamPeerTCP.STATUS_CONNECTED:
+		if OS.get_ticks_msec() - start > 2000:
+			return []
+		OS.delay_msec(1)
+	var other = server.take_connection()
+	server.stop()
+	client.set_no_delay(true)
+	return [client, other]
+
+
+# Waits until `size` bytes are readable on the peer (or 2 s have passed).
+func _tcp_wait(p, size):
+	var start = OS.get_ticks_msec()
+	while p.get_available_bytes() < size and OS.get_ticks_msec() - start < 2000:
+		OS.delay_msec(1)
+
+
+# Every byte that arrives on the peer until 200 ms pass without more (or 2 s in all).
+func _tcp_received(p):
+	var out = PoolByteArray()
+	var start = OS.get_ticks_msec()
+	var last = start
+	while OS.get_ticks_msec() - start < 2000:
+		var n = p.get_available_bytes()
+		if n > 0:
+			var got = p.get_data(n)
+			if got[0] != OK:
+				break
+			out.append_array(got[1])
+			last = OS.get_ticks_msec()
+		elif out.size() > 0 and OS.get_ticks_msec() - last > 200:
+			break
+		OS.delay_msec(1)
+	if out.empty():
+		return null
+	return out

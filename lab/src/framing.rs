@@ -31,7 +31,8 @@ pub fn default_dir() -> PathBuf {
 pub struct FramingRecord {
     /// Stable name, e.g. `write/file/int_7` or `read/packet/length_past_end`.
     pub name: String,
-    /// `file`, `stream` or `packet`; empty for the `axes` record.
+    /// `file`, `stream`, `packet` (over a `StreamPeerBuffer`), `tcp` (a `PacketPeerStream`
+    /// over loopback TCP) or `udp` (a loopback datagram); empty for the `axes` record.
     pub via: String,
     /// `full_objects` / `allow_objects`.
     pub objects: bool,
@@ -222,52 +223,95 @@ pub enum FramingMismatch {
     },
 }
 
-/// Asks an engine every framing case; the records in a stable order.
-pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, AskError> {
+/// The read cases for a datagram: bare encodings, as a packet carries them, and a framed one.
+fn packet_reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
+    let enc = |v: &Variant| encode(v, p, EncodeOptions::default()).expect("plain values encode");
+    let seven = enc(&Variant::Int(7));
+    let full = encode(&resource(p), p, EncodeOptions { full_objects: true })
+        .expect("a Resource encodes in full");
+    vec![
+        ("bare", seven.clone(), false),
+        ("bare_string", enc(&Variant::String("ab".into())), false),
+        ("framed", frame(&seven, Framing::StoreVar), false),
+        ("full_object_not_allowed", full.clone(), false),
+        ("full_object_allowed", full, true),
+    ]
+}
+
+fn write_record(
+    name: String,
+    via: Via,
+    objects: bool,
+    v: &Variant,
+    p: Profile,
+    bytes: &[u8],
+) -> FramingRecord {
+    FramingRecord {
+        name,
+        via: via.name().into(),
+        objects,
+        value: Some(to_json(v, p, FloatStyle::Shortest)),
+        output: Some(hex(bytes)),
+        input: None,
+        tree: None,
+        position: None,
+        answer: None,
+    }
+}
+
+/// Every case through one API: the writes, then the reads.
+fn record_via(engine: &mut Engine, via: Via, out: &mut Vec<FramingRecord>) -> Result<(), AskError> {
     let p = engine.info().profile;
-    let mut out = Vec::new();
-    for via in Via::ALL {
-        for (name, v) in values() {
-            let bytes = engine.frame(&v, via, false)?;
-            out.push(FramingRecord {
-                name: format!("write/{}/{name}", via.name()),
-                via: via.name().into(),
-                objects: false,
-                value: Some(to_json(&v, p, FloatStyle::Shortest)),
-                output: Some(hex(&bytes)),
-                input: None,
-                tree: None,
-                position: None,
-                answer: None,
-            });
-        }
-        // full_objects changes nothing for a value without objects.
-        let v = Variant::Int(7);
+    for (name, v) in values() {
+        let bytes = engine.frame(&v, via, false)?;
+        out.push(write_record(
+            format!("write/{}/{name}", via.name()),
+            via,
+            false,
+            &v,
+            p,
+            &bytes,
+        ));
+    }
+    // full_objects changes nothing for a value without objects.
+    let v = Variant::Int(7);
+    let bytes = engine.frame(&v, via, true)?;
+    out.push(write_record(
+        format!("write/{}/int_7_full_objects", via.name()),
+        via,
+        true,
+        &v,
+        p,
+        &bytes,
+    ));
+    let reads = if via == Via::Udp {
+        packet_reads(p)
+    } else {
+        reads(p)
+    };
+    for (name, b, objects) in reads {
+        let u = engine.unframe(&b, via, objects)?;
         out.push(FramingRecord {
-            name: format!("write/{}/int_7_full_objects", via.name()),
+            name: format!("read/{}/{name}", via.name()),
             via: via.name().into(),
-            objects: true,
-            value: Some(to_json(&v, p, FloatStyle::Shortest)),
-            output: Some(hex(&engine.frame(&v, via, true)?)),
-            input: None,
-            tree: None,
-            position: None,
+            objects,
+            value: None,
+            output: None,
+            input: Some(hex(&b)),
+            tree: Some(u.tree),
+            position: Some(u.position),
             answer: None,
         });
-        for (name, b, objects) in reads(p) {
-            let u = engine.unframe(&b, via, objects)?;
-            out.push(FramingRecord {
-                name: format!("read/{}/{name}", via.name()),
-                via: via.name().into(),
-                objects,
-                value: None,
-                output: None,
-                input: Some(hex(&b)),
-                tree: Some(u.tree),
-                position: Some(u.position),
-                answer: None,
-            });
-        }
+    }
+    Ok(())
+}
+
+/// Asks an engine every framing case; the records in a stable order (the in-memory APIs, the
+/// `axes` record, then the loopback sockets).
+pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, AskError> {
+    let mut out = Vec::new();
+    for via in Via::ALL {
+        record_via(engine, via, &mut out)?;
     }
     out.push(FramingRecord {
         name: "axes".into(),
@@ -280,6 +324,9 @@ pub fn record(engine: &mut Engine) -> Result<Vec<FramingRecord>, AskError> {
         position: None,
         answer: Some(axes_record(engine.axes()?)),
     });
+    for via in Via::NET {
+        record_via(engine, via, &mut out)?;
+    }
     Ok(out)
 }
 
@@ -353,7 +400,8 @@ pub fn framing_of(via: &str) -> Option<Framing> {
     match via {
         "file" => Some(Framing::StoreVar),
         "stream" => Some(Framing::Stream),
-        "packet" => Some(Framing::Packet),
+        "packet" | "tcp" => Some(Framing::Packet),
+        "udp" => Some(Framing::None),
         _ => None,
     }
 }
@@ -398,8 +446,10 @@ pub fn check(r: &FramingRecord, p: Profile) -> Result<(), FramingMismatch> {
                     engine: Box::new(r.tree.clone()),
                 });
             }
-            // A packet peer pulls everything the stream has into its buffer: no position to match.
-            if framing != Framing::Packet && Some(consumed as u64) != r.position {
+            // A packet peer pulls everything the stream has into its buffer, and a datagram is
+            // read whole: no position to match.
+            let packet = matches!(framing, Framing::Packet | Framing::None);
+            if !packet && Some(consumed as u64) != r.position {
                 return Err(FramingMismatch::Moved {
                     ours: consumed,
                     engine: r.position,

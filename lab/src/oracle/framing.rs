@@ -22,11 +22,18 @@ pub enum Via {
     Stream,
     /// `PacketPeer.put_var` / `get_var`, on a `PacketPeerStream` over a `StreamPeerBuffer`.
     Packet,
+    /// `PacketPeer.put_var` / `get_var`, on a `PacketPeerStream` over a `StreamPeerTCP` on
+    /// loopback.
+    Tcp,
+    /// `PacketPeerUDP.put_var` / `get_var`, one datagram on loopback.
+    Udp,
 }
 
 impl Via {
-    /// Every API, in report order.
+    /// The APIs on in-memory buffers and files, in report order.
     pub const ALL: [Via; 3] = [Via::File, Via::Stream, Via::Packet];
+    /// The APIs over loopback sockets, in report order.
+    pub const NET: [Via; 2] = [Via::Tcp, Via::Udp];
 
     /// The name on the wire and in the corpus.
     pub fn name(self) -> &'static str {
@@ -34,6 +41,16 @@ impl Via {
             Via::File => "file",
             Via::Stream => "stream",
             Via::Packet => "packet",
+            Via::Tcp => "tcp",
+            Via::Udp => "udp",
+        }
+    }
+
+    /// The oracle's ops for writing and reading through this API.
+    fn ops(self) -> (&'static str, &'static str) {
+        match self {
+            Via::Tcp | Via::Udp => ("frame_net", "unframe_net"),
+            _ => ("frame", "unframe"),
         }
     }
 }
@@ -75,7 +92,7 @@ impl Engine {
     pub fn frame(&mut self, value: &Variant, via: Via, objects: bool) -> Result<Vec<u8>, AskError> {
         let profile = self.info().profile;
         let line = json!({
-            "op": "frame",
+            "op": via.ops().0,
             "via": via.name(),
             "objects": objects,
             "tree": to_json(value, profile, FloatStyle::Bits),
@@ -91,7 +108,7 @@ impl Engine {
     /// What the engine's `get_var` reads from `bytes` through `via`.
     pub fn unframe(&mut self, bytes: &[u8], via: Via, objects: bool) -> Result<Unframed, AskError> {
         let line = json!({
-            "op": "unframe",
+            "op": via.ops().1,
             "via": via.name(),
             "objects": objects,
             "bytes": BASE64.encode(bytes),

@@ -28,6 +28,7 @@ use gdmarshal::types::{TYPES, VariantType};
 pub mod appendix;
 pub mod claims;
 mod double;
+mod framing;
 pub mod kinds;
 pub(crate) mod reference;
 pub mod spec;
@@ -232,7 +233,7 @@ pub fn render(inp: &Inputs) -> Result<Rendered, RenderError> {
     engine_defects(&mut md, inp, &version_rows, &mut apps[3]);
     campaigns_tried(&mut md, inp);
     fixed_findings(&mut md, inp, &mut apps[4]);
-    reference::framing_section(&mut md, inp, &mut apps[5])?;
+    framing::framing_section(&mut md, inp, &mut apps[5])?;
     reference::component_order(&mut md, inp);
     reference::vector4_family(&mut md, inp, &mut apps[6]);
     reference::tolerance(&mut md, inp, &mut apps[7]);
@@ -240,7 +241,12 @@ pub fn render(inp: &Inputs) -> Result<Rendered, RenderError> {
     double::double_builds(&mut md, inp, &mut apps[9]);
     let mut files: Vec<(String, String)> =
         apps.iter().map(|a| (a.file.clone(), a.render())).collect();
-    files.extend(spec::files(inp.corpora, &inp.framing));
+    files.extend(spec::files(
+        inp.corpora,
+        inp.double_corpora,
+        &inp.framing,
+        &inp.claims,
+    ));
     Ok(Rendered {
         report: md,
         files,
@@ -636,11 +642,21 @@ fn version_differences(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Vec
             }
             rows += 1;
             let cause = kinds::version_row(&r.name, r, o);
+            // Each engine decoded its own encoding: show both inputs when they differ.
+            let case = if r.input.is_some() && r.input != o.input {
+                format!(
+                    "{va}: {}<br>{vb}: {}",
+                    case_cell(r, app, &format!("{} {va}", r.name)),
+                    case_cell(o, app, &format!("{} {vb}", r.name))
+                )
+            } else {
+                case_cell(r, app, &r.name)
+            };
             writeln!(
                 md,
                 "| `{}` | {} | {} | {} | {} | {} |",
                 r.name,
-                case_cell(r, app, &r.name),
+                case,
                 answer_cell(r, app, &format!("{} {va}", r.name)),
                 answer_cell(o, app, &format!("{} {vb}", r.name)),
                 cause.kind().name(),
@@ -736,10 +752,31 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix) {
 /// §3: each claim of the documented spec put to the engines; returns how many they contradict.
 fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
     md.push_str("## 3. Where the documented spec disagrees with the engines\n\n");
-    md.push_str("Each claim of the pages in `../shared/spec/` (4.x English page `binary_serialization_api.4x.en.rst.txt`; 3.x pages:\n");
-    md.push_str("old English, French, Ukrainian) was turned into a vector and put to every engine it concerns; a row is a\n");
-    md.push_str("discrepancy when the engine's answer contradicts the page (decided from the answer, see `CLAIMS` in\n");
-    md.push_str("`lab/src/report/claims.rs`). Sources for each: docs/format-notes.md §7.\n\n");
+    let at = |c: &str| {
+        format!(
+            "[{}](https://github.com/godotengine/godot-docs/blob/{c}/tutorials/io/binary_serialization_api.rst)",
+            &c[..7]
+        )
+    };
+    writeln!(
+        md,
+        "Each claim of the published pages was turned into a vector and put to every engine it concerns; a row\n\
+         is a discrepancy when the engine's answer contradicts the page (decided from the answer, see `CLAIMS`\n\
+         in `lab/src/report/claims.rs`). The pages: \"4.x en\", godot-docs `tutorials/io/binary_serialization_api.rst`\n\
+         at commit {}, the revision the corrected pages start from (`docs/spec/changes.md` lists every\n\
+         change against it); \"4.x en (current)\", the same file at commit {}, the current upstream page,\n\
+         audited as well: it numbers the types as 4.x does and documents typed containers, RID, Callable\n\
+         and Signal; its claims are the rows naming it, agreements included, and the corrected pages follow\n\
+         its section order (header, type table, header flags, one section per type id; two sections of\n\
+         their own follow: files and packets, what the decoders accept); and three 3.x pages (old\n\
+         English, French, Ukrainian). docs/format-notes.md §7 lists what the earlier pages say and\n\
+         Godot's source for each claim. The current page also names the Basis and Transform3D\n\
+         components `x.x, x.y, x.z, y.x, …` in wire order; with GDScript's meaning of `basis.x` (the x\n\
+         axis, a column) that is the transpose of the wire (§7).\n",
+        at(claims::PUBLISHED),
+        at(claims::CURRENT),
+    )
+    .ok();
     md.push_str("| # | pages | the page says | the engines do | vector | engines' answers | confirmed by |\n|---|---|---|---|---|---|---|\n");
     let mut confirmed = 0;
     for (i, c) in CLAIMS.iter().enumerate() {
@@ -1031,7 +1068,7 @@ fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
             short_version(&f.version),
             app.plain(&format!("{label} source"), &f.source(), 60),
             case_cell(&f.engine_answer, app, label),
-            app.plain(&format!("{label} detail"), &f.detail, 160),
+            app.plain(&format!("{label} detail"), differed(&f.detail), 160),
             answer_cell(&f.engine_answer, app, label),
             path
         )
@@ -1043,6 +1080,14 @@ fn fixed_findings(md: &mut String, inp: &Inputs, app: &mut Appendix) {
         inp.fixed_findings.len()
     )
     .ok();
+}
+
+/// What a finding's detail says differed, without the trees it quotes: the engine's tree as the
+/// campaign first saw it may differ from the answer recorded on replay (the next column), which
+/// is the one the row shows.
+fn differed(detail: &str) -> &str {
+    let first = detail.lines().next().unwrap_or("");
+    first.strip_suffix(':').unwrap_or(first)
 }
 
 /// Writes the report to `path` and its other files beside it (`report/…md` and `spec/…` in the

@@ -131,6 +131,11 @@ fn element(e: Element) -> (usize, &'static str, Vec<&'static str>) {
     }
 }
 
+/// What the engines write and read for a class or script element type (4.6.3: corpus
+/// `encode/typed/class_array`, `encode/typed/script_array`, `decode/noncanonical/typed_class_name`;
+/// an empty class name: tests/differential/codec-differs/4.6-09790fb95d3f9035.json).
+const CLASS_NAMES: &str = "Without ``full_objects`` the encoder writes a class or a script type as kind 2 with the class name ``EncodedObjectAsID``, and a decoder that does not allow objects reads any class name or script as ``EncodedObjectAsID``; with ``full_objects`` a class is written as its name and a script as its resource path. An empty class name is the built-in type Object: kind 1 and type id 24.";
+
 /// The parts of a type's section on the page of profile `p`.
 pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
     let four = p.major() == 4;
@@ -192,7 +197,11 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
                 row(8, 4, "Integer", "Sub-name count"),
                 row(12, 4, "Integer", "Flags (absolute: ``val & 1 != 0``)"),
             ],
-            after: "Then, for each name and sub-name, its length (4 bytes) and its UTF-8 bytes, padded to 4 bytes.".into(),
+            after: if four {
+                "Then, for each name and sub-name, its length (4 bytes) and its UTF-8 bytes, padded to 4 bytes.".into()
+            } else {
+                "Then, for each name and sub-name, its length (4 bytes) and its UTF-8 bytes, padded to 4 bytes.\n\n.. warning::\n\n   3.x encoders leave the padding bytes after a name or sub-name uninitialised: two encodings of\n   one NodePath can differ there. A decoder must ignore them; do not compare encoded NodePaths\n   byte for byte.".into()
+            },
             ..Part::default()
         }],
         Shape::Rid if four => vec![part(vec![row(4, 8, "Integer", "The RID's id (64-bit)")])],
@@ -216,7 +225,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             if four {
                 parts.push(Part {
                     title: Some("Typed dictionaries (4.4+)".into()),
-                    before: "Header bits 16-17 give the key type's kind and bits 18-19 the value type's (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); the key's then the value's type data come before the count.".into(),
+                    before: format!("Header bits 16-17 give the key type's kind and bits 18-19 the value type's (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); the key's then the value's type data come before the count. {CLASS_NAMES}"),
                     ..Part::default()
                 });
             }
@@ -231,7 +240,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             if four {
                 parts.push(Part {
                     title: Some("Typed arrays (4.3+)".into()),
-                    before: "Header bits 16-17 give the element type's kind (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); its type data comes before the count. Elements are converted to the type as they are read.".into(),
+                    before: format!("Header bits 16-17 give the element type's kind (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); its type data comes before the count. Elements are converted to the type as they are read. {CLASS_NAMES}"),
                     ..Part::default()
                 });
             }
@@ -242,7 +251,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             after: "For each string: its length including a NUL terminator (4 bytes), its UTF-8 bytes and the NUL, padded to 4 bytes. A string without the NUL is read too.".into(),
             ..Part::default()
         }],
-        Shape::Packed(e) => packed_parts(t, e, four),
+        Shape::Packed(e) => packed_parts(e, four),
     }
 }
 
@@ -274,7 +283,7 @@ fn object_parts() -> Vec<Part> {
 }
 
 /// A packed array's parts: the count, then each element's components at their strides.
-fn packed_parts(t: &TypeInfo, e: Element, four: bool) -> Vec<Part> {
+fn packed_parts(e: Element, four: bool) -> Vec<Part> {
     let (size, kind, parts_of) = element(e);
     let stride = size * parts_of.len();
     let mut rows = vec![row(4, 4, "Integer", "Array length (elements)")];
@@ -289,7 +298,7 @@ fn packed_parts(t: &TypeInfo, e: Element, four: bool) -> Vec<Part> {
     let mut after = String::new();
     if e == Element::U8 {
         after = "The array data is padded to 4 bytes; at the end of the input the padding may be missing.".into();
-    } else if four && t.ty == VariantType::PackedVector2Array {
+    } else if four && matches!(e, Element::Reals(_)) {
         after = "With ``ENCODE_FLAG_64`` each component is a 64-bit float (8 bytes).".into();
     }
     vec![Part {

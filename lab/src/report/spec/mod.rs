@@ -5,12 +5,13 @@
 //! review line by line. `gdmarshal report` writes them; `lab/tests/spec_page.rs` checks every id,
 //! size and component order in them against the profiles and the engines' vectors.
 
+pub mod changes;
 pub mod layout;
 pub mod rst;
 
 use std::fmt::Write as _;
 
-use super::claims::CLAIMS;
+use super::EngineClaims;
 use super::reference::RULES;
 use crate::corpus::EngineCorpus;
 use crate::framing::FramingRecord;
@@ -61,17 +62,8 @@ fn header_section(p: Profile, md: &mut String) {
     md.push_str("The packet is designed to be always padded to 4 bytes. All values are little-endian-encoded.\n");
     md.push_str("All packets have a 4-byte header representing an integer, specifying the type of data. The\n");
     md.push_str("lowest byte is the type; the decoders ignore bits 8 to 15 (a header ``0x0102`` reads as an\n");
-    md.push_str("integer); bits 16 and up are flags::\n\n");
+    md.push_str("integer); bits 16 and up are flags (below)::\n\n");
     md.push_str("    base_type = val & 0xFF;\n    flags = val >> 16;\n\n");
-    md.push_str("Flag bit 16 is ``ENCODE_FLAG_64`` for integers, floats");
-    if p.major() == 4 {
-        md.push_str(", math types and packed vector arrays");
-    }
-    md.push_str(", and\n``ENCODE_FLAG_OBJECT_AS_ID`` for objects.");
-    if p.major() == 4 {
-        md.push_str(" Arrays (since 4.3) use bits 16-17 and dictionaries (since 4.4)\nbits 16-19 for their element types.");
-    }
-    md.push_str(" Other flag bits are ignored.\n\n");
     let rows: Vec<Vec<String>> = TYPES
         .iter()
         .filter_map(|t| {
@@ -82,14 +74,47 @@ fn header_section(p: Profile, md: &mut String) {
     let mut rows = rows;
     rows.sort_by_key(|r| r[0].parse::<u32>().unwrap_or(0));
     md.push_str(&grid(&["Type", "Value"], &rows));
-    md.push_str("Following this is the actual packet contents, which varies for each type of packet. Note that\n");
-    md.push_str("this assumes Godot is compiled with single-precision floats, which is the default. If Godot was\n");
-    md.push_str("compiled with double-precision floats, the length of \"Float\" fields within data structures\n");
-    md.push_str("should be 8, and the offset should be ``(offset - 4) * 2 + 4``. The ``float`` type itself is\n");
+    // The current upstream page has a "Header Flags" section here (report §3).
+    md.push_str(&heading("Header flags", '^'));
+    md.push_str("Flag bit 16 is ``ENCODE_FLAG_64`` for integers, floats");
+    if p.major() == 4 {
+        md.push_str(", math types and packed vector arrays");
+    }
+    md.push_str(", and\n``ENCODE_FLAG_OBJECT_AS_ID`` for objects.");
+    if p.major() == 4 {
+        md.push_str(" Arrays (since 4.3) use bits 16-17 and dictionaries (since 4.4)\nbits 16-19 for their element types.");
+    }
+    md.push_str(" Other flag bits are ignored.\n\n");
     md.push_str(
-        "written with 4 bytes when its value is exact in single precision, and with 8 bytes and\n",
+        "Following this is the actual packet contents, which varies for each type of packet.\n\n",
     );
-    md.push_str("``ENCODE_FLAG_64`` otherwise.\n\n");
+    double_paragraph(p, md);
+}
+
+/// What builds with double-precision reals write (docs/report.md §11, docs/format-notes.md).
+fn double_paragraph(p: Profile, md: &mut String) {
+    if p.major() == 4 {
+        md.push_str("The tables show a build with single-precision reals, the default. A build with double-precision\n");
+        md.push_str("reals (``precision=double``) sets ``ENCODE_FLAG_64`` in the header of Vector2, Rect2, Vector3,\n");
+        md.push_str("Transform2D, Vector4, Plane, Quaternion, AABB, Basis, Transform3D, Projection, PackedVector2Array,\n");
+        md.push_str("PackedVector3Array and PackedVector4Array, and writes each of their real components with 8 bytes:\n");
+        md.push_str("a component at offset ``o`` of a fixed-size type is at ``(o - 4) * 2 + 4``; a packed array keeps its\n");
+        md.push_str("4-byte count and each element is twice as long. The decoders follow the flag, not the build, so\n");
+        md.push_str("every engine reads both forms. Color and PackedColorArray are always written with 4-byte floats\n");
+        md.push_str("and without the flag, in every build.\n\n");
+    } else {
+        md.push_str("The tables show a build with single-precision reals, the default. The decoders read the math\n");
+        md.push_str(
+            "types with 4-byte components only, whatever the header's flag bits say. Builds with\n",
+        );
+        md.push_str("double-precision reals are not described here: their encoder writes Transform2D, Basis and\n");
+        md.push_str("Transform with only half of each 8-byte component and PoolRealArray with 8-byte strides its\n");
+        md.push_str(
+            "decoder does not read, so their bytes are not a format another build reads back.\n\n",
+        );
+    }
+    md.push_str("The ``float`` type does not depend on the build: it is written with 4 bytes when its value is exact\n");
+    md.push_str("in single precision, and with 8 bytes and ``ENCODE_FLAG_64`` otherwise.\n\n");
 }
 
 fn type_section(t: &TypeInfo, p: Profile, md: &mut String) {
@@ -111,29 +136,100 @@ fn type_section(t: &TypeInfo, p: Profile, md: &mut String) {
     }
 }
 
+/// One transport the framing section states: the engine API, whether a 4-byte length comes
+/// before the value, and the framing corpus's name for it (`via`), when it is recorded.
+pub struct Transport {
+    /// The API on a 4.x page.
+    pub api4: &'static str,
+    /// The API on a 3.x page.
+    pub api3: &'static str,
+    /// Whether the bytes start with the 4-byte length.
+    pub length: bool,
+    /// The framing corpus's `via` for it.
+    pub via: Option<&'static str>,
+}
+
+/// The transports of the framing section, in page order.
+pub const TRANSPORTS: &[Transport] = &[
+    Transport {
+        api4: "``FileAccess.store_var``",
+        api3: "``File.store_var``",
+        length: true,
+        via: Some("file"),
+    },
+    Transport {
+        api4: "``StreamPeer.put_var`` on a ``StreamPeerBuffer``",
+        api3: "``StreamPeer.put_var`` on a ``StreamPeerBuffer``",
+        length: true,
+        via: Some("stream"),
+    },
+    Transport {
+        api4: "``PacketPeerStream.put_var`` over a ``StreamPeerBuffer``",
+        api3: "``PacketPeerStream.put_var`` over a ``StreamPeerBuffer``",
+        length: true,
+        via: Some("packet"),
+    },
+    Transport {
+        api4: "``PacketPeerStream.put_var`` over a ``StreamPeerTCP``",
+        api3: "``PacketPeerStream.put_var`` over a ``StreamPeerTCP``",
+        length: true,
+        via: Some("tcp"),
+    },
+    Transport {
+        api4: "``PacketPeerUDP.put_var``",
+        api3: "``PacketPeerUDP.put_var``",
+        length: false,
+        via: Some("udp"),
+    },
+];
+
+/// The bytes an engine of this page's version recorded for `put_var(7)` through `via`.
+pub fn recorded_seven<'a>(
+    framing: &'a [(String, Vec<FramingRecord>)],
+    p: Profile,
+    via: &str,
+) -> Option<&'a str> {
+    let name = format!("write/{via}/int_7");
+    framing
+        .iter()
+        .rev()
+        .find(|(v, _)| v.starts_with(&format!("{p}.")))
+        .and_then(|(_, rs)| rs.iter().find(|r| r.name == name))
+        .and_then(|r| r.output.as_deref())
+}
+
 fn framing_section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingRecord>)]) {
     md.push_str(&heading("Files and packets: store_var and put_var", '-'));
-    let (file, peer) = if p.major() == 3 {
-        ("``File.store_var``", "``StreamPeer.put_var``")
+    md.push_str("Files and stream peers write a 4-byte little-endian length of the encoded value, then the value\n");
+    md.push_str("as above (padding included); ``get_var`` reads the length, then decodes the value from that many\n");
+    md.push_str("bytes. A packet peer's ``put_var`` hands the encoded value to ``put_packet`` as one packet: only\n");
+    md.push_str("``PacketPeerStream``, which carries packets over a stream, writes the length before each packet;\n");
+    let (to, from) = if p.major() == 3 {
+        ("var2bytes", "bytes2var")
     } else {
-        ("``FileAccess.store_var``", "``StreamPeer.put_var``")
+        ("var_to_bytes", "bytes_to_var")
     };
     writeln!(
         md,
-        "{file}, {peer} and ``PacketPeer.put_var`` write a 4-byte little-endian length of the\n\
-         encoded value, then the value as above (padding included). ``get_var`` reads the length,\n\
-         then decodes the value from that many bytes:\n"
+        "the packets of other packet peers (``PacketPeerUDP``, ENet, WebSocket) are the bare value, as\n\
+         ``{to}`` writes it, with no length. What each transport puts on the wire for ``7``:\n"
     )
     .ok();
-    let example = framing
-        .iter()
-        .rev()
-        .find(|(v, _)| v.starts_with(&p.to_string()))
-        .and_then(|(_, rs)| {
-            rs.iter()
-                .find(|r| r.name == "write/file/int_7")
-                .and_then(|r| r.output.clone())
-        });
+    for t in TRANSPORTS {
+        let api = if p.major() == 3 { t.api3 } else { t.api4 };
+        let what = if t.length {
+            "the length, then the value"
+        } else {
+            "the value alone, no length"
+        };
+        let seen = t
+            .via
+            .and_then(|v| recorded_seven(framing, p, v))
+            .map(|b| format!(": ``{b}``"))
+            .unwrap_or_default();
+        writeln!(md, "- {api}: {what}{seen}").ok();
+    }
+    md.push('\n');
     let rows = vec![
         vec![
             "0".into(),
@@ -148,10 +244,8 @@ fn framing_section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingR
             "The value, as above".into(),
         ],
     ];
+    md.push_str("The bytes of a file, a stream peer or a ``PacketPeerStream``:\n\n");
     md.push_str(&grid(&["Offset", "Len", "Type", "Description"], &rows));
-    if let Some(e) = example {
-        writeln!(md, "For example ``store_var(7)`` writes ``{e}``.\n").ok();
-    }
     md.push_str("- A length shorter than the value makes the read fail; the reader has moved past the length and\n  that many bytes.\n");
     md.push_str("- A length longer than the value, with the bytes present, reads the value and skips the rest.\n");
     if p.major() == 3 {
@@ -159,12 +253,7 @@ fn framing_section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingR
     } else {
         md.push_str("- A length past the end of the file is refused.\n");
     }
-    md.push_str("- ``StreamPeer.get_var`` refuses a length past the end of the data; ``PacketPeer.get_var`` reads a\n  packet only once all of it has arrived.\n");
-    let (to, from) = if p.major() == 3 {
-        ("var2bytes", "bytes2var")
-    } else {
-        ("var_to_bytes", "bytes_to_var")
-    };
+    md.push_str("- ``StreamPeer.get_var`` refuses a length past the end of the data; ``PacketPeerStream.get_var``\n  reads a packet only once all of it has arrived.\n");
     writeln!(
         md,
         "- ``full_objects`` / ``allow_objects`` are passed to the encoder and decoder as for\n  ``{to}`` / ``{from}``.\n"
@@ -277,57 +366,12 @@ pub fn page(
     md
 }
 
-/// `changes.md`: every change of the generated pages against the published ones, one per line.
-pub fn changes() -> String {
-    let mut md = String::from("# Changes to the binary serialization page\n\n");
-    md.push_str("Generated by `gdmarshal report` with `binary_serialization_api.4x.rst` and\n");
-    md.push_str(
-        "`binary_serialization_api.3x.rst`. Each line is one change against the published pages\n",
-    );
-    md.push_str("(4.x English; 3.x old English, French and Ukrainian); the engines' answers that justify it are in\n");
-    md.push_str("`docs/report.md` (the section named on the line).\n\n");
-    md.push_str("## Corrections (docs/report.md §3: confirmed by the engines)\n\n");
-    for (i, c) in CLAIMS.iter().enumerate() {
-        writeln!(
-            md,
-            "{}. [{}] was: {} — now: {}. (§3 row {})",
-            i + 1,
-            c.pages,
-            c.says,
-            c.instead,
-            i + 1
-        )
-        .ok();
-    }
-    let n = CLAIMS.len();
-    md.push_str("\n## Further corrections\n\n");
-    let more = [
-        "[4.x en] Basis and Transform3D: the wire lists the basis row by row (x.x, y.x, z.x, x.y, …); the page's offsets 8-36 name the transpose. (§7)",
-        "[4.x en] The type table: every id from 6 on is re-numbered to the 4.x ids (Rect2 7, Vector3 9, …, PackedColorArray 37). (§8)",
-    ];
-    for (i, m) in more.iter().enumerate() {
-        writeln!(md, "{}. {m}", n + i + 1).ok();
-    }
-    let n = n + more.len();
-    md.push_str("\n## Additions\n\n");
-    let added = [
-        "[4.x] Sections for Vector2i, Rect2i, Vector3i, Vector4, Vector4i, Projection, StringName, Callable, Signal and PackedVector4Array. (§8)",
-        "[4.x] Typed Array (4.3+) and typed Dictionary (4.4+) container type data. (§3 rows 14, 17)",
-        "[4.x, 3.x] Files and packets: the 4-byte length store_var and put_var write, and what a wrong length does. (§6)",
-        "[4.x, 3.x] What the decoders accept: one line per rule, with the engines that follow it. (§9)",
-        "[4.x, 3.x] Object ids: decoding gives an EncodedObjectAsID holding the id. (§1)",
-        "[3.x] Object as an instance id (flag bit 16 and a 64-bit id) and the 64-bit int form. (§3 rows 9, 10)",
-    ];
-    for (i, m) in added.iter().enumerate() {
-        writeln!(md, "{}. {m}", n + i + 1).ok();
-    }
-    md
-}
-
 /// Every generated file: (path relative to the docs folder, text).
 pub fn files(
     corpora: &[EngineCorpus],
+    double: &[EngineCorpus],
     framing: &[(String, Vec<FramingRecord>)],
+    claims: &[EngineClaims],
 ) -> Vec<(String, String)> {
     // Each page describes the newest engine of its major that the versions table verifies.
     let p4 = crate::versions::newest_verified(4).expect("the versions table has a 4.x engine");
@@ -335,6 +379,9 @@ pub fn files(
     vec![
         (PAGE_4X.to_string(), page(p4, corpora, framing)),
         (PAGE_3X.to_string(), page(p3, corpora, framing)),
-        (CHANGES.to_string(), changes()),
+        (
+            CHANGES.to_string(),
+            changes::changes(corpora, double, framing, claims),
+        ),
     ]
 }
