@@ -137,13 +137,10 @@ fn write_atomic(path: &Path, bytes: &[u8], executable: bool) -> Result<(), Insta
 /// Waits for the exclusive lock the engine scripts take with `flock` on the same file.
 #[cfg(unix)]
 fn flock(file: &File) -> std::io::Result<()> {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor this process owns; no memory is passed.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    Ok(rustix::fs::flock(
+        file,
+        rustix::fs::FlockOperation::LockExclusive,
+    )?)
 }
 
 #[cfg(not(unix))]
