@@ -563,8 +563,23 @@ fn a_registered_build_gets_a_regression_report() {
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/regression-example.md");
     let example = std::fs::read_to_string(example).unwrap();
     let (_, shown) = example.split_once("\n---\n\n").unwrap();
+    // 3.x engines leave NodePath padding uninitialised (docs/report.md §4), so the bytes an
+    // `output` row shows for the build change from run to run; every other line must be as
+    // committed, the recorded bytes of the output rows included.
+    let steady = |report: &str| -> Vec<String> {
+        report
+            .lines()
+            .map(|l| {
+                // `| output | recorded | this build |`: the recorded bytes stay.
+                match l.strip_prefix("| output | ") {
+                    Some(rest) => rest.split(" | ").next().unwrap_or("").to_string(),
+                    None => l.to_string(),
+                }
+            })
+            .collect()
+    };
     assert!(
-        shown == md,
+        steady(shown) == steady(&md),
         "docs/regression-example.md differs from the engines' report now:\n{md}"
     );
 
