@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::causes;
+use super::reasons::Reason;
 use crate::answer::Answer;
 use crate::answerer::Answerer;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
@@ -98,6 +100,9 @@ pub struct Judged {
     pub record: Record,
     /// Why: the codec's difference, the fields that changed between runs, the engine's error.
     pub detail: String,
+    /// Why the case was not compared byte for byte (unsupported, known difference, engine
+    /// nondeterministic); `None` for the other classes.
+    pub reason: Option<Reason>,
 }
 
 /// The engine's answers that matter for the first classification step, before the codec is
@@ -120,19 +125,28 @@ pub fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Clas
 
 /// Classifies the codec's comparison with an engine record whose engine-side checks passed; a
 /// mismatch an entry of the known differences covers is a known difference (its reason first).
+/// Returns the class, the detail and, for a case not compared, why.
 pub fn codec_class(
     version: &str,
     r: &Record,
     outcome: &Outcome,
     profile: Profile,
     known: &[Entry],
-) -> (Class, String) {
+) -> (Class, String, Option<Reason>) {
     match outcome {
-        Outcome::Pass => (Class::Agree, String::new()),
-        Outcome::Skip(why) => (Class::Unsupported, why.to_string()),
+        Outcome::Pass => (Class::Agree, String::new(), None),
+        Outcome::Skip(why) => (
+            Class::Unsupported,
+            why.to_string(),
+            Some(Reason::of_skip(why, &r.error)),
+        ),
         Outcome::Fail(m) => match known.iter().find(|k| k.covers(version, r, m, profile)) {
-            Some(k) => (Class::KnownDifference, format!("{}: {m}", k.reason)),
-            None => (Class::CodecDiffers, m.to_string()),
+            Some(k) => (
+                Class::KnownDifference,
+                format!("{}: {m}", k.reason),
+                Some(Reason::of_condition(k.when)),
+            ),
+            None => (Class::CodecDiffers, m.to_string(), None),
         },
     }
 }
@@ -185,7 +199,7 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             Step::ToCodec(r) => r,
         };
         let outcome = outcomes.next().expect("one outcome per pending record");
-        let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
+        let (class, detail, reason) = codec_class(&version, &r, &outcome, profile, known);
         if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
             again.push(i);
         }
@@ -193,6 +207,7 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             class,
             record: r,
             detail,
+            reason,
         });
     }
     if !again.is_empty() {
@@ -204,6 +219,7 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             let fields = out[i].record.differences(&b);
             if !fields.is_empty() {
                 out[i].class = Class::EngineNondeterministic;
+                out[i].reason = Some(Reason::of_cause(causes::nondeterministic(&out[i].record)));
                 out[i].detail = format!(
                     "fields that differed between two runs: {}; first run: {}; second run: {}",
                     fields.join(", "),
@@ -294,6 +310,7 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
             class: Class::Unanswered,
             record: r,
             detail: reason,
+            reason: None,
         });
     }
     let Some(class) = engine_class(&r, own) else {
@@ -317,6 +334,7 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
         class,
         record: r,
         detail,
+        reason: None,
     })
 }
 
@@ -425,7 +443,7 @@ mod tests {
         let profile: Profile = version[..3].parse().unwrap();
         let known = committed();
         match codec_class(version, r, &Outcome::Fail(m.clone()), profile, &known) {
-            (Class::KnownDifference, detail) => {
+            (Class::KnownDifference, detail, _) => {
                 Some(detail.strip_suffix(&format!(": {m}")).unwrap().to_string())
             }
             _ => None,

@@ -12,6 +12,7 @@ pub mod causes;
 pub mod classify;
 pub mod log;
 pub mod minimize;
+pub mod reasons;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use classify::{Class, Judged, classify_batch};
+pub use reasons::{Reason, Uncompared};
 
 use crate::answerer::Answerer;
 use crate::case::Direction;
@@ -196,6 +198,7 @@ impl FindingFile {
             class: self.class,
             record: self.engine_answer.clone(),
             detail: self.detail.clone(),
+            reason: None,
         };
         Ok(signature(&self.case()?, &judged, profile))
     }
@@ -252,6 +255,9 @@ pub struct EngineRun {
     pub counts: BTreeMap<Class, u64>,
     /// Engine-nondeterministic cases per cause (`causes::Cause::key`).
     pub nondeterministic_causes: BTreeMap<String, u64>,
+    /// The cases not compared byte for byte (unsupported, known difference, engine
+    /// nondeterministic), per class: how many per reason and per type.
+    pub uncompared: BTreeMap<Class, Uncompared>,
     /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
     /// class.
     pub uncovered: BTreeMap<Class, u64>,
@@ -298,6 +304,8 @@ pub struct Progress<'a> {
     pub total: u64,
     /// Cases per class so far.
     pub counts: &'a BTreeMap<Class, u64>,
+    /// The uncompared cases so far, per class, by reason and type.
+    pub uncompared: &'a BTreeMap<Class, Uncompared>,
 }
 
 impl Progress<'_> {
@@ -619,6 +627,12 @@ pub fn run_engine(
                     .entry(cause.key().to_string())
                     .or_default() += 1;
             }
+            if let Some(reason) = j.reason {
+                run.uncompared
+                    .entry(j.class)
+                    .or_default()
+                    .add(reason, &reasons::case_type(&batch[k], profile));
+            }
             if !j.class.is_finding() {
                 continue;
             }
@@ -663,6 +677,7 @@ pub fn run_engine(
             done: run.done,
             total: cfg.cases,
             counts: &run.counts,
+            uncompared: &run.uncompared,
         });
         start = stop;
     }
