@@ -110,6 +110,16 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         .and_then(Value::as_i64)
         .and_then(|n| usize::try_from(n).ok());
     r.reencoded = bytes_of(&j, "reencoded", &mut r.notes);
+    if let (Some(bytes), Some(p)) = (r.reencoded.as_mut(), j.get("placeholders")) {
+        match super::placeholders::of_answer(p) {
+            Some(ids) => {
+                super::placeholders::restore_read_ids(bytes, &ids, profile);
+            }
+            None => r
+                .notes
+                .push("the answer's placeholders are not id pairs".into()),
+        }
+    }
     r.reencoded_full = bytes_of(&j, "reencoded_full", &mut r.notes);
     r.tree = j.as_object_mut().and_then(|o| o.remove("tree"));
     if let Some(why) = j.get("incomplete").and_then(Value::as_str) {
