@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::causes;
 use super::reasons::Reason;
+use super::{causes, from_bytes};
 use crate::answer::Answer;
 use crate::answerer::Answerer;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
@@ -156,8 +156,9 @@ pub fn codec_class(
 pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Judged> {
     let profile = engine.profile();
     let version = engine.version().to_string();
-    let (answered, own_told): (Vec<Answered>, Vec<Option<bool>>) =
+    let (mut answered, mut own_told): (Vec<Answered>, Vec<Option<bool>>) =
         run_once_checking_own(engine, cases).into_iter().unzip();
+    from_bytes::build_unsupported(engine, cases, &mut answered, &mut own_told);
     let unanswered: Vec<Option<String>> = answered
         .iter()
         .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
@@ -212,7 +213,9 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
     }
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
-        let second = run_once(engine, &cases2, &mut |_| {});
+        let mut second = run_once(engine, &cases2, &mut |_| {});
+        let mut unused = vec![None; second.len()];
+        from_bytes::build_unsupported(engine, &cases2, &mut second, &mut unused);
         for (&i, b) in again.iter().zip(second) {
             // No second answer: the first stands, as if the engine had repeated it.
             let Ok(b) = b else { continue };

@@ -10,6 +10,7 @@
 pub mod cases;
 pub mod causes;
 pub mod classify;
+pub mod from_bytes;
 pub mod log;
 pub mod minimize;
 pub mod reasons;
