@@ -209,13 +209,48 @@ fn has_object_id(v: &Value) -> bool {
     }
 }
 
-/// The cause of an answer that differed between two runs of the same case.
+/// The cause of an answer that differed between two runs of the same case. Without full
+/// objects the host writes the ids read back over the placeholders' own ids
+/// (`oracle::placeholders`), so an object id is a cause only of a case with objects; a value
+/// holding a NodePath too differs in the NodePath's padding.
 pub fn nondeterministic(r: &Record) -> Cause {
-    if [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
+    if r.objects && [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
         Cause::FreshObjectId
     } else if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
         Cause::NodePathPadding
     } else {
         Cause::Unexplained(Kind::EngineDefect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Direction;
+    use crate::corpus::Verdict;
+
+    #[test]
+    fn object_ids_are_a_cause_only_with_objects() {
+        let mut r = Record {
+            name: "t".into(),
+            direction: Direction::Decode,
+            input: None,
+            value: None,
+            objects: false,
+            verdict: Verdict::Accepted,
+            consumed: None,
+            tree: Some(serde_json::json!({"type": "Array", "value": [
+                {"type": "Object", "id": "5"},
+                {"type": "NodePath", "names": ["a"], "subnames": [], "absolute": false}
+            ]})),
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        };
+        assert_eq!(nondeterministic(&r), Cause::NodePathPadding);
+        r.objects = true;
+        assert_eq!(nondeterministic(&r), Cause::FreshObjectId);
+        r.tree = Some(serde_json::json!({"type": "int", "value": "1"}));
+        assert_eq!(nondeterministic(&r), Cause::Unexplained(Kind::EngineDefect));
     }
 }
