@@ -658,6 +658,11 @@ fn print_summary(s: &SeedRun, from: u64, cases: u64) {
         .map(|r| (version_column(&r.version), r.uncompared.clone()))
         .collect();
     reason_table(&reasons);
+    out!("{:<34}", "built from bytes");
+    for r in &s.runs {
+        out!("{:>14}", r.built_from_bytes);
+    }
+    outln!();
     out!("{:<34}", "cases run");
     for r in &s.runs {
         out!("{:>14}", r.done);

@@ -227,6 +227,7 @@ fn values_no_script_builds_are_built_from_bytes_and_compared() {
             .iter()
             .zip(campaign::classify_batch(&mut engine, &cases, &known))
         {
+            assert!(j.built_from_bytes, "{}: {}", spec.name, describe(case));
             // 3.x leaves NodePath padding uninitialised: the bytes may differ between runs.
             let padding = spec.name.starts_with('3')
                 && matches!(

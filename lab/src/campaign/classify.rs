@@ -103,6 +103,9 @@ pub struct Judged {
     /// Why the case was not compared byte for byte (unsupported, known difference, engine
     /// nondeterministic); `None` for the other classes.
     pub reason: Option<Reason>,
+    /// Whether the engine built the value from the codec's bytes, where no script could
+    /// ([`from_bytes`]).
+    pub built_from_bytes: bool,
 }
 
 /// The engine's answers that matter for the first classification step, before the codec is
@@ -158,7 +161,7 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
     let version = engine.version().to_string();
     let (mut answered, mut own_told): (Vec<Answered>, Vec<Option<bool>>) =
         run_once_checking_own(engine, cases).into_iter().unzip();
-    from_bytes::build_unsupported(engine, cases, &mut answered, &mut own_told);
+    let built = from_bytes::build_unsupported(engine, cases, &mut answered, &mut own_told);
     let unanswered: Vec<Option<String>> = answered
         .iter()
         .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
@@ -209,7 +212,11 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             record: r,
             detail,
             reason,
+            built_from_bytes: false,
         });
+    }
+    for i in built {
+        out[i].built_from_bytes = true;
     }
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
@@ -314,6 +321,7 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
             record: r,
             detail: reason,
             reason: None,
+            built_from_bytes: false,
         });
     }
     let Some(class) = engine_class(&r, own) else {
@@ -338,6 +346,7 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
         record: r,
         detail,
         reason: None,
+        built_from_bytes: false,
     })
 }
 

@@ -19,13 +19,13 @@ use gdmarshal::value::Variant;
 /// Replaces the unsupported answers to encode cases by the engine's answer built from the
 /// codec's bytes, where the engine decodes them to the value asked for (one request for all);
 /// `own` is set to whether the engine decoded the bytes it wrote, where that is known (it wrote
-/// back the bytes it was given).
+/// back the bytes it was given). Returns the indices of the cases it answered.
 pub fn build_unsupported(
     engine: &mut dyn Answerer,
     cases: &[Case],
     answered: &mut [Answered],
     own: &mut [Option<bool>],
-) {
+) -> Vec<usize> {
     let profile = engine.profile();
     let mut asked: Vec<(usize, Case)> = Vec::new();
     for (i, (case, a)) in cases.iter().zip(answered.iter()).enumerate() {
@@ -37,8 +37,9 @@ pub fn build_unsupported(
             asked.push((i, decode));
         }
     }
+    let mut done = Vec::new();
     if asked.is_empty() {
-        return;
+        return done;
     }
     let decode_cases: Vec<Case> = asked.iter().map(|(_, c)| c.clone()).collect();
     let answers = engine.answer(&decode_cases);
@@ -57,7 +58,9 @@ pub fn build_unsupported(
             _ => None,
         };
         answered[i] = Ok(record);
+        done.push(i);
     }
+    done
 }
 
 /// The decode case of the codec's encoding of an encode case's value (none where the codec

@@ -52,6 +52,10 @@ pub struct EngineLog {
     /// logged before reasons were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uncompared: Option<BTreeMap<Class, Uncompared>>,
+    /// Encode cases whose value the engine built from the codec's bytes, where no script could
+    /// (`campaign::from_bytes`); absent in campaigns logged before values were built so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built_from_bytes: Option<u64>,
 }
 
 /// One campaign: one seed on its engines.
@@ -109,6 +113,7 @@ impl LogEntry {
                     counts: r.counts.clone(),
                     nondeterministic_causes: Some(r.nondeterministic_causes.clone()),
                     uncompared: Some(r.uncompared.clone()),
+                    built_from_bytes: Some(r.built_from_bytes),
                 })
                 .collect(),
         }
@@ -191,6 +196,12 @@ pub struct EngineTotals {
     pub cases_with_reasons: u64,
     /// Their uncompared cases per class, by reason and type, summed.
     pub uncompared: BTreeMap<Class, Uncompared>,
+    /// Campaigns that built values from the codec's bytes where no script could.
+    pub campaigns_building_from_bytes: u64,
+    /// Cases of those campaigns.
+    pub cases_building_from_bytes: u64,
+    /// The encode cases so built, summed.
+    pub built_from_bytes: u64,
 }
 
 impl EngineTotals {
@@ -237,6 +248,11 @@ impl Totals {
                 et.secs += g.secs;
                 for (c, n) in &g.counts {
                     *et.counts.entry(*c).or_default() += n;
+                }
+                if let Some(n) = g.built_from_bytes {
+                    et.campaigns_building_from_bytes += 1;
+                    et.cases_building_from_bytes += g.done;
+                    et.built_from_bytes += n;
                 }
                 if let Some(u) = &g.uncompared {
                     et.campaigns_with_reasons += 1;
@@ -462,6 +478,7 @@ pub fn uncompared_markdown(t: &Totals) -> String {
             .ok();
         }
     }
+    md.push_str(&built_from_bytes_text(t));
     writeln!(
         md,
         "\nThe same cases by the case's top-level type:\n\n| class | type | {} |\n|---|---|{}",
@@ -491,6 +508,34 @@ pub fn uncompared_markdown(t: &Totals) -> String {
         }
     }
     md
+}
+
+/// How many encode cases the engines built from the codec's bytes where no script could, and
+/// so compared (empty when no logged campaign records it).
+fn built_from_bytes_text(t: &Totals) -> String {
+    let cells: Vec<String> = t
+        .engines
+        .iter()
+        .filter(|(_, e)| e.campaigns_building_from_bytes > 0)
+        .map(|(v, e)| {
+            format!(
+                "{} {} ({:.2}% of {} cases in {} campaigns)",
+                short_version(v),
+                group_digits(e.built_from_bytes),
+                e.built_from_bytes as f64 * 100.0 / e.cases_building_from_bytes.max(1) as f64,
+                group_digits(e.cases_building_from_bytes),
+                e.campaigns_building_from_bytes
+            )
+        })
+        .collect();
+    if cells.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nEncode cases whose value no script could build, built in the engine from the codec's bytes and \
+         compared (`campaign::from_bytes`; not counted above): {}.\n",
+        cells.join("; ")
+    )
 }
 
 /// One row per logged campaign, oldest first: when, which seed and how many cases, and per engine
@@ -588,6 +633,7 @@ mod tests {
             counts: [(Class::Agree, 7), (Class::EngineNondeterministic, 3)].into(),
             nondeterministic_causes: causes,
             uncompared: None,
+            built_from_bytes: None,
         };
         let entry = |seed, causes| LogEntry {
             date: utc(seed * 1000),
@@ -624,6 +670,7 @@ mod tests {
             counts: [(Class::Agree, done)].into(),
             nondeterministic_causes: None,
             uncompared: None,
+            built_from_bytes: None,
         };
         let entry = |seed, done, interrupted| LogEntry {
             date: utc(seed * 1000),
@@ -664,7 +711,7 @@ mod tests {
             "{line}"
         );
         assert_eq!(serde_json::from_str::<LogEntry>(&line).unwrap(), new);
-        let t = Totals::of(&[old.clone(), new.clone(), new]);
+        let t = Totals::of(&[old.clone(), new.clone(), new.clone()]);
         let e = &t.engines["4.6.3.stable"];
         assert_eq!(
             (e.campaigns, e.campaigns_with_reasons, e.cases_with_reasons),
@@ -679,7 +726,20 @@ mod tests {
             md.contains("no logged campaign records reasons yet"),
             "{md}"
         );
+        assert_eq!(e.campaigns_building_from_bytes, 0);
+        let mut built = new.clone();
+        built.engines[0].built_from_bytes = Some(3);
+        let t = Totals::of(&[old.clone(), new.clone(), built]);
+        let e = &t.engines["4.6.3.stable"];
+        assert_eq!(
+            (e.campaigns_building_from_bytes, e.built_from_bytes),
+            (1, 3)
+        );
         let md = uncompared_markdown(&t);
+        assert!(
+            md.contains("4.6.3 3 (30.00% of 10 cases in 1 campaigns)"),
+            "{md}"
+        );
         assert!(
             md.contains("| unsupported | object-by-id | oracle artefact | 2 (10.00%) |"),
             "{md}"

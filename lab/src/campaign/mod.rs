@@ -200,6 +200,7 @@ impl FindingFile {
             record: self.engine_answer.clone(),
             detail: self.detail.clone(),
             reason: None,
+            built_from_bytes: false,
         };
         Ok(signature(&self.case()?, &judged, profile))
     }
@@ -259,6 +260,8 @@ pub struct EngineRun {
     /// The cases not compared byte for byte (unsupported, known difference, engine
     /// nondeterministic), per class: how many per reason and per type.
     pub uncompared: BTreeMap<Class, Uncompared>,
+    /// Encode cases whose value the engine built from the codec's bytes (no script could).
+    pub built_from_bytes: u64,
     /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
     /// class.
     pub uncovered: BTreeMap<Class, u64>,
@@ -628,6 +631,7 @@ pub fn run_engine(
                     .entry(cause.key().to_string())
                     .or_default() += 1;
             }
+            run.built_from_bytes += u64::from(j.built_from_bytes);
             if let Some(reason) = j.reason {
                 run.uncompared
                     .entry(j.class)
