@@ -159,6 +159,7 @@ pub fn codec_class(
 pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Judged> {
     let profile = engine.profile();
     let version = engine.version().to_string();
+    engine.compare_object_ids_as_read();
     let (mut answered, mut own_told): (Vec<Answered>, Vec<Option<bool>>) =
         run_once_checking_own(engine, cases).into_iter().unzip();
     let built = from_bytes::build_unsupported(engine, cases, &mut answered, &mut own_told);

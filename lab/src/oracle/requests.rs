@@ -77,6 +77,7 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         consumed: None,
         reencoded: None,
         reencoded_full: None,
+        placeholders: Vec::new(),
         error_text: String::new(),
         notes: Vec::new(),
     };
@@ -110,11 +111,9 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         .and_then(Value::as_i64)
         .and_then(|n| usize::try_from(n).ok());
     r.reencoded = bytes_of(&j, "reencoded", &mut r.notes);
-    if let (Some(bytes), Some(p)) = (r.reencoded.as_mut(), j.get("placeholders")) {
+    if let Some(p) = j.get("placeholders") {
         match super::placeholders::of_answer(p) {
-            Some(ids) => {
-                super::placeholders::restore_read_ids(bytes, &ids, profile);
-            }
+            Some(ids) => r.placeholders = ids,
             None => r
                 .notes
                 .push("the answer's placeholders are not id pairs".into()),
