@@ -230,7 +230,9 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             let fields = out[i].record.differences(&b);
             if !fields.is_empty() {
                 out[i].class = Class::EngineNondeterministic;
-                out[i].reason = Some(Reason::of_cause(causes::nondeterministic(&out[i].record)));
+                out[i].reason = Some(Reason::of_cause(causes::nondeterministic_in_campaign(
+                    &out[i].record,
+                )));
                 out[i].detail = format!(
                     "fields that differed between two runs: {}; first run: {}; second run: {}",
                     fields.join(", "),

@@ -626,7 +626,7 @@ pub fn run_engine(
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if j.class == Class::EngineNondeterministic {
-                let cause = causes::nondeterministic(&j.record);
+                let cause = causes::nondeterministic_in_campaign(&j.record);
                 *run.nondeterministic_causes
                     .entry(cause.key().to_string())
                     .or_default() += 1;
