@@ -17,7 +17,7 @@ use super::fail;
 use gdmarshal_lab::Answerer;
 use gdmarshal_lab::campaign::log::{self, LogEntry};
 use gdmarshal_lab::campaign::{
-    self, Class, Config, EngineRun, Progress, RunEnd, classify_batch, load_finding,
+    self, Class, Config, EngineRun, Progress, RunEnd, Uncompared, classify_batch, load_finding,
 };
 use gdmarshal_lab::oracle::Engine;
 
@@ -451,9 +451,10 @@ fn show_progress(b: &ProgressBar, p: &Progress) {
         .filter(|(c, _)| c.is_finding() && **c != Class::CodecDiffers)
         .map(|(_, n)| n)
         .sum();
+    let why = |c: Class| top_reasons(p.uncompared.get(&c));
     b.set_position(p.done);
     b.set_message(format!(
-        "{}agree {} known {} unsupported {} codec-differs {} engine {} unanswered {}",
+        "{}agree {} known {}{} unsupported {}{} codec-differs {} engine {}{} unanswered {}",
         if CANCEL.load(Ordering::SeqCst) {
             "stopping after this batch; "
         } else {
@@ -461,11 +462,36 @@ fn show_progress(b: &ProgressBar, p: &Progress) {
         },
         p.count(Class::Agree),
         p.count(Class::KnownDifference),
+        why(Class::KnownDifference),
         p.count(Class::Unsupported),
+        why(Class::Unsupported),
         p.count(Class::CodecDiffers),
         engine,
+        why(Class::EngineNondeterministic),
         p.count(Class::Unanswered),
     ));
+}
+
+/// The two largest reasons of a class so far, for the progress line: ` (object-by-id 80,
+/// nodepath-name-not-text 12, …)`; empty when there are none.
+fn top_reasons(u: Option<&Uncompared>) -> String {
+    let Some(u) = u else {
+        return String::new();
+    };
+    let all = u.largest_reasons();
+    let mut shown: Vec<String> = all
+        .iter()
+        .take(2)
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    if all.len() > 2 {
+        shown.push("…".into());
+    }
+    if shown.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", shown.join(", "))
+    }
 }
 
 /// Prints how to resume a run stopped in seed `seed` (which ran from `from`; `runs` are its
@@ -567,17 +593,46 @@ fn version_column(version: &str) -> String {
 }
 
 fn class_table(columns: &[(String, BTreeMap<Class, u64>)]) {
-    out!("{:<27}", "class");
+    out!("{:<34}", "class");
     for (v, _) in columns {
         out!("{v:>14}");
     }
     outln!();
     for c in Class::all() {
-        out!("{:<27}", c.name());
+        out!("{:<34}", c.name());
         for (_, counts) in columns {
             out!("{:>14}", counts.get(&c).copied().unwrap_or(0));
         }
         outln!();
+    }
+}
+
+/// The uncompared cases per class and reason, one row each, under the class table.
+fn reason_table(columns: &[(String, BTreeMap<Class, Uncompared>)]) {
+    for c in campaign::reasons::UNCOMPARED {
+        let mut heading = Some(format!("{c}, by reason"));
+        for reason in campaign::Reason::all() {
+            let counts: Vec<u64> = columns
+                .iter()
+                .map(|(_, u)| {
+                    u.get(&c)
+                        .and_then(|u| u.reasons.get(&reason))
+                        .copied()
+                        .unwrap_or(0)
+                })
+                .collect();
+            if counts.iter().all(|&n| n == 0) {
+                continue;
+            }
+            if let Some(h) = heading.take() {
+                outln!("{h}");
+            }
+            out!("{:<34}", format!("  {reason}"));
+            for n in counts {
+                out!("{n:>14}");
+            }
+            outln!();
+        }
     }
 }
 
@@ -597,12 +652,23 @@ fn print_summary(s: &SeedRun, from: u64, cases: u64) {
         .map(|r| (version_column(&r.version), r.counts.clone()))
         .collect();
     class_table(&columns);
-    out!("{:<27}", "cases run");
+    let reasons: Vec<(String, BTreeMap<Class, Uncompared>)> = s
+        .runs
+        .iter()
+        .map(|r| (version_column(&r.version), r.uncompared.clone()))
+        .collect();
+    reason_table(&reasons);
+    out!("{:<34}", "built from bytes");
+    for r in &s.runs {
+        out!("{:>14}", r.built_from_bytes);
+    }
+    outln!();
+    out!("{:<34}", "cases run");
     for r in &s.runs {
         out!("{:>14}", r.done);
     }
     outln!();
-    out!("{:<27}", "cases/s");
+    out!("{:<34}", "cases/s");
     for r in &s.runs {
         out!("{:>14.0}", r.rate());
     }
@@ -613,7 +679,7 @@ fn print_summary(s: &SeedRun, from: u64, cases: u64) {
         .flat_map(|r| r.uncovered.keys().copied())
         .collect();
     for c in gated {
-        out!("{:<27}", format!("{c}, new kind"));
+        out!("{:<34}", format!("{c}, new kind"));
         for r in &s.runs {
             out!("{:>14}", r.uncovered.get(&c).copied().unwrap_or(0));
         }
@@ -631,6 +697,7 @@ fn print_summary(s: &SeedRun, from: u64, cases: u64) {
 /// The classes of every seed of a range together, per engine.
 fn print_totals(all: &[SeedRun], range: SeedRange) {
     let mut columns: Vec<(String, BTreeMap<Class, u64>)> = Vec::new();
+    let mut reasons: Vec<(String, BTreeMap<Class, Uncompared>)> = Vec::new();
     let mut done: BTreeMap<String, (u64, f64)> = BTreeMap::new();
     for s in all {
         for r in &s.runs {
@@ -639,11 +706,15 @@ fn print_totals(all: &[SeedRun], range: SeedRange) {
                 Some(i) => i,
                 None => {
                     columns.push((v.clone(), BTreeMap::new()));
+                    reasons.push((v.clone(), BTreeMap::new()));
                     columns.len() - 1
                 }
             };
             for (c, n) in &r.counts {
                 *columns[i].1.entry(*c).or_default() += n;
+            }
+            for (c, u) in &r.uncompared {
+                reasons[i].1.entry(*c).or_default().merge(u);
             }
             let d = done.entry(v).or_default();
             d.0 += r.done;
@@ -659,7 +730,8 @@ fn print_totals(all: &[SeedRun], range: SeedRange) {
         wall
     );
     class_table(&columns);
-    out!("{:<27}", "cases/s");
+    reason_table(&reasons);
+    out!("{:<34}", "cases/s");
     for (v, _) in &columns {
         let (n, secs) = done[v];
         out!("{:>14.0}", if secs > 0.0 { n as f64 / secs } else { 0.0 });

@@ -22,6 +22,8 @@ var problem = ""  # first error met while building a value from a tree
 var unsupported = ""  # why a tree cannot be built inside the engine
 var created = []  # non-reference objects made while serving a request, freed after it
 var deepest = 0  # the deepest container level tree() met in this request
+# The EncodedObjectAsID placeholders tree() met in this request: own instance id -> id read
+var placeholders = {}
 
 
 func run(port, secret):
@@ -162,7 +164,12 @@ func decode(req, seq, i):
 		return out
 	var v = r[0]
 	out["consumed"] = consumed(b, v, objects)
+	placeholders = {}
 	out["tree"] = tree(v, 0)
+	# Re-encoding writes each placeholder's own instance id, not the id read: the host puts
+	# the ids read back (lab/src/oracle/placeholders.rs).
+	if not placeholders.empty():
+		out["placeholders"] = placeholders
 	if deepest > MAX_DEPTH:
 		out["incomplete"] = "the value nests deeper than the %d levels the oracle walks" % MAX_DEPTH
 	var plain = var2bytes(v, false)
@@ -352,6 +359,7 @@ func object_tree(v, depth):
 	if v.get_class() == "EncodedObjectAsID":
 		# Also what a full object of class EncodedObjectAsID decodes to: the two wire
 		# forms cannot be told apart once decoded.
+		placeholders[u64(v.get_instance_id())] = u64(v.get_object_id())
 		return {"type": "Object", "id": u64(v.get_object_id())}
 	if not (v is Reference):
 		created.append(v)

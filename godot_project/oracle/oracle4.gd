@@ -23,6 +23,8 @@ var problem := ""  # first error met while building a value from a tree
 var unsupported := ""  # why a tree cannot be built inside the engine
 var created := []  # non-refcounted objects made while serving a request, freed after it
 var deepest := 0  # the deepest container level tree() met in this request
+# The EncodedObjectAsID placeholders tree() met in this request: own instance id -> id read
+var placeholders := {}
 
 
 func run(port: int, secret: String) -> void:
@@ -197,7 +199,12 @@ func decode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	if consumed <= 0:
 		out["inconsistent"] = "bytes_to_var accepted what decode_var_size rejects"
 	out["consumed"] = consumed
+	placeholders = {}
 	out["tree"] = tree(v, 0)
+	# Re-encoding writes each placeholder's own instance id, not the id read: the host puts
+	# the ids read back (lab/src/oracle/placeholders.rs).
+	if not placeholders.is_empty():
+		out["placeholders"] = placeholders
 	if deepest > MAX_DEPTH:
 		out["incomplete"] = "the value nests deeper than the %d levels the oracle walks" % MAX_DEPTH
 	var plain := var_to_bytes(v)
@@ -362,6 +369,7 @@ func object_tree(v, depth: int) -> Dictionary:
 	if v is EncodedObjectAsID:
 		# Also what a full object of class EncodedObjectAsID decodes to: the two wire
 		# forms cannot be told apart once decoded.
+		placeholders[u64(v.get_instance_id())] = u64(v.get_object_id())
 		return {"type": "Object", "id": u64(v.get_object_id())}
 	if not (v is RefCounted):
 		created.append(v)

@@ -595,3 +595,37 @@ fn engines_check_their_own_output_in_the_same_request() {
         }
     }
 }
+
+#[test]
+fn an_object_read_as_an_id_is_reencoded_with_the_id_read_when_asked() {
+    use gdmarshal_lab::{Answer, Case};
+    for mut engine in engines(EngineConfig::default()) {
+        let name = engine.name().to_string();
+        let profile = engine.profile();
+        let object = profile.id_of(VariantType::Object).unwrap() as u8;
+        // Two objects by id in an Array: each becomes a placeholder object of its own, whose
+        // own instance id the engine writes.
+        let array = profile.id_of(VariantType::Array).unwrap() as u8;
+        let mut bytes = vec![array, 0, 0, 0, 2, 0, 0, 0];
+        for id in [42u64, 1 << 40] {
+            bytes.extend([object, 0, 1, 0]);
+            bytes.extend(id.to_le_bytes());
+        }
+        let d = engine.decode(&bytes, false);
+        assert_eq!(d.verdict, Verdict::Accepted, "{name}: {d:?}");
+        assert_eq!(d.placeholders.len(), 2, "{name}: {d:?}");
+        assert_ne!(d.reencoded.as_deref(), Some(&bytes[..]), "{name}: {d:?}");
+        // Asked to compare ids as read, the host writes the ids read back.
+        engine.compare_object_ids_as_read();
+        let case = Case::Decode {
+            name: "ids".into(),
+            input: bytes.clone(),
+            allow_objects: false,
+        };
+        let answer = engine.answer(&[case]).pop().unwrap();
+        let Answer::Decoded { reencoded, .. } = &answer else {
+            panic!("{name}: {answer:?}");
+        };
+        assert_eq!(reencoded.bytes(), Some(&bytes[..]), "{name}: {answer:?}");
+    }
+}

@@ -1,7 +1,7 @@
 //! What each listed difference is: an engine defect, a difference between engine versions, an
 //! artefact of the oracle (how the GDScript side reads or re-encodes a value), or a difference
 //! of this crate's codec; and the cause behind it. Campaigns log the cause of each
-//! engine-nondeterministic case ([`nondeterministic`], by [`Cause::key`]); the report
+//! engine-nondeterministic case ([`nondeterministic_in_campaign`], by [`Cause::key`]); the report
 //! (`gdmarshal report`) classifies the differences it lists by these causes and counts the kinds
 //! apart.
 
@@ -209,13 +209,69 @@ fn has_object_id(v: &Value) -> bool {
     }
 }
 
-/// The cause of an answer that differed between two runs of the same case.
+/// The cause of an answer, as the engine wrote it, that differed between two runs of the same
+/// case (corpus records, saved reproducers).
 pub fn nondeterministic(r: &Record) -> Cause {
     if [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
         Cause::FreshObjectId
-    } else if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
+    } else {
+        nondeterministic_apart_from_ids(r)
+    }
+}
+
+/// The cause of a campaign's answer that differed between two runs. Without full objects a
+/// campaign writes the ids read back over the placeholders' own ids
+/// (`Answerer::compare_object_ids_as_read`), so an object id is a cause only of a case with
+/// objects; a value holding a NodePath too differs in the NodePath's padding.
+pub fn nondeterministic_in_campaign(r: &Record) -> Cause {
+    if r.objects && [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
+        Cause::FreshObjectId
+    } else {
+        nondeterministic_apart_from_ids(r)
+    }
+}
+
+fn nondeterministic_apart_from_ids(r: &Record) -> Cause {
+    if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
         Cause::NodePathPadding
     } else {
         Cause::Unexplained(Kind::EngineDefect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::case::Direction;
+    use crate::corpus::Verdict;
+
+    #[test]
+    fn object_ids_are_a_cause_only_with_objects() {
+        let mut r = Record {
+            name: "t".into(),
+            direction: Direction::Decode,
+            input: None,
+            value: None,
+            objects: false,
+            verdict: Verdict::Accepted,
+            consumed: None,
+            tree: Some(serde_json::json!({"type": "Array", "value": [
+                {"type": "Object", "id": "5"},
+                {"type": "NodePath", "names": ["a"], "subnames": [], "absolute": false}
+            ]})),
+            output: None,
+            nondeterministic: Vec::new(),
+            error: String::new(),
+        };
+        assert_eq!(nondeterministic_in_campaign(&r), Cause::NodePathPadding);
+        // As the engine wrote it (a corpus record), the placeholder's id is there.
+        assert_eq!(nondeterministic(&r), Cause::FreshObjectId);
+        r.objects = true;
+        assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectId);
+        r.tree = Some(serde_json::json!({"type": "int", "value": "1"}));
+        assert_eq!(
+            nondeterministic_in_campaign(&r),
+            Cause::Unexplained(Kind::EngineDefect)
+        );
     }
 }

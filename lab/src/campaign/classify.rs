@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use super::reasons::Reason;
+use super::{causes, from_bytes};
 use crate::answer::Answer;
 use crate::answerer::Answerer;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
@@ -98,6 +100,12 @@ pub struct Judged {
     pub record: Record,
     /// Why: the codec's difference, the fields that changed between runs, the engine's error.
     pub detail: String,
+    /// Why the case was not compared byte for byte (unsupported, known difference, engine
+    /// nondeterministic); `None` for the other classes.
+    pub reason: Option<Reason>,
+    /// Whether the engine built the value from the codec's bytes, where no script could
+    /// ([`from_bytes`]).
+    pub built_from_bytes: bool,
 }
 
 /// The engine's answers that matter for the first classification step, before the codec is
@@ -120,19 +128,28 @@ pub fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Clas
 
 /// Classifies the codec's comparison with an engine record whose engine-side checks passed; a
 /// mismatch an entry of the known differences covers is a known difference (its reason first).
+/// Returns the class, the detail and, for a case not compared, why.
 pub fn codec_class(
     version: &str,
     r: &Record,
     outcome: &Outcome,
     profile: Profile,
     known: &[Entry],
-) -> (Class, String) {
+) -> (Class, String, Option<Reason>) {
     match outcome {
-        Outcome::Pass => (Class::Agree, String::new()),
-        Outcome::Skip(why) => (Class::Unsupported, why.to_string()),
+        Outcome::Pass => (Class::Agree, String::new(), None),
+        Outcome::Skip(why) => (
+            Class::Unsupported,
+            why.to_string(),
+            Some(Reason::of_skip(why, &r.error)),
+        ),
         Outcome::Fail(m) => match known.iter().find(|k| k.covers(version, r, m, profile)) {
-            Some(k) => (Class::KnownDifference, format!("{}: {m}", k.reason)),
-            None => (Class::CodecDiffers, m.to_string()),
+            Some(k) => (
+                Class::KnownDifference,
+                format!("{}: {m}", k.reason),
+                Some(Reason::of_condition(k.when)),
+            ),
+            None => (Class::CodecDiffers, m.to_string(), None),
         },
     }
 }
@@ -142,8 +159,10 @@ pub fn codec_class(
 pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Judged> {
     let profile = engine.profile();
     let version = engine.version().to_string();
-    let (answered, own_told): (Vec<Answered>, Vec<Option<bool>>) =
+    engine.compare_object_ids_as_read();
+    let (mut answered, mut own_told): (Vec<Answered>, Vec<Option<bool>>) =
         run_once_checking_own(engine, cases).into_iter().unzip();
+    let built = from_bytes::build_unsupported(engine, cases, &mut answered, &mut own_told);
     let unanswered: Vec<Option<String>> = answered
         .iter()
         .map(|a| a.as_ref().err().map(|u| u.reason.clone()))
@@ -185,7 +204,7 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             Step::ToCodec(r) => r,
         };
         let outcome = outcomes.next().expect("one outcome per pending record");
-        let (class, detail) = codec_class(&version, &r, &outcome, profile, known);
+        let (class, detail, reason) = codec_class(&version, &r, &outcome, profile, known);
         if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
             again.push(i);
         }
@@ -193,17 +212,27 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             class,
             record: r,
             detail,
+            reason,
+            built_from_bytes: false,
         });
+    }
+    for i in built {
+        out[i].built_from_bytes = true;
     }
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
-        let second = run_once(engine, &cases2, &mut |_| {});
+        let mut second = run_once(engine, &cases2, &mut |_| {});
+        let mut unused = vec![None; second.len()];
+        from_bytes::build_unsupported(engine, &cases2, &mut second, &mut unused);
         for (&i, b) in again.iter().zip(second) {
             // No second answer: the first stands, as if the engine had repeated it.
             let Ok(b) = b else { continue };
             let fields = out[i].record.differences(&b);
             if !fields.is_empty() {
                 out[i].class = Class::EngineNondeterministic;
+                out[i].reason = Some(Reason::of_cause(causes::nondeterministic_in_campaign(
+                    &out[i].record,
+                )));
                 out[i].detail = format!(
                     "fields that differed between two runs: {}; first run: {}; second run: {}",
                     fields.join(", "),
@@ -294,6 +323,8 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
             class: Class::Unanswered,
             record: r,
             detail: reason,
+            reason: None,
+            built_from_bytes: false,
         });
     }
     let Some(class) = engine_class(&r, own) else {
@@ -317,6 +348,8 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
         class,
         record: r,
         detail,
+        reason: None,
+        built_from_bytes: false,
     })
 }
 
@@ -425,7 +458,7 @@ mod tests {
         let profile: Profile = version[..3].parse().unwrap();
         let known = committed();
         match codec_class(version, r, &Outcome::Fail(m.clone()), profile, &known) {
-            (Class::KnownDifference, detail) => {
+            (Class::KnownDifference, detail, _) => {
                 Some(detail.strip_suffix(&format!(": {m}")).unwrap().to_string())
             }
             _ => None,

@@ -21,6 +21,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
+use super::reasons::{Reason, UNCOMPARED, Uncompared};
 use super::{Class, EngineRun, RunEnd, cases};
 use crate::error::{FileError, LineError};
 
@@ -46,6 +47,15 @@ pub struct EngineLog {
     /// campaigns logged before causes were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nondeterministic_causes: Option<BTreeMap<String, u64>>,
+    /// The cases not compared byte for byte, per class (unsupported, known difference, engine
+    /// nondeterministic): how many per reason and per top-level type. Absent in campaigns
+    /// logged before reasons were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncompared: Option<BTreeMap<Class, Uncompared>>,
+    /// Encode cases whose value the engine built from the codec's bytes, where no script could
+    /// (`campaign::from_bytes`); absent in campaigns logged before values were built so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built_from_bytes: Option<u64>,
 }
 
 /// One campaign: one seed on its engines.
@@ -102,6 +112,8 @@ impl LogEntry {
                     cases_per_sec: r.rate(),
                     counts: r.counts.clone(),
                     nondeterministic_causes: Some(r.nondeterministic_causes.clone()),
+                    uncompared: Some(r.uncompared.clone()),
+                    built_from_bytes: Some(r.built_from_bytes),
                 })
                 .collect(),
         }
@@ -178,6 +190,18 @@ pub struct EngineTotals {
     pub nondeterministic_in_them: u64,
     /// Their causes (`causes::Cause::key`), summed.
     pub nondeterministic_causes: BTreeMap<String, u64>,
+    /// Campaigns that recorded why their uncompared cases were not compared.
+    pub campaigns_with_reasons: u64,
+    /// Cases of those campaigns.
+    pub cases_with_reasons: u64,
+    /// Their uncompared cases per class, by reason and type, summed.
+    pub uncompared: BTreeMap<Class, Uncompared>,
+    /// Campaigns that built values from the codec's bytes where no script could.
+    pub campaigns_building_from_bytes: u64,
+    /// Cases of those campaigns.
+    pub cases_building_from_bytes: u64,
+    /// The encode cases so built, summed.
+    pub built_from_bytes: u64,
 }
 
 impl EngineTotals {
@@ -224,6 +248,18 @@ impl Totals {
                 et.secs += g.secs;
                 for (c, n) in &g.counts {
                     *et.counts.entry(*c).or_default() += n;
+                }
+                if let Some(n) = g.built_from_bytes {
+                    et.campaigns_building_from_bytes += 1;
+                    et.cases_building_from_bytes += g.done;
+                    et.built_from_bytes += n;
+                }
+                if let Some(u) = &g.uncompared {
+                    et.campaigns_with_reasons += 1;
+                    et.cases_with_reasons += g.done;
+                    for (c, tally) in u {
+                        et.uncompared.entry(*c).or_default().merge(tally);
+                    }
                 }
                 if let Some(causes) = &g.nondeterministic_causes {
                     et.campaigns_with_causes += 1;
@@ -359,8 +395,147 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
         }));
     }
     md.push_str(&row("cases/s", &|e| group_digits(e.rate().round() as u64)));
+    md.push_str(&uncompared_markdown(&t));
     md.push_str(&per_campaign(entries));
     md
+}
+
+/// The cases not compared byte for byte (unsupported, known difference, engine nondeterministic)
+/// of the campaigns that record why, per reason and per top-level type, with their share of
+/// those campaigns' cases: docs/campaign-summary.md and docs/report.md §4 show it.
+pub fn uncompared_markdown(t: &Totals) -> String {
+    let mut md = String::from("\nCases not compared byte for byte, by reason (");
+    let engines: Vec<(&String, &EngineTotals)> = t
+        .engines
+        .iter()
+        .filter(|(_, e)| e.campaigns_with_reasons > 0)
+        .collect();
+    if engines.is_empty() {
+        md.push_str("no logged campaign records reasons yet).\n");
+        return md;
+    }
+    let of: Vec<String> = engines
+        .iter()
+        .map(|(v, e)| {
+            format!(
+                "{} {} of {} campaigns, {} cases",
+                short_version(v),
+                e.campaigns_with_reasons,
+                e.campaigns,
+                group_digits(e.cases_with_reasons)
+            )
+        })
+        .collect();
+    writeln!(
+        md,
+        "the campaigns that record them: {}; `campaign::reasons`; the share is of those cases):\n",
+        of.join("; ")
+    )
+    .ok();
+    let heads: Vec<String> = engines.iter().map(|(v, _)| short_version(v)).collect();
+    let cell = |e: &EngineTotals, n: u64| {
+        if n == 0 {
+            "0".to_string()
+        } else {
+            format!(
+                "{} ({:.2}%)",
+                group_digits(n),
+                n as f64 * 100.0 / e.cases_with_reasons.max(1) as f64
+            )
+        }
+    };
+    writeln!(
+        md,
+        "| class | reason | kind | {} |\n|---|---|---|{}",
+        heads.join(" | "),
+        "---|".repeat(heads.len())
+    )
+    .ok();
+    for class in UNCOMPARED {
+        for reason in Reason::all() {
+            let counts: Vec<u64> = engines
+                .iter()
+                .map(|(_, e)| {
+                    e.uncompared
+                        .get(&class)
+                        .map_or(0, |u| u.reasons.get(&reason).copied().unwrap_or(0))
+                })
+                .collect();
+            if counts.iter().all(|&n| n == 0) {
+                continue;
+            }
+            let cells: Vec<String> = engines
+                .iter()
+                .zip(&counts)
+                .map(|((_, e), &n)| cell(e, n))
+                .collect();
+            writeln!(
+                md,
+                "| {class} | {reason} | {} | {} |",
+                reason.kind().name(),
+                cells.join(" | ")
+            )
+            .ok();
+        }
+    }
+    md.push_str(&built_from_bytes_text(t));
+    writeln!(
+        md,
+        "\nThe same cases by the case's top-level type:\n\n| class | type | {} |\n|---|---|{}",
+        heads.join(" | "),
+        "---|".repeat(heads.len())
+    )
+    .ok();
+    for class in UNCOMPARED {
+        let types: BTreeSet<&str> = engines
+            .iter()
+            .filter_map(|(_, e)| e.uncompared.get(&class))
+            .flat_map(|u| u.types.keys().map(String::as_str))
+            .collect();
+        for ty in types {
+            let cells: Vec<String> = engines
+                .iter()
+                .map(|(_, e)| {
+                    cell(
+                        e,
+                        e.uncompared
+                            .get(&class)
+                            .map_or(0, |u| u.types.get(ty).copied().unwrap_or(0)),
+                    )
+                })
+                .collect();
+            writeln!(md, "| {class} | {ty} | {} |", cells.join(" | ")).ok();
+        }
+    }
+    md
+}
+
+/// How many encode cases the engines built from the codec's bytes where no script could, and
+/// so compared (empty when no logged campaign records it).
+fn built_from_bytes_text(t: &Totals) -> String {
+    let cells: Vec<String> = t
+        .engines
+        .iter()
+        .filter(|(_, e)| e.campaigns_building_from_bytes > 0)
+        .map(|(v, e)| {
+            format!(
+                "{} {} ({:.2}% of {} cases in {} campaigns)",
+                short_version(v),
+                group_digits(e.built_from_bytes),
+                e.built_from_bytes as f64 * 100.0 / e.cases_building_from_bytes.max(1) as f64,
+                group_digits(e.cases_building_from_bytes),
+                e.campaigns_building_from_bytes
+            )
+        })
+        .collect();
+    if cells.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nEncode cases whose value no script could build, built in the engine from the codec's bytes and \
+         compared (`campaign::from_bytes`; not counted above): {}.\n",
+        cells.join("; ")
+    )
 }
 
 /// One row per logged campaign, oldest first: when, which seed and how many cases, and per engine
@@ -457,6 +632,8 @@ mod tests {
             cases_per_sec: 10.0,
             counts: [(Class::Agree, 7), (Class::EngineNondeterministic, 3)].into(),
             nondeterministic_causes: causes,
+            uncompared: None,
+            built_from_bytes: None,
         };
         let entry = |seed, causes| LogEntry {
             date: utc(seed * 1000),
@@ -492,6 +669,8 @@ mod tests {
             cases_per_sec: done as f64,
             counts: [(Class::Agree, done)].into(),
             nondeterministic_causes: None,
+            uncompared: None,
+            built_from_bytes: None,
         };
         let entry = |seed, done, interrupted| LogEntry {
             date: utc(seed * 1000),
@@ -513,5 +692,61 @@ mod tests {
         assert!(md.contains("| agree | 100 |"), "{md}");
         assert!(md.contains("| cases/s | 100 |"), "{md}");
         assert!(md.contains("| 1 | 100 | 0 / 0 |"), "{md}");
+    }
+
+    #[test]
+    fn old_lines_read_and_reasons_are_summed_where_recorded() {
+        // A line as campaigns logged it before reasons were recorded.
+        let old = r#"{"date":"2026-11-25T02:15:10Z","gdmarshal":"0.1.0","generation":3,"seed":1,"from":0,"cases":10,"wall_secs":1.0,"interrupted":false,"engines":[{"engine":"4.6","version":"4.6.3.stable","done":10,"secs":1.0,"cases_per_sec":10.0,"counts":{"agree":8,"unsupported":2}}]}"#;
+        let old: LogEntry = serde_json::from_str(old).unwrap();
+        assert_eq!(old.engines[0].uncompared, None);
+        let mut new = old.clone();
+        let mut u = Uncompared::default();
+        u.add(Reason::ObjectById, "Array");
+        u.add(Reason::NodepathNameNotText, "NodePath");
+        new.engines[0].uncompared = Some([(Class::Unsupported, u)].into());
+        let line = serde_json::to_string(&new).unwrap();
+        assert!(
+            line.contains(r#""uncompared":{"unsupported":{"reasons":{"object-by-id":1,"#),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<LogEntry>(&line).unwrap(), new);
+        let t = Totals::of(&[old.clone(), new.clone(), new.clone()]);
+        let e = &t.engines["4.6.3.stable"];
+        assert_eq!(
+            (e.campaigns, e.campaigns_with_reasons, e.cases_with_reasons),
+            (3, 2, 20)
+        );
+        assert_eq!(
+            e.uncompared[&Class::Unsupported].reasons[&Reason::ObjectById],
+            2
+        );
+        let md = summary_markdown(std::slice::from_ref(&old));
+        assert!(
+            md.contains("no logged campaign records reasons yet"),
+            "{md}"
+        );
+        assert_eq!(e.campaigns_building_from_bytes, 0);
+        let mut built = new.clone();
+        built.engines[0].built_from_bytes = Some(3);
+        let t = Totals::of(&[old.clone(), new.clone(), built]);
+        let e = &t.engines["4.6.3.stable"];
+        assert_eq!(
+            (e.campaigns_building_from_bytes, e.built_from_bytes),
+            (1, 3)
+        );
+        let md = uncompared_markdown(&t);
+        assert!(
+            md.contains("4.6.3 3 (30.00% of 10 cases in 1 campaigns)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| unsupported | object-by-id | oracle artefact | 2 (10.00%) |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| unsupported | NodePath | 2 (10.00%) |"),
+            "{md}"
+        );
     }
 }

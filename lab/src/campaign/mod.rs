@@ -10,8 +10,10 @@
 pub mod cases;
 pub mod causes;
 pub mod classify;
+pub mod from_bytes;
 pub mod log;
 pub mod minimize;
+pub mod reasons;
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -22,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use classify::{Class, Judged, classify_batch};
+pub use reasons::{Reason, Uncompared};
 
 use crate::answerer::Answerer;
 use crate::case::Direction;
@@ -196,6 +199,8 @@ impl FindingFile {
             class: self.class,
             record: self.engine_answer.clone(),
             detail: self.detail.clone(),
+            reason: None,
+            built_from_bytes: false,
         };
         Ok(signature(&self.case()?, &judged, profile))
     }
@@ -252,6 +257,11 @@ pub struct EngineRun {
     pub counts: BTreeMap<Class, u64>,
     /// Engine-nondeterministic cases per cause (`causes::Cause::key`).
     pub nondeterministic_causes: BTreeMap<String, u64>,
+    /// The cases not compared byte for byte (unsupported, known difference, engine
+    /// nondeterministic), per class: how many per reason and per type.
+    pub uncompared: BTreeMap<Class, Uncompared>,
+    /// Encode cases whose value the engine built from the codec's bytes (no script could).
+    pub built_from_bytes: u64,
     /// Cases of the gated classes ([`Config::gate`]) of a kind no open reproducer covers, per
     /// class.
     pub uncovered: BTreeMap<Class, u64>,
@@ -298,6 +308,8 @@ pub struct Progress<'a> {
     pub total: u64,
     /// Cases per class so far.
     pub counts: &'a BTreeMap<Class, u64>,
+    /// The uncompared cases so far, per class, by reason and type.
+    pub uncompared: &'a BTreeMap<Class, Uncompared>,
 }
 
 impl Progress<'_> {
@@ -614,10 +626,17 @@ pub fn run_engine(
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if j.class == Class::EngineNondeterministic {
-                let cause = causes::nondeterministic(&j.record);
+                let cause = causes::nondeterministic_in_campaign(&j.record);
                 *run.nondeterministic_causes
                     .entry(cause.key().to_string())
                     .or_default() += 1;
+            }
+            run.built_from_bytes += u64::from(j.built_from_bytes);
+            if let Some(reason) = j.reason {
+                run.uncompared
+                    .entry(j.class)
+                    .or_default()
+                    .add(reason, &reasons::case_type(&batch[k], profile));
             }
             if !j.class.is_finding() {
                 continue;
@@ -663,6 +682,7 @@ pub fn run_engine(
             done: run.done,
             total: cfg.cases,
             counts: &run.counts,
+            uncompared: &run.uncompared,
         });
         start = stop;
     }

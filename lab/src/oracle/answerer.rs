@@ -48,6 +48,10 @@ impl Answerer for Engine {
     fn refused(&self) -> usize {
         Engine::refused(self)
     }
+
+    fn compare_object_ids_as_read(&mut self) {
+        self.ids_as_read = true;
+    }
 }
 
 impl Engine {
@@ -81,7 +85,11 @@ impl Engine {
                 let own = own_accepted(&reply);
                 let answer = match c {
                     Case::Decode { allow_objects, .. } => {
-                        decoded(decode_result(reply, profile), *allow_objects, profile)
+                        let mut r = decode_result(reply, profile);
+                        if self.ids_as_read && !allow_objects {
+                            restore_read_ids(&mut r, profile);
+                        }
+                        decoded(r, *allow_objects, profile)
                     }
                     Case::Encode { full_objects, .. } => {
                         encoded(encode_result(reply, profile, *full_objects), profile)
@@ -106,6 +114,13 @@ fn not_accepted(verdict: &Verdict, error_text: &str) -> Option<Answer> {
         Verdict::Hung(i) => Answer::Hung(i.clone()),
         Verdict::Unanswered(why) => Answer::Unanswered(why.clone()),
     })
+}
+
+/// Writes the ids read back over the placeholders' own ids in the re-encoding without objects.
+fn restore_read_ids(r: &mut DecodeResult, profile: Profile) {
+    if let Some(bytes) = r.reencoded.as_mut() {
+        super::placeholders::restore_read_ids(bytes, &r.placeholders, profile);
+    }
 }
 
 fn decoded(r: DecodeResult, objects: bool, profile: Profile) -> Answer {

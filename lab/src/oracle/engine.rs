@@ -84,6 +84,9 @@ pub struct Engine {
     findings: Vec<Finding>,
     incidents: Vec<IncidentRecord>,
     refused: usize,
+    /// Whether decode answers carry the ids read in place of the placeholders' own
+    /// ([`Answerer::compare_object_ids_as_read`](crate::answerer::Answerer::compare_object_ids_as_read)).
+    pub(super) ids_as_read: bool,
 }
 
 impl Engine {
@@ -111,6 +114,7 @@ impl Engine {
             refused: process.refused(),
             process: Some(process),
             seq,
+            ids_as_read: false,
             restarts: 0,
             findings: Vec::new(),
             incidents: Vec::new(),

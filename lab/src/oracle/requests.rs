@@ -77,6 +77,7 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         consumed: None,
         reencoded: None,
         reencoded_full: None,
+        placeholders: Vec::new(),
         error_text: String::new(),
         notes: Vec::new(),
     };
@@ -110,6 +111,14 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         .and_then(Value::as_i64)
         .and_then(|n| usize::try_from(n).ok());
     r.reencoded = bytes_of(&j, "reencoded", &mut r.notes);
+    if let Some(p) = j.get("placeholders") {
+        match super::placeholders::of_answer(p) {
+            Some(ids) => r.placeholders = ids,
+            None => r
+                .notes
+                .push("the answer's placeholders are not id pairs".into()),
+        }
+    }
     r.reencoded_full = bytes_of(&j, "reencoded_full", &mut r.notes);
     r.tree = j.as_object_mut().and_then(|o| o.remove("tree"));
     if let Some(why) = j.get("incomplete").and_then(Value::as_str) {

@@ -131,6 +131,9 @@ pub struct DecodeResult {
     pub reencoded: Option<Vec<u8>>,
     /// The engine encoding the decoded value again, with full objects.
     pub reencoded_full: Option<Vec<u8>>,
+    /// The `EncodedObjectAsID` placeholders the engine made while decoding, each as (its own
+    /// instance id, the id read): `reencoded` writes the former where the input had the latter.
+    pub placeholders: Vec<(u64, u64)>,
     /// What the engine printed to stderr while decoding (its error messages).
     pub error_text: String,
     /// Anything odd about the answer (e.g. a tree that does not convert to a [`Variant`]).

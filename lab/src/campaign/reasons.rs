@@ -1,0 +1,356 @@
+//! Why a campaign case was not compared byte for byte: every *unsupported*, *known difference*
+//! and *engine-nondeterministic* case gets a [`Reason`], and the run counts them per reason and
+//! per the case's top-level type ([`Uncompared`]), so that the run log, the progress line, the
+//! summary and the report show what share of which type goes unchecked, and why.
+//!
+//! The oracle says why it cannot build a value in words (`godot_project/oracle/oracle4.gd` and
+//! `oracle3.gd`, `unsupported = "..."`): [`Reason::of_unsupported`] maps each of those texts to
+//! its kind here, at the oracle's edge; a test reads both scripts and checks that every text has a
+//! kind of its own.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::causes::{Cause, Kind};
+use super::classify::Class;
+use crate::corpus::condition::Condition;
+use crate::corpus::{Case, SkipReason};
+use gdmarshal::profile::Profile;
+
+/// Why a case was not compared. Named in kebab-case in the run log.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Reason {
+    // Unsupported: the oracle cannot build the value from a script.
+    /// An Object that exists only by its instance id (no object has that id in the engine).
+    ObjectById,
+    /// A Signal whose object exists only by its id.
+    SignalOfObjectById,
+    /// A NodePath name that path text cannot spell (`/`, `:`, `@`, empty, ...).
+    NodepathNameNotText,
+    /// NodePath text that does not parse back to the same path.
+    NodepathTextReparses,
+    /// A full object of a class the engine cannot instantiate.
+    ClassNotInstantiable,
+    /// A full object whose `script` cannot be loaded.
+    ScriptNotLoadable,
+    /// float32 components that would pass through a GDScript float (f64), quieting a signalling
+    /// NaN.
+    SignallingNanThroughDouble,
+    /// A 4.x String of code units that are not Unicode scalar values.
+    NonScalarString,
+    /// A 3.x String holding a NUL code unit.
+    NulInString,
+    /// A 3.x RID with a given id.
+    RidById,
+    /// A type (or typed container) the engine version does not have.
+    TypeNotInVersion,
+    /// A number past GDScript's 64-bit signed int (an unsigned 64-bit object id, RID or
+    /// Signal object past 2^63 - 1): the oracle refuses to read it.
+    BeyondSignedInt,
+    /// The oracle refused the request for another reason.
+    OracleRefused,
+    /// The codec skipped the case or its re-encoding.
+    CodecSkipped,
+    /// An oracle text no kind here matches (a new one: give it a kind).
+    OtherUnsupported,
+    // Known difference: the condition of the entry of corpus/known-differences.txt that covers it.
+    /// `too-deep`: the codec stops at a depth the engine decodes.
+    TooDeep,
+    /// `unknown-class`: a full object of a class the engine does not have.
+    UnknownClass,
+    /// `full-object`: the engine writes every stored property of the class.
+    FullObject,
+    /// `nodepath-padding`: the engine leaves NodePath padding uninitialised (also a cause of
+    /// nondeterminism).
+    NodepathPadding,
+    /// `object-id`: the engine re-encodes its placeholder object's own id.
+    ObjectId,
+    /// `script-not-in-project`: the engine's project has no Script at the path.
+    ScriptNotInProject,
+    /// `unmodelled-conversion`: a typed-container conversion the codec does not reproduce.
+    UnmodelledConversion,
+    /// An entry that names its cases, without a condition.
+    NamedCase,
+    // Engine-nondeterministic: the cause (`causes::Cause`).
+    /// Decoding an object id made a placeholder whose own id is fresh on every run.
+    FreshObjectId,
+    /// No known cause of nondeterminism fits.
+    Unexplained,
+}
+
+impl Reason {
+    /// Every reason, in report order.
+    pub fn all() -> impl Iterator<Item = Reason> {
+        <Reason as strum::IntoEnumIterator>::iter()
+    }
+
+    /// The kebab-case name (the run log's key).
+    pub fn name(self) -> &'static str {
+        self.into()
+    }
+
+    /// The kind of an oracle's words for a value it cannot build (both oracles' texts).
+    pub fn of_unsupported(text: &str) -> Reason {
+        const KINDS: [(&str, Reason); 15] = [
+            (
+                "an object that exists only by its instance id",
+                Reason::ObjectById,
+            ),
+            (
+                "a Signal of an object that exists only by its id",
+                Reason::SignalOfObjectById,
+            ),
+            (
+                "cannot be written as path text",
+                Reason::NodepathNameNotText,
+            ),
+            (
+                "does not parse back to the same path",
+                Reason::NodepathTextReparses,
+            ),
+            ("cannot be instantiated", Reason::ClassNotInstantiable),
+            ("cannot be loaded", Reason::ScriptNotLoadable),
+            ("pass through a double", Reason::SignallingNanThroughDouble),
+            (
+                "holds f32 values as doubles",
+                Reason::SignallingNanThroughDouble,
+            ),
+            ("holds Unicode scalar values only", Reason::NonScalarString),
+            ("cannot hold a NUL code unit", Reason::NulInString),
+            ("cannot make an RID with a given id", Reason::RidById),
+            ("Godot 3 has no ", Reason::TypeNotInVersion),
+            ("skipped by the implementation", Reason::CodecSkipped),
+            ("is out of the 64-bit range", Reason::BeyondSignedInt),
+            ("the oracle refused the request", Reason::OracleRefused),
+        ];
+        KINDS
+            .iter()
+            .find(|(words, _)| text.contains(words))
+            .map_or(Reason::OtherUnsupported, |(_, r)| *r)
+    }
+
+    /// The reason of a skipped comparison (`error`: the engine record's error text, where the
+    /// oracle says why it could not build the value).
+    pub fn of_skip(why: &SkipReason, error: &str) -> Reason {
+        match why {
+            SkipReason::EngineUnsupported => Reason::of_unsupported(error),
+            SkipReason::Implementation(_) | SkipReason::Reencoding(_) => Reason::CodecSkipped,
+            _ => Reason::OtherUnsupported,
+        }
+    }
+
+    /// The reason of a known difference: the condition of the entry that covers it.
+    pub fn of_condition(when: Option<Condition>) -> Reason {
+        match when {
+            None => Reason::NamedCase,
+            Some(Condition::TooDeep) => Reason::TooDeep,
+            Some(Condition::UnknownClass) => Reason::UnknownClass,
+            Some(Condition::FullObject) => Reason::FullObject,
+            Some(Condition::NodePathPadding) => Reason::NodepathPadding,
+            Some(Condition::ObjectId) => Reason::ObjectId,
+            Some(Condition::ScriptNotInProject) => Reason::ScriptNotInProject,
+            Some(Condition::UnmodelledConversion) => Reason::UnmodelledConversion,
+        }
+    }
+
+    /// The reason of an engine-nondeterministic case: its cause.
+    pub fn of_cause(cause: Cause) -> Reason {
+        match cause {
+            Cause::NodePathPadding => Reason::NodepathPadding,
+            Cause::FreshObjectId => Reason::FreshObjectId,
+            _ => Reason::Unexplained,
+        }
+    }
+
+    /// What the reason is at bottom: an engine defect, an oracle artefact (the oracle cannot build
+    /// or re-read the value), or a codec gap (the codec does not model what the engine does).
+    pub fn kind(self) -> Kind {
+        match self {
+            Reason::TooDeep | Reason::NodepathPadding | Reason::Unexplained => Kind::EngineDefect,
+            Reason::UnknownClass
+            | Reason::FullObject
+            | Reason::ScriptNotInProject
+            | Reason::UnmodelledConversion
+            | Reason::NamedCase
+            | Reason::CodecSkipped => Kind::CodecDifference,
+            _ => Kind::OracleArtefact,
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The classes whose cases are not compared byte for byte, each counted by [`Reason`].
+pub const UNCOMPARED: [Class; 3] = [
+    Class::Unsupported,
+    Class::KnownDifference,
+    Class::EngineNondeterministic,
+];
+
+/// The uncompared cases of one class: how many per reason, and per top-level type.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Uncompared {
+    /// Cases per reason.
+    pub reasons: BTreeMap<Reason, u64>,
+    /// Cases per top-level type of the case ([`case_type`]).
+    pub types: BTreeMap<String, u64>,
+}
+
+impl Uncompared {
+    /// Counts one case.
+    pub fn add(&mut self, reason: Reason, ty: &str) {
+        *self.reasons.entry(reason).or_default() += 1;
+        match self.types.get_mut(ty) {
+            Some(n) => *n += 1,
+            None => {
+                self.types.insert(ty.to_string(), 1);
+            }
+        }
+    }
+
+    /// Adds another tally to this one.
+    pub fn merge(&mut self, other: &Uncompared) {
+        for (r, n) in &other.reasons {
+            *self.reasons.entry(*r).or_default() += n;
+        }
+        for (t, n) in &other.types {
+            *self.types.entry(t.clone()).or_default() += n;
+        }
+    }
+
+    /// The reasons, most cases first (ties in report order).
+    pub fn largest_reasons(&self) -> Vec<(Reason, u64)> {
+        let mut v: Vec<(Reason, u64)> = self.reasons.iter().map(|(r, n)| (*r, *n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v
+    }
+
+    /// The types, most cases first (ties by name).
+    pub fn largest_types(&self) -> Vec<(&str, u64)> {
+        let mut v: Vec<(&str, u64)> = self.types.iter().map(|(t, n)| (t.as_str(), *n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        v
+    }
+}
+
+/// The top-level type of a case: the value's type to encode, the type the header names to
+/// decode (`type id N` for one the profile does not have, `short` for fewer than 4 bytes).
+pub fn case_type(case: &Case, profile: Profile) -> String {
+    match case {
+        Case::Encode { value, .. } => value.get_type().name().to_string(),
+        Case::Decode { input, .. } => match input.first_chunk::<4>() {
+            None => "short".to_string(),
+            Some(h) => {
+                let id = u32::from_le_bytes(*h) & 0xff;
+                profile
+                    .type_of(id)
+                    .map_or_else(|| format!("type id {id}"), |t| t.name().to_string())
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `unsupported = "..."` text of both oracles, with what its format places hold.
+    fn oracle_texts() -> Vec<String> {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../godot_project/oracle/");
+        let mut out = Vec::new();
+        for file in ["oracle4.gd", "oracle3.gd"] {
+            let src = std::fs::read_to_string(format!("{root}{file}")).unwrap();
+            let lines: Vec<&str> = src.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                // `unsupported = ""` clears it: no text.
+                let Some((_, rest)) = line
+                    .split_once("unsupported = \"")
+                    .filter(|(_, rest)| !rest.starts_with('"'))
+                else {
+                    continue;
+                };
+                // A text continued on the next line (`" \` then `+ "..."`) is read whole.
+                let mut text = rest.to_string();
+                if line.trim_end().ends_with('\\') {
+                    text.push_str(lines[i + 1]);
+                }
+                out.push(text.replace("%s", "X"));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_oracle_text_has_a_kind_of_its_own() {
+        let texts = oracle_texts();
+        assert!(texts.len() >= 15, "{texts:?}");
+        for t in &texts {
+            let r = Reason::of_unsupported(t);
+            assert_ne!(r, Reason::OtherUnsupported, "{t}");
+            assert_eq!(r.kind(), Kind::OracleArtefact, "{t}");
+        }
+        assert_eq!(
+            Reason::of_unsupported("something new"),
+            Reason::OtherUnsupported
+        );
+        // The oracle's fail() while reading a tree comes back as a refusal of the request.
+        assert_eq!(
+            Reason::of_unsupported(
+                "the oracle refused the request: integer 9223372036854775808 is out of the 64-bit range"
+            ),
+            Reason::BeyondSignedInt
+        );
+    }
+
+    #[test]
+    fn reasons_are_kebab_case_keys_in_the_log() {
+        let mut u = Uncompared::default();
+        u.add(Reason::ObjectById, "Array");
+        u.add(Reason::ObjectById, "Object");
+        u.add(Reason::NodepathNameNotText, "Array");
+        let json = serde_json::to_string(&u).unwrap();
+        assert_eq!(
+            json,
+            r#"{"reasons":{"object-by-id":2,"nodepath-name-not-text":1},"types":{"Array":2,"Object":1}}"#
+        );
+        assert_eq!(serde_json::from_str::<Uncompared>(&json).unwrap(), u);
+        assert_eq!(u.largest_reasons()[0], (Reason::ObjectById, 2));
+        assert_eq!(u.largest_types()[0], ("Array", 2));
+    }
+
+    #[test]
+    fn cases_are_typed_by_their_header() {
+        let p: Profile = "4.6".parse().unwrap();
+        let decode = |input: Vec<u8>| Case::Decode {
+            name: String::new(),
+            input,
+            allow_objects: false,
+        };
+        assert_eq!(case_type(&decode(vec![28, 0, 0, 0]), p), "Array");
+        assert_eq!(case_type(&decode(vec![2, 0, 1, 0, 5]), p), "int");
+        assert_eq!(case_type(&decode(vec![250, 0, 0, 0]), p), "type id 250");
+        assert_eq!(case_type(&decode(vec![2]), p), "short");
+    }
+}
