@@ -365,8 +365,20 @@ fn a_local_process_that_connects_first_is_refused_and_the_results_stand() {
         return;
     }
     let clean_dir = tempfile::tempdir().unwrap();
+    // On the host's network, as engines run where namespaces cannot be made: there the secret is
+    // the guard (fenced engines have ports no local process can reach, shown below).
     let args = [
-        "diff", "--engine", "3.6", "--engine", "4.6", "--cases", "3000", "--seed", "9",
+        "diff",
+        "--engine",
+        "3.6",
+        "--engine",
+        "4.6",
+        "--cases",
+        "3000",
+        "--seed",
+        "9",
+        "--engine-network",
+        "host",
     ];
     let with_dir = |d: &Path| -> Vec<String> {
         args.iter()
@@ -378,34 +390,39 @@ fn a_local_process_that_connects_first_is_refused_and_the_results_stand() {
     assert!(clean.status.success(), "{}", text(&clean));
 
     // The hostile local user: every new listening loopback port is connected to at once, and
-    // offered an engine's answers (a handshake line and a fake secret).
-    let before: HashSet<u16> = listening_ports().into_iter().collect();
-    let stop = Arc::new(AtomicBool::new(false));
-    let done = stop.clone();
-    let attacker = thread::spawn(move || {
-        let mut hit = HashSet::new();
-        let mut held = Vec::new();
-        while !done.load(Ordering::Relaxed) {
-            for port in listening_ports() {
-                if before.contains(&port) || !hit.insert(port) {
-                    continue;
+    // offered an engine's answers (a handshake line and a fake secret); returns how many ports
+    // it reached while `run` ran.
+    let attacked = |run: &dyn Fn() -> std::process::Output| {
+        let before: HashSet<u16> = listening_ports().into_iter().collect();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = stop.clone();
+        let attacker = thread::spawn(move || {
+            let mut hit = HashSet::new();
+            let mut held = Vec::new();
+            while !done.load(Ordering::Relaxed) {
+                for port in listening_ports() {
+                    if before.contains(&port) || hit.contains(&port) {
+                        continue;
+                    }
+                    if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
+                        hit.insert(port);
+                        let body = br#"{"auth":"0000"}"#;
+                        let mut frame = (body.len() as u32).to_le_bytes().to_vec();
+                        frame.extend_from_slice(body);
+                        let _ = s.write_all(&frame);
+                        held.push(s);
+                    }
                 }
-                if let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) {
-                    let body = br#"{"auth":"0000"}"#;
-                    let mut frame = (body.len() as u32).to_le_bytes().to_vec();
-                    frame.extend_from_slice(body);
-                    let _ = s.write_all(&frame);
-                    held.push(s);
-                }
+                thread::sleep(Duration::from_millis(1));
             }
-            thread::sleep(Duration::from_millis(1));
-        }
-        hit.len()
-    });
+            hit.len()
+        });
+        let out = run();
+        stop.store(true, Ordering::Relaxed);
+        (out, attacker.join().unwrap())
+    };
     let dir = tempfile::tempdir().unwrap();
-    let out = run(&with_dir(dir.path()));
-    stop.store(true, Ordering::Relaxed);
-    let ports_attacked = attacker.join().unwrap();
+    let (out, ports_attacked) = attacked(&|| run(&with_dir(dir.path())));
     assert!(ports_attacked >= 2, "the attacker found the engines' ports");
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -415,6 +432,25 @@ fn a_local_process_that_connects_first_is_refused_and_the_results_stand() {
         text(&out)
     );
     assert_same_classes(&classes(&out), &classes(&clean));
+
+    // Fenced, as by default: the engines' listeners are in their own network namespaces, and the
+    // same attacker reaches none of them.
+    let fenced_dir = tempfile::tempdir().unwrap();
+    let fenced_args: Vec<String> = with_dir(fenced_dir.path())
+        .into_iter()
+        .filter(|a| a != "--engine-network" && a != "host")
+        .collect();
+    let (out, ports_attacked) = attacked(&|| run(&fenced_args));
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        ports_attacked, 0,
+        "a fenced engine's port was reached from the host"
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("refused"),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]
