@@ -70,7 +70,11 @@ for t in "${fuzzers[@]}"; do
         fi
         [ -d "$WORK/home/.cache/gdmarshal" ] && { echo "differential: an engine cache appeared in HOME" >&2; exit 1; }
         echo "differential: findings by class (campaign reproducers):"
-        find "$OUT/differential-findings" -name '*.json' 2>/dev/null | awk -F/ '{ print $(NF - 1) }' | sort | uniq -c
+        if [ -d "$OUT/differential-findings" ]; then
+            find "$OUT/differential-findings" -name '*.json' | awk -F/ '{ print $(NF - 1) }' | sort | uniq -c
+        else
+            echo "  none"
+        fi
     else
         "$OUT/$t" -dict="$OUT/$t.dict" "${options[@]}" -runs=1000 -seed=1 "$WORK/$t/seeds" 2>"$WORK/$t/log" ||
             { tail -30 "$WORK/$t/log" >&2; echo "$t failed" >&2; exit 1; }
