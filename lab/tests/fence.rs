@@ -2,9 +2,29 @@
 //! listener made for it there and nothing on the host's loopback.
 
 use std::net::TcpListener;
-use std::process::Command;
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use gdmarshal_lab::fence::NetNamespace;
+
+/// Runs `cmd` in a process group of its own, killed whole if it has not ended within 30 s.
+fn output_within(cmd: &mut Command) -> Output {
+    use gdmarshal_lab::group::{has_exited, kill_group};
+    cmd.process_group(0)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("python3 runs");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !has_exited(&mut child) {
+        if Instant::now() > deadline {
+            kill_group(&mut child);
+            panic!("{cmd:?} did not end within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().expect("its output")
+}
 
 /// Connects to each port from inside `ns` and prints, per port, `ok` or the error.
 fn connect_from(ns: &NetNamespace, ports: &[u16]) -> String {
@@ -20,7 +40,7 @@ fn connect_from(ns: &NetNamespace, ports: &[u16]) -> String {
         .arg(script)
         .args(ports.iter().map(u16::to_string));
     ns.enter_on(&mut cmd);
-    let out = cmd.output().expect("python3 runs");
+    let out = output_within(&mut cmd);
     assert!(
         out.status.success(),
         "{}",
@@ -55,14 +75,11 @@ fn a_process_in_an_engine_namespace_reaches_its_listener_and_not_the_host() {
     );
 
     // The same process outside the namespace does reach the host: the fence made the difference.
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 5)",
-            &host_port.to_string(),
-        ])
-        .output()
-        .expect("python3 runs");
+    let out = output_within(Command::new("python3").args([
+        "-c",
+        "import socket,sys; socket.create_connection(('127.0.0.1', int(sys.argv[1])), 5)",
+        &host_port.to_string(),
+    ]));
     assert!(
         out.status.success(),
         "{}",
