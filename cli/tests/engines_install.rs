@@ -41,11 +41,27 @@ fn run(cache: &Path, args: &[&str]) -> (i32, String, String) {
             .stderr(Stdio::piped()),
     )
     .wait_with_output();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::outcome(out)
+}
+
+/// Runs the install script `script` with `args`, the engine cache `cache` and releases served
+/// from `served`, through this build of gdmarshal; asserts it succeeds and returns its stdout.
+fn install_script(script: &Path, args: &[&str], cache: &Path, served: &Path) -> String {
+    let (code, out, err) = common::outcome(
+        Group::spawn(
+            common::command("bash")
+                .arg(script)
+                .args(args)
+                .env("GDMARSHAL_BIN", common::BIN)
+                .env("GDMARSHAL_ENGINE_CACHE", cache)
+                .env("GDMARSHAL_RELEASES_URL", served)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .wait_with_output(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    out
 }
 
 /// A shell script that runs `launcher` with its arguments: the stand-in for Godot's binary.
@@ -593,23 +609,7 @@ fn the_install_script_installs_official_releases_with_the_command_line() {
     let (served, _) = good_release(tmp.path(), &godot);
     let cache = tmp.path().join("cache");
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/install-engines.sh");
-    let out = Group::spawn(
-        common::command("bash")
-            .arg(script)
-            .args(["--official", "4.6.3"])
-            .env("GDMARSHAL_BIN", common::BIN)
-            .env("GDMARSHAL_ENGINE_CACHE", &cache)
-            .env("GDMARSHAL_RELEASES_URL", &served)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
-    .wait_with_output();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = install_script(&script, &["--official", "4.6.3"], &cache, &served);
     assert!(
         text.contains("4.6.3: installed: Godot 4.6.3.stable"),
         "{text}"
@@ -637,22 +637,11 @@ fn the_install_script_installs_an_official_line_of_the_versions_table() {
     table.push_str("4.6-official\tofficial:4.6.3-stable\t-\t--headless\tno\n");
     std::fs::write(copy.join("lab/godot-versions.tsv"), table).unwrap();
     let cache = tmp.path().join("cache");
-    let out = Group::spawn(
-        common::command("bash")
-            .arg(copy.join("scripts/install-engines.sh"))
-            .args(["--only", "4.6-official"])
-            .env("GDMARSHAL_BIN", common::BIN)
-            .env("GDMARSHAL_ENGINE_CACHE", &cache)
-            .env("GDMARSHAL_RELEASES_URL", &served)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
-    )
-    .wait_with_output();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    install_script(
+        &copy.join("scripts/install-engines.sh"),
+        &["--only", "4.6-official"],
+        &cache,
+        &served,
     );
     let entry = &manifest(&cache)["engines"][0];
     assert_eq!(entry["name"], "4.6-official");

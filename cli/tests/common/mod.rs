@@ -76,11 +76,7 @@ pub fn gdmarshal_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, Strin
             .stderr(Stdio::piped()),
     )
     .wait_with_output();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    outcome(out)
 }
 
 /// Runs a Python check `script` on `file` (its `sys.argv[1]`), fails the test with the script's
@@ -98,4 +94,13 @@ pub fn python_check(script: &str, file: &std::path::Path) -> std::process::Outpu
         String::from_utf8_lossy(&check.stderr)
     );
     check
+}
+
+/// A finished run as the tests read it: its exit code (-1 when killed), stdout and stderr.
+pub fn outcome(out: std::process::Output) -> (i32, String, String) {
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
