@@ -26,6 +26,12 @@
 #   CACHE/<name>/build.log                  scons output; CACHE/<name>/engine.json, .ok
 #   CACHE/bin/godot-<name>                  launcher; CACHE/manifest.json lists it with the others
 # An interrupted build resumes where it stopped (scons is incremental); a finished one is reused.
+#
+# --source DIR builds a Godot 4 source tree of your own (a branch, a pull request) with the same
+# options, in place: scons writes DIR/bin/godot.linuxbsd.template_debug.x86_64 (.double.x86_64 with
+# --variant double), and nothing else in the tree is changed but for adding the certificate bundle
+# a +ds tree lacks. The engine is then registered by name with `gdmarshal engines add NAME PATH`
+# (--add NAME does it here) and compared with `gdmarshal corpus check --engine NAME --against V`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/engine-cache.sh
@@ -39,13 +45,21 @@ BUILD_PACKAGES=(scons pkg-config g++ zlib1g-dev libpng-dev libzstd-dev libmbedtl
 usage() {
     cat <<'EOF'
 Usage: scripts/build-engine.sh [--variant double|coverage|all] [--jobs N] [--force] [--help]
+       scripts/build-engine.sh --source DIR [--variant single|double] [--add NAME] [--jobs N]
 
 Builds headless Godot 4.6 engines from Debian's source package into the engine cache:
   double    4.6-double: precision=double          (launcher CACHE/bin/godot-4.6-double)
   coverage  4.6-coverage: gcc --coverage, -O0      (launcher CACHE/bin/godot-4.6-coverage)
 
+With --source, builds the Godot 4 source tree DIR (yours: a branch, a pull request) with the same
+options, in place, and prints the engine binary's path:
+  single    single precision, as the official builds (default)
+  double    precision=double
+
 Options:
-  --variant V  which to build (default: all)
+  --variant V  which to build (default: all; with --source: single)
+  --source DIR build this source tree instead of Debian's
+  --add NAME   with --source: register the built engine as NAME (gdmarshal engines add)
   --jobs N     parallel compile jobs (default: the number of cores)
   --force      rebuild from a fresh source tree even if the engine is built and runs
   -h, --help   show this help
@@ -58,13 +72,15 @@ EOF
 VARIANTS=()
 JOBS=$(nproc 2>/dev/null || echo 2)
 FORCE=0
+SOURCE=
+ADD=
 while [ $# -gt 0 ]; do
     case $1 in
         --variant)
             [ $# -ge 2 ] || { log "error: --variant needs a value"; exit 2; }
             case $2 in
                 all) VARIANTS=("${ALL_VARIANTS[@]}") ;;
-                double | coverage) VARIANTS+=("$2") ;;
+                single | double | coverage) VARIANTS+=("$2") ;;
                 *) log "error: unknown variant '$2' (known: ${ALL_VARIANTS[*]}, all)"; exit 2 ;;
             esac
             shift 2
@@ -74,12 +90,27 @@ while [ $# -gt 0 ]; do
             JOBS=$2
             shift 2
             ;;
+        --source | --add)
+            [ $# -ge 2 ] && [ -n "$2" ] || { log "error: $1 needs a value"; exit 2; }
+            if [ "$1" = --source ]; then SOURCE=$2; else ADD=$2; fi
+            shift 2
+            ;;
         --force) FORCE=1; shift ;;
         -h | --help) usage; exit 0 ;;
         *) log "error: unknown argument: $1 (see --help)"; exit 2 ;;
     esac
 done
-[ ${#VARIANTS[@]} -gt 0 ] || VARIANTS=("${ALL_VARIANTS[@]}")
+if [ -n "$SOURCE" ]; then
+    [ ${#VARIANTS[@]} -le 1 ] || { log "error: --source builds one variant at a time"; exit 2; }
+    [ ${#VARIANTS[@]} -eq 1 ] || VARIANTS=(single)
+    case ${VARIANTS[0]} in single | double) ;; *) log "error: --source builds single or double"; exit 2 ;; esac
+else
+    [ -z "$ADD" ] || { log "error: --add names a --source build"; exit 2; }
+    for v in "${VARIANTS[@]}"; do
+        [ "$v" != single ] || { log "error: the single-precision build of Debian's tree is Debian's own engine (scripts/install-engines.sh)"; exit 2; }
+    done
+    [ ${#VARIANTS[@]} -gt 0 ] || VARIANTS=("${ALL_VARIANTS[@]}")
+fi
 
 engine_cache_init
 
@@ -96,6 +127,7 @@ COMMON_OPTS=(platform=linuxbsd target=template_debug
 
 variant_opts() {
     case $1 in
+        single) ;;
         double) echo precision=double ;;
         coverage) echo use_coverage=yes optimize=none ;;
     esac
@@ -119,7 +151,7 @@ install_build_tools() {
 # ---------------------------------------------------------------- source
 # Prints the path of the verified upstream tarball, fetching it if needed.
 fetch_source() {
-    local aptdir work uris line uri file sha
+    local aptdir work line uri file sha
     mkdir -p "$CACHE/.src"
     aptdir=$(apt_setup "$SOURCE_SUITE" src)
     work="$CACHE/.src/work"
@@ -199,7 +231,7 @@ compile_variant() { # tarball dir name
 build_variant() { # variant tarball
     local variant=$1 tarball=$2 name="4.6-$1"
     local dir="$CACHE/$name" launcher="$CACHE/bin/godot-$name" got binary
-    # shellcheck disable=SC2046
+    # shellcheck disable=SC2207 # options are single words
     OPTS=("${COMMON_OPTS[@]}" $(variant_opts "$variant"))
     # A built engine that still runs is kept; its launcher and manifest entry are rewritten.
     if [ "$FORCE" -eq 1 ] || [ ! -e "$dir/.ok" ] || [ ! -s "$dir/build-stats" ] ||
@@ -243,8 +275,84 @@ PY
     log "[$name] ok: ${got%%$'\t'*}, built in $((secs / 60)) min $((secs % 60)) s with $jobs jobs, $disk MB"
 }
 
+# ---------------------------------------------------------------- a tree of one's own
+# The binary scons writes for a variant: bin/godot.linuxbsd.template_debug[.double].ARCH.
+source_binary() { # dir variant
+    local arch suffix=
+    case $(uname -m) in
+        x86_64) arch=x86_64 ;;
+        aarch64 | arm64) arch=arm64 ;;
+        *) arch=$(uname -m) ;;
+    esac
+    [ "$2" != double ] || suffix=.double
+    printf '%s/bin/godot.linuxbsd.template_debug%s.%s\n' "$1" "$suffix" "$arch"
+}
+
+# gdmarshal itself: the one on PATH, else this checkout's (built when needed).
+run_gdmarshal() {
+    local bin
+    if bin=$(type -P gdmarshal); then
+        "$bin" "$@"
+    else
+        cargo run --quiet --release --bin gdmarshal -- "$@"
+    fi
+}
+
+build_source() { # dir variant
+    local dir variant=$2 binary got logf="$CACHE/.source-build.log"
+    dir=$(cd "$1" 2>/dev/null && pwd -P) || { log "error: --source $1: no such folder"; exit 2; }
+    if [ ! -f "$dir/SConstruct" ] || [ ! -f "$dir/core/io/marshalls.cpp" ] || [ ! -f "$dir/version.py" ]; then
+        log "error: $dir is not a Godot source tree (SConstruct, version.py and core/io/marshalls.cpp expected)"
+        exit 2
+    fi
+    grep -Eq '^major *= *4\b' "$dir/version.py" ||
+        { log "error: $dir is not Godot 4 (version.py: $(grep -E '^(major|minor) *=' "$dir/version.py" | tr '\n' ' '))"; exit 2; }
+    # shellcheck disable=SC2207 # options are single words
+    OPTS=("${COMMON_OPTS[@]}" $(variant_opts "$variant"))
+    # A +ds tree (Debian's) lacks the certificate bundle the build reads even with builtin_certs=no.
+    if [ ! -e "$dir/thirdparty/certs/ca-bundle.crt" ]; then
+        log "[source] adding thirdparty/certs/ca-bundle.crt (missing from the tree) from the system's bundle"
+        mkdir -p "$dir/thirdparty/certs"
+        cat /etc/ssl/certs/ca-certificates.crt >"$dir/thirdparty/certs/ca-bundle.crt" 2>/dev/null || true
+    fi
+    # The tree is left as it is: where the system's zstd.h (before 1.5.6) lacks zstd_errors.h and
+    # the tree does not include it either, the compiler is told to (see compile_variant).
+    if ! grep -q '<zstd_errors.h>' "$dir/core/io/delta_encoding.cpp" 2>/dev/null &&
+        ! grep -q 'zstd_errors.h' /usr/include/zstd.h 2>/dev/null; then
+        # Godot 4.3 renamed the option that adds compiler flags to lower case.
+        if grep -q '"cxxflags"' "$dir/SConstruct"; then
+            OPTS+=("cxxflags=-include zstd_errors.h")
+        else
+            OPTS+=("CXXFLAGS=-include zstd_errors.h")
+        fi
+    fi
+    log "[source] scons -j$JOBS ${OPTS[*]}"
+    log "[source] building $dir (log: $logf)..."
+    local start=$SECONDS
+    (cd "$dir" && nice scons -j"$JOBS" "${OPTS[@]}") >"$logf" 2>&1 ||
+        { log "[source] FAILED: scons"; show_log source "$logf"; exit 1; }
+    binary=$(source_binary "$dir" "$variant")
+    [ -x "$binary" ] || { log "[source] FAILED: scons wrote no $binary"; exit 1; }
+    write_exec_launcher "$CACHE/.source-launcher" "$binary" "$variant"
+    got=$(probe_engine "$CACHE/.source-launcher" "$CACHE/.source-probe.log" project) ||
+        { log "[source] FAILED: first run"; show_log source "$CACHE/.source-probe.log"; exit 1; }
+    rm -f "$CACHE/.source-launcher" "$CACHE/.source-probe.log"
+    log "[source] ok: ${got#*$'\t'} in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
+    printf '%s\n' "$binary"
+    if [ -n "$ADD" ]; then
+        exec 9>&- # gdmarshal takes the cache's lock itself
+        run_gdmarshal engines add --force "$ADD" "$binary"
+    else
+        log "register it: gdmarshal engines add NAME $(shell_quote "$binary")"
+    fi
+}
+
 # ---------------------------------------------------------------- main
 install_build_tools
+if [ -n "$SOURCE" ]; then
+    build_source "$SOURCE" "${VARIANTS[0]}"
+    exit 0
+fi
 TARBALL=$(fetch_source)
 FAILED=()
 for v in "${VARIANTS[@]}"; do

@@ -120,8 +120,8 @@ impl Regression {
         if more > 0 {
             let _ = writeln!(
                 out,
-                "… and {more} more changed cases (`gdmarshal corpus check --engine {} --format text` lists them all).\n",
-                self.engine
+                "… and {more} more changed cases (`gdmarshal corpus check --engine {} --against {} --format text` lists them all).\n",
+                self.engine, self.against
             );
         }
         if !self.drift.unanswered.is_empty() {

@@ -38,6 +38,7 @@ mod requests;
 mod result;
 mod round;
 mod scratch;
+mod widen;
 
 use std::time::Duration;
 

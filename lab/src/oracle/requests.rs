@@ -43,9 +43,15 @@ pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
     )
 }
 
-/// An encode request line: the value as tagged JSON with exact float bits.
+/// An encode request line: the value as tagged JSON with exact float bits. A double-precision
+/// build is asked with single-precision components widened ([`super::widen`]).
 pub fn encode_line(value: &Variant, profile: Profile) -> String {
-    json!({"op": "encode", "tree": to_json(value, profile, FloatStyle::Bits)}).to_string()
+    let value = if profile.double_reals {
+        super::widen::widened(value)
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    };
+    json!({"op": "encode", "tree": to_json(&value, profile, FloatStyle::Bits)}).to_string()
 }
 
 /// The same request asking, in the same round trip, whether the engine decodes the bytes it
