@@ -1233,6 +1233,84 @@ mod tests {
     }
 
     #[test]
+    fn class_typed_containers_keep_object_ids_only_where_the_placeholder_fits() {
+        // Inputs and answers of Godot 4.6.3, objects allowed (those dropped are corpus cases
+        // decode/objects/id_*; those kept are not, as the codec cannot write the engine's answer):
+        // an id decodes to an EncodedObjectAsID (a RefCounted), which a class-typed Array or
+        // Dictionary key keeps only for that class or its ancestors, a script-typed one never,
+        // and a Dictionary's values always.
+        let kept = |hex: &str| {
+            let d = decode(
+                &unhex(hex).unwrap(),
+                p("4.6"),
+                DecodeOptions {
+                    allow_objects: true,
+                },
+            )
+            .unwrap();
+            match d.value {
+                Variant::Array(a) => a.items().len(),
+                Variant::Dictionary(d) => d.entries().len(),
+                other => panic!("{other:?}"),
+            }
+        };
+        for (case, hex, n) in [
+            (
+                "unknown_class",
+                "1c001200010000001c00000001000000180001000000000100000000",
+                0,
+            ),
+            (
+                "node",
+                "1c000200040000004e6f646501000000180001003930000000000000",
+                0,
+            ),
+            (
+                "refcounted",
+                "1c0002000a000000526566436f756e746564000001000000180001003930000000000000",
+                1,
+            ),
+            (
+                "encoded_object_as_id",
+                "1c00020011000000456e636f6465644f626a6563744173494400000001000000180001003930000000000000",
+                1,
+            ),
+            (
+                "object",
+                "1c000200060000004f626a656374000001000000180001003930000000000000",
+                1,
+            ),
+            (
+                "null id, node",
+                "1c000200040000004e6f646501000000180001000000000000000000",
+                1,
+            ),
+            (
+                "script",
+                "1c000300160000007265733a2f2f66697874757265732f6974656d2e6764000001000000180001003930000000000000",
+                0,
+            ),
+            (
+                "dictionary value, node",
+                "1b000800040000004e6f6465010000000200000001000000180001003930000000000000",
+                1,
+            ),
+            (
+                "dictionary key, node",
+                "1b000200040000004e6f6465010000001800010039300000000000000200000001000000",
+                0,
+            ),
+            (
+                "dictionary key, refcounted",
+                "1b0002000a000000526566436f756e7465640000010000001800010039300000000000000200000001000000",
+                1,
+            ),
+        ] {
+            assert_eq!(kept(hex), n, "{case}");
+        }
+    }
+
+    #[test]
     fn object_typed_arrays_without_objects_hold_encoded_ids() {
         // An empty Array typed as the builtin Object (kind 1, type 24). marshalls.cpp
         // `_decode_container_type`: `if (!p_allow_objects && r_type.builtin_type == Variant::OBJECT)

@@ -19,6 +19,7 @@
 use crate::convert::{
     self, BLACK, Real, basis_from_quaternion, cast_i32, cast_i64, color_from_text, color_hex,
 };
+use crate::decode::ENCODED_OBJECT_AS_ID;
 use crate::profile::Profile;
 use crate::types::VariantType;
 use crate::value::{Array, Components, ContainerType, I32s, Object, Reals, Variant};
@@ -111,6 +112,12 @@ pub fn admit(
         ContainerType::Builtin(ty) => *ty,
         ContainerType::ClassName(_) | ContainerType::Script(_) => T::Object,
     };
+    if let Variant::Object(o) = &v
+        && matches!(**o, Object::Id(_))
+        && !holds_object_ids(t)
+    {
+        return Ok(None);
+    }
     let from = v.get_type();
     if from == to || (to == T::Object && from == T::Nil) {
         return Ok(Some(v));
@@ -121,6 +128,21 @@ pub fn admit(
     convert(to, v, profile.double_reals)
         .map(Some)
         .map_err(|why| Unmodelled { from, to, why })
+}
+
+/// Whether a container of this type keeps an object id, which decodes to an `EncodedObjectAsID`
+/// placeholder (a `RefCounted`): only when it names no class or that class or one of its
+/// ancestors; never when it names a script, which the placeholder lacks
+/// (`ContainerTypeValidate::validate_object`, `core/variant/container_type_validate.h`: "which
+/// does not inherit from").
+fn holds_object_ids(t: &ContainerType) -> bool {
+    match t {
+        ContainerType::ClassName(c) => {
+            matches!(c.as_str(), ENCODED_OBJECT_AS_ID | "RefCounted" | "Object")
+        }
+        ContainerType::Script(_) => false,
+        _ => true,
+    }
 }
 
 /// Components placed by a conversion between math types: one of the source's, or a constant.
