@@ -546,7 +546,7 @@ def render():
             continue
         lines += [f"### {title}", "", note, ""]
         # Score 2's own list holds survivors of score 2 alone: nothing to say of their scores.
-        where = (lambda n: scope(n, items, live)) if key == "equivalent" else (lambda n: "")
+        where = (lambda n: scope(n, items, live, m)) if key == "equivalent" else (lambda n: "")
         for k in kinds:
             names = sorted((n for n, i in items.items() if i["kind"] == k), key=position)
             if not names:
@@ -579,13 +579,20 @@ def render():
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def scope(name, items, live):
+def scope(name, items, live, m):
     """What a listed mutant's line says when only one score has it survive."""
     missing = [s for s in SCORES if s in live and s not in items[name]["scores"]]
     if not missing or len(missing) == len([s for s in SCORES if s in live]):
         return ""
     s = missing[0]
-    return f" ({SHORT[s]} catches it)" if name in live[s] else f" ({SHORT[s]} does not mutate it)"
+    if name in live[s]:
+        return f" ({SHORT[s]} catches it)"
+    # A file the score examines but has no outcome for yet, or a mutant it has not run yet.
+    parts = split_name(name)
+    waiting = {**m.get(s, {}).get("unmeasured", {}), **(m.get(s, {}).get("not_run") or {})}
+    if parts and parts[0] in waiting:
+        return f" ({SHORT[s]} has not run it yet)"
+    return f" ({SHORT[s]} does not mutate it)"
 
 
 def write(output):

@@ -253,6 +253,18 @@ mod tests {
     }
 
     #[test]
+    fn compares_with_str_and_knows_when_empty() {
+        let a = Text::from("a");
+        assert!(a == *"a" && a != *"b");
+        assert!(a == "a" && a != "b");
+        // Units that are not all scalar values equal no str, not even their lossy text.
+        let lone = Text::from_units([0x61, 0xD800]);
+        assert!(lone != *"a\u{FFFD}" && lone != "a\u{FFFD}");
+        assert!(Text::from("").is_empty() && Text::default().is_empty());
+        assert!(!a.is_empty() && !lone.is_empty());
+    }
+
+    #[test]
     fn stays_three_words() {
         // A value's string is inline in `Variant`, which must stay 32 bytes.
         assert_eq!(std::mem::size_of::<Text>(), 24);

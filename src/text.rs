@@ -153,6 +153,22 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_byte_after_a_byte_order_mark_is_named_at_its_offset_in_the_field() {
+        // The mark is skipped, but the offset of the byte that makes the read fail counts from the
+        // field's first byte, on both paths.
+        assert_eq!(decode_utf8(b"\xEF\xBB\xBFa\xff"), Err(4));
+        assert_eq!(
+            decode_not_utf8(b"\xEF\xBB\xBFa\x80", 4, Utf8Rules::Loose),
+            Err(4)
+        );
+        // A surrogate: 3.x reads it loosely, 4.x refuses it (corpus case
+        // decode/string_bytes/surrogate_high).
+        let surrogate = b"\xed\xa0\x80";
+        assert!(decode_not_utf8(surrogate, 0, Utf8Rules::Loose).is_ok());
+        assert_eq!(decode_not_utf8(surrogate, 0, Utf8Rules::Strict), Err(0));
+    }
+
+    #[test]
     fn bad_bytes_in_both_words_of_the_window_are_found() {
         // The same bad byte at the same place in both words must not cancel out.
         for (a, b) in [(0, 16), (3, 19), (15, 22), (7, 16)] {

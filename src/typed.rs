@@ -616,4 +616,48 @@ mod tests {
             }
         }
     }
+
+    /// `admit` under the profile of a double-precision 4.6 build, whose real_t is double.
+    fn admit46_double(t: VariantType, v: Variant) -> Option<Variant> {
+        admit(&ContainerType::Builtin(t), v, "4.6-double".parse().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn one_nan_payload_comes_out_quieted_at_double_width() {
+        // Godot 4.6.3 turns the quaternion (quiet NaN 1, signalling NaN 1, 1, 2) into a Basis
+        // whose nine components are all 0x7fc00001, the one payload quieted (tests/engine_rules.rs,
+        // basis/from_quaternion_one_nan_payload_quiet_and_signalling). A double build runs the
+        // same `Basis::set_quaternion` on doubles, and x86-64 arithmetic passes a NaN operand's
+        // payload on, quieted, at either width: the two NaNs are one payload, not two.
+        let quiet = f64::from_bits(0x7ff8_0000_0000_0001);
+        let signalling = f64::from_bits(0x7ff0_0000_0000_0001);
+        let q = Variant::Quaternion(vec![quiet, signalling, 1.0, 2.0].into());
+        let Some(Variant::Basis(b)) = admit46_double(T::Basis, q) else {
+            panic!("the quaternion is converted");
+        };
+        let Components::F64(c) = b.components() else {
+            panic!("a double build's Basis holds doubles");
+        };
+        assert_eq!(c.len(), 9);
+        assert!(c.iter().all(|x| x.to_bits() == quiet.to_bits()), "{c:?}");
+    }
+
+    #[test]
+    fn vectors_into_a_packed_array_at_double_width() {
+        // Godot 4.6.3's answer to packed_vector3/from_vectors (tests/engine_rules.rs): a Vector2 is
+        // padded with 0, a Vector4i cut to three components, a String is the zero vector. A double
+        // build runs the same `Variant::operator Vector3()` (core/variant/variant.cpp) with real_t
+        // double, and every value here is exact at both widths.
+        let items = vec![
+            Variant::Vector2(vec![1.5f64, 2.5].into()),
+            Variant::Vector4i(I32s::from_slice(&[1, 2, 3, 4])),
+            Variant::String("x".into()),
+        ];
+        assert_eq!(
+            admit46_double(T::PackedVector3Array, Variant::Array(Array::new(items))),
+            Some(Variant::PackedVector3Array(
+                vec![1.5f64, 2.5, 0.0, 1.0, 2.0, 3.0, 0.0, 0.0, 0.0].into()
+            ))
+        );
+    }
 }
