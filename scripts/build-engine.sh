@@ -36,6 +36,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/engine-cache.sh
 . scripts/lib/engine-cache.sh
+# shellcheck source=scripts/lib/campaign-log.sh
+. scripts/lib/campaign-log.sh # gdmarshal_bin: $GDMARSHAL_BIN, else this checkout's release build
 
 ALL_VARIANTS=(double coverage)
 SOURCE_PACKAGE=godot
@@ -59,7 +61,8 @@ options, in place, and prints the engine binary's path:
 Options:
   --variant V  which to build (default: all; with --source: single)
   --source DIR build this source tree instead of Debian's
-  --add NAME   with --source: register the built engine as NAME (gdmarshal engines add)
+  --add NAME   with --source: register the built engine as NAME (gdmarshal engines add;
+               the gdmarshal of $GDMARSHAL_BIN, else this checkout's release build)
   --jobs N     parallel compile jobs (default: the number of cores)
   --force      rebuild from a fresh source tree even if the engine is built and runs
   -h, --help   show this help
@@ -288,16 +291,6 @@ source_binary() { # dir variant
     printf '%s/bin/godot.linuxbsd.template_debug%s.%s\n' "$1" "$suffix" "$arch"
 }
 
-# gdmarshal itself: the one on PATH, else this checkout's (built when needed).
-run_gdmarshal() {
-    local bin
-    if bin=$(type -P gdmarshal); then
-        "$bin" "$@"
-    else
-        cargo run --quiet --release --bin gdmarshal -- "$@"
-    fi
-}
-
 build_source() { # dir variant
     local dir variant=$2 binary got logf="$CACHE/.source-build.log"
     dir=$(cd "$1" 2>/dev/null && pwd -P) || { log "error: --source $1: no such folder"; exit 2; }
@@ -341,7 +334,7 @@ build_source() { # dir variant
     printf '%s\n' "$binary"
     if [ -n "$ADD" ]; then
         exec 9>&- # gdmarshal takes the cache's lock itself
-        run_gdmarshal engines add --force "$ADD" "$binary"
+        "$(gdmarshal_bin)" engines add --force "$ADD" "$binary"
     else
         log "register it: gdmarshal engines add NAME $(shell_quote "$binary")"
     fi
