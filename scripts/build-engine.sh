@@ -281,12 +281,9 @@ PY
 # ---------------------------------------------------------------- a tree of one's own
 # The binary scons writes for a variant: bin/godot.linuxbsd.template_debug[.double].ARCH.
 source_binary() { # dir variant
-    local arch suffix=
-    case $(uname -m) in
-        x86_64) arch=x86_64 ;;
-        aarch64 | arm64) arch=arm64 ;;
-        *) arch=$(uname -m) ;;
-    esac
+    local arch=x86_64 suffix=
+    # engine_cache_init accepts amd64 and arm64 only; Godot names them x86_64 and arm64.
+    [ "$DEB_ARCH" != arm64 ] || arch=arm64
     [ "$2" != double ] || suffix=.double
     printf '%s/bin/godot.linuxbsd.template_debug%s.%s\n' "$1" "$suffix" "$arch"
 }
