@@ -566,11 +566,18 @@ impl Encoder<'_> {
         match (o, self.opts.full_objects) {
             (Object::Null, _) => unreachable!("a null object is written as Nil"),
             (Object::Id(id), false) => self.u64(*id),
-            (Object::Id(_), true) => {
-                return Err(err(K::Unsupported {
-                    what: "an object known only by its id cannot be written in full".into(),
-                }));
-            }
+            // The engine decodes an id to an `EncodedObjectAsID` placeholder and writes that in
+            // full: its one stored property, then the `script` that `Object::get_property_list`
+            // appends (3.2.3, 3.6.2 and 4.6.3 alike). The id is an int property: its bits as i64.
+            (Object::Id(id), true) => self.full_object(
+                ENCODED_OBJECT_AS_ID,
+                [
+                    ("object_id", &Variant::Int(*id as i64)),
+                    ("script", &Variant::Nil),
+                ]
+                .into_iter(),
+                depth,
+            )?,
             (Object::Full { .. }, false) => {
                 return Err(err(K::Unsupported {
                     what: "a full object is written as its instance id unless full objects are on"
@@ -578,14 +585,25 @@ impl Encoder<'_> {
                 }));
             }
             (Object::Full { class, properties }, true) => {
-                self.string(class)?;
-                self.len(properties.len())?;
-                for (name, value) in properties {
-                    self.string(name)?;
-                    self.value(value, depth + 1)
-                        .map_err(|e| e.within(format_args!(".{name}")))?;
-                }
+                let properties = properties.iter().map(|(n, v)| (n.as_str(), v));
+                self.full_object(class, properties, depth)?;
             }
+        }
+        Ok(())
+    }
+
+    fn full_object<'v>(
+        &mut self,
+        class: &str,
+        properties: impl ExactSizeIterator<Item = (&'v str, &'v Variant)>,
+        depth: usize,
+    ) -> R {
+        self.string(class)?;
+        self.len(properties.len())?;
+        for (name, value) in properties {
+            self.string(name)?;
+            self.value(value, depth + 1)
+                .map_err(|e| e.within(format_args!(".{name}")))?;
         }
         Ok(())
     }

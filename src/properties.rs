@@ -5,7 +5,6 @@
 
 use crate::decode::{decode_reusing, decode_traced};
 use crate::encode::encode_without_shortcuts;
-use crate::error::EncodeErrorKind;
 use crate::generate::{GenOptions, canonical_value};
 use crate::json::hex;
 use crate::pool::BufferPool;
@@ -53,19 +52,12 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
         return Ok(());
     };
     shortcuts_agree(&d.value, profile, eopts)?;
-    let once = match encode(&d.value, profile, eopts) {
-        Ok(b) => b,
-        // With objects on, an object read as an id cannot be written back in full.
-        Err(e) if objects && matches!(e.kind, EncodeErrorKind::Unsupported { .. }) => {
-            return Ok(());
-        }
-        Err(e) => {
-            return Err(format!(
-                "{profile} objects={objects}: accepted {} but cannot re-encode: {e}",
-                hex(bytes)
-            ));
-        }
-    };
+    let once = encode(&d.value, profile, eopts).map_err(|e| {
+        format!(
+            "{profile} objects={objects}: accepted {} but cannot re-encode: {e}",
+            hex(bytes)
+        )
+    })?;
     let reencode = |b: &[u8]| {
         decode(b, profile, dopts)
             .map_err(|e| format!("does not decode: {e}"))

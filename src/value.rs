@@ -206,7 +206,9 @@ pub struct NodePath {
 pub enum Object {
     /// A null object.
     Null,
-    /// An object written as its instance id (the default, without full objects).
+    /// An object known by its instance id: written as the id without full objects (the
+    /// default); with them, as the engines write the `EncodedObjectAsID` placeholder they decode
+    /// an id to (its class, `object_id` as an int, a nil `script`).
     Id(u64),
     /// An object written in full: its class and its properties in order.
     Full {

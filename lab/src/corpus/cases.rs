@@ -1226,6 +1226,10 @@ const INVALID_FAMILIES: &[Family] = &[
         name: "object_ids_in_typed_containers",
         cases: object_ids_in_typed_containers,
     },
+    Family {
+        name: "object_ids_written_in_full",
+        cases: object_ids_written_in_full,
+    },
 ];
 
 /// Truncated at every offset of one sample per type (shortest non-trivial value of the type).
@@ -1869,10 +1873,14 @@ fn object_ids_in_typed_containers(ctx: &mut Ctx) {
         b.extend(as_id(id));
         b
     };
-    // Only inputs whose answer the codec can re-encode: an id kept in a container comes back from
-    // the engine written in full as an EncodedObjectAsID, which the codec does not write (the
-    // decoding rule's kept side is pinned by unit tests in src/decode.rs).
+    // An id kept comes back from the engine written in full as an EncodedObjectAsID (see
+    // `object_ids_written_in_full`); more of the rule is pinned by unit tests in src/decode.rs.
     let mut inputs = vec![
+        (
+            "id_in_array_of_encoded_object_as_id",
+            array(2, b"EncodedObjectAsID", 12345),
+        ),
+        ("id_in_array_of_refcounted", array(2, b"RefCounted", 12345)),
         (
             "id_in_array_of_unknown_class",
             array(0x12, b"\x1c", 1 << 24),
@@ -1895,6 +1903,30 @@ fn object_ids_in_typed_containers(ctx: &mut Ctx) {
         inputs.push(("id_key_in_dictionary_of_node", b));
     }
     with_objects(ctx, inputs);
+}
+
+/// Object ids read with objects allowed: the engine holds each as an `EncodedObjectAsID`
+/// placeholder and, writing with full objects, writes that object in full (its `object_id` as an
+/// int, 64-bit past int32 and negative past int64, then a nil `script`), in a container too.
+fn object_ids_written_in_full(ctx: &mut Ctx) {
+    let (arr, object) = (ctx.id(VariantType::Array), ctx.id(VariantType::Object));
+    let as_id = |id: u64| {
+        let mut b = le(&[object | 1 << 16]);
+        b.extend(id.to_le_bytes());
+        b
+    };
+    let mut in_array = le(&[arr, 2]);
+    in_array.extend(as_id(7));
+    in_array.extend(as_id(1 << 40));
+    with_objects(
+        ctx,
+        vec![
+            ("id_written_in_full", as_id(12345)),
+            ("id_past_int32_written_in_full", as_id((1 << 32) + 5)),
+            ("id_past_int64_written_in_full", as_id((1 << 63) + 7)),
+            ("ids_in_array_written_in_full", in_array),
+        ],
+    );
 }
 
 /// A string field: length, bytes, padding to 4.
