@@ -26,5 +26,8 @@ func _init():
 		quit(3)
 		return
 	var oracle = script.new()
+	# This object, the one of its script, stands for objects of it asked for by id (4.x; a
+	# property 3.x's oracle lacks is not set).
+	oracle.set("main_object", self)
 	oracle.run(port, secret)
 	quit()

@@ -25,6 +25,17 @@ var created := []  # non-refcounted objects made while serving a request, freed 
 var deepest := 0  # the deepest container level tree() met in this request
 # The EncodedObjectAsID placeholders tree() met in this request: own instance id -> id read
 var placeholders := {}
+# An encode request with "stand_ins": true builds an object asked for by its id alone as an
+# object that fits where it goes (stand_in) and reports it as a placeholder of that id.
+var want_stand_ins := false
+var stand_ins := {}  # own instance id -> the id asked (u64 text)
+# What the container being built holds where the next element goes: [type, class, script].
+var slot := [TYPE_NIL, &"", null]
+const U64_LIMIT := "18446744073709551616"  # 2^64
+var stand_in_scripts := {}  # path -> the script standing for it (stand_in_script)
+var stand_in_script_paths := {}  # a stand-in script's instance id -> the path it stands for
+var full_unsupported := ""  # why this request's value has no full encoding
+var main_object = null  # the object of res://oracle/main.gd running this (set by it)
 
 
 func run(port: int, secret: String) -> void:
@@ -347,7 +358,7 @@ func tree(v, depth: int) -> Dictionary:
 
 func container_type(builtin: int, cls: StringName, script) -> Dictionary:
 	if script != null:
-		return {"script": script.resource_path}
+		return {"script": stand_in_script_paths.get(script.get_instance_id(), script.resource_path)}
 	if builtin == TYPE_OBJECT:
 		return {"class": String(cls)}
 	return {"builtin": type_string(builtin)}
@@ -371,6 +382,9 @@ func object_tree(v, depth: int) -> Dictionary:
 		# forms cannot be told apart once decoded.
 		placeholders[u64(v.get_instance_id())] = u64(v.get_object_id())
 		return {"type": "Object", "id": u64(v.get_object_id())}
+	if stand_ins.has(v.get_instance_id()):
+		placeholders[u64(v.get_instance_id())] = stand_ins[v.get_instance_id()]
+		return {"type": "Object", "id": stand_ins[v.get_instance_id()]}
 	if not (v is RefCounted):
 		created.append(v)
 	# The properties the full-object encoder writes, in its order, with the script
@@ -453,13 +467,18 @@ func u64(x: int) -> String:
 func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	problem = ""
 	unsupported = ""
+	want_stand_ins = bool(req.get("stand_ins", false))
+	stand_ins = {}
+	full_unsupported = ""
+	placeholders = {}
+	slot = [TYPE_NIL, &"", null]
 	var v = build(req.get("tree"), 0)
 	var own: bool = req.get("own", false)
 	var plain := PackedByteArray()
 	var full := PackedByteArray()
 	if problem == "" and unsupported == "":
 		plain = var_to_bytes(v)
-		if not own and not plain.is_empty():
+		if not own and not plain.is_empty() and full_unsupported == "":
 			full = var_to_bytes_with_objects(v)
 	# After the encoding step: what the engine printed while encoding is this request's error text.
 	if not own:
@@ -473,9 +492,14 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	if plain.is_empty():
 		return {"ok": true, "refused": true}
 	var out := {"ok": true, "bytes": Marshalls.raw_to_base64(plain), "tree": tree(v, 0)}
+	# The host writes each id asked over its stand-in's own id (lab/src/oracle/placeholders.rs).
+	if not placeholders.is_empty():
+		out["placeholders"] = placeholders
 	if not own_check(req, out, plain, false):
 		# Full objects can nest deeper than their ids: the engine may refuse only this encoding.
-		if full.is_empty():
+		if full_unsupported != "":
+			out["unsupported_full"] = full_unsupported
+		elif full.is_empty():
 			out["refused_full"] = true
 		else:
 			out["bytes_full"] = Marshalls.raw_to_base64(full)
@@ -566,9 +590,13 @@ func build(n, depth: int):
 			var c := i32s(val, 4)
 			return Vector4i(c[0], c[1], c[2], c[3]) if problem == "" else null
 		"NodePath":
-			return build_path(n)
+			var p = build_path(n)
+			if unsupported != "" and want_stand_ins and n.has("bytes"):
+				unsupported = ""
+				return from_node_bytes(n, TYPE_NODE_PATH)
+			return p
 		"RID":
-			return rid_from_int64(i64(val))
+			return rid_from_int64(u64_bits(val))
 		"Object":
 			return build_object(n, depth)
 		"Callable":
@@ -576,6 +604,8 @@ func build(n, depth: int):
 		"Signal":
 			if typeof(n.get("name")) != TYPE_STRING:
 				return fail("Signal needs a \"name\" string")
+			if want_stand_ins and n.has("bytes") and str(n.get("object", "0")) != "0":
+				return from_node_bytes(n, TYPE_SIGNAL)
 			if i64(n.get("object", "0")) != 0:
 				unsupported = "a Signal of an object that exists only by its id cannot be built"
 				return null
@@ -742,8 +772,13 @@ func build_object(n: Dictionary, depth: int):
 	if n.has("value") and n["value"] == null:
 		return instance_from_id(0)  # a null Object, not Nil
 	if n.has("id"):
-		if i64(n["id"]) == 0:
+		var bits := u64_bits(n["id"])
+		if problem != "":
+			return null
+		if bits == 0:
 			return instance_from_id(0)
+		if want_stand_ins:
+			return stand_in(bits)
 		unsupported = "an object that exists only by its instance id cannot be built"
 		return null
 	var cls := text(n.get("class"))
@@ -759,6 +794,7 @@ func build_object(n: Dictionary, depth: int):
 		var kv := list(pair, 2)
 		if problem != "":
 			return null
+		slot = [TYPE_NIL, &"", null]
 		var value = build(kv[1], depth + 1)
 		if problem != "" or unsupported != "":
 			return null
@@ -770,36 +806,132 @@ func build_object(n: Dictionary, depth: int):
 
 
 func build_array(n: Dictionary, depth: int):
+	var t := parse_container_type(n.get("element_type"))
+	if problem != "" or unsupported != "":
+		return null
 	var items := []
 	for x in list(n.get("value"), -1):
+		slot = t
 		items.append(build(x, depth + 1))
 	if problem != "" or unsupported != "":
 		return null
 	if not n.has("element_type"):
 		return items
-	var t := parse_container_type(n["element_type"])
-	if problem != "":
-		return null
 	return Array(items, t[0], t[1], t[2])
 
 
 func build_dict(n: Dictionary, depth: int):
+	var kt := parse_container_type(n.get("key_type"))
+	var vt := parse_container_type(n.get("value_type"))
+	if problem != "" or unsupported != "":
+		return null
 	var d := {}
 	for pair in list(n.get("value"), -1):
 		var kv := list(pair, 2)
 		if problem != "":
 			return null
+		slot = kt
 		var k = build(kv[0], depth + 1)
+		slot = vt
 		d[k] = build(kv[1], depth + 1)
 	if problem != "" or unsupported != "":
 		return null
 	if not n.has("key_type") and not n.has("value_type"):
 		return d
-	var kt := parse_container_type(n.get("key_type"))
-	var vt := parse_container_type(n.get("value_type"))
-	if problem != "":
-		return null
 	return Dictionary(d, kt[0], kt[1], kt[2], vt[0], vt[1], vt[2])
+
+
+# An object asked for by its id alone, which no script can make: an object that fits the slot
+# it goes in, whose own instance id the host replaces with the id asked wherever the engine
+# writes it as an object id. Untyped, or typed by EncodedObjectAsID or an ancestor: the
+# placeholder decoding makes, holding the id. Typed by another class or a script: an object of
+# it, where one can be made and freed.
+func stand_in(bits: int):
+	var script = slot[2]
+	var cls: StringName = slot[1]
+	if slot[0] != TYPE_NIL and slot[0] != TYPE_OBJECT:
+		unsupported = "an object that exists only by its instance id cannot be built"
+		return null
+	if script == null and (cls == &"" or ClassDB.is_parent_class(&"EncodedObjectAsID", cls)):
+		var p := EncodedObjectAsID.new()
+		p.set_object_id(bits)
+		return p
+	# The one object of the oracle's own main script (a SceneTree, which no request may make):
+	# once a request, as it can stand for one id only.
+	if script != null and main_object != null and script == main_object.get_script() and not stand_ins.has(main_object.get_instance_id()):
+		stand_ins[main_object.get_instance_id()] = u64(bits)
+		full_unsupported = "an object that exists only by its instance id cannot be written in full: the oracle's main object stands for it"
+		return main_object
+	var base: StringName = script.get_instance_base_type() if script != null else cls
+	var makeable := ClassDB.can_instantiate(base) and (ClassDB.is_parent_class(base, &"RefCounted") or ClassDB.is_parent_class(base, &"Node"))
+	if not makeable or (script != null and not script.can_instantiate()):
+		unsupported = "an object that exists only by its instance id cannot be built"
+		return null
+	var obj = script.new() if script != null else ClassDB.instantiate(cls)
+	if not (obj is RefCounted):
+		created.append(obj)
+	stand_ins[obj.get_instance_id()] = u64(bits)
+	full_unsupported = "an object that exists only by its instance id cannot be written in full: an object of %s stands for it" % (script.resource_path if script != null else String(cls))
+	return obj
+
+
+# A value no script can build (a NodePath name path text cannot spell, a Signal of an object
+# known by its id alone) decoded from the codec's bytes of it, which a request with stand-ins
+# sends along; used only if it is the value asked for, as tree() reports both.
+func from_node_bytes(n: Dictionary, type: int):
+	var v = bytes_to_var(Marshalls.base64_to_raw(text(n["bytes"])))
+	var t: Dictionary = tree(v, 0) if typeof(v) == type else {}
+	var same := t.size() == n.size() - 1
+	for k in n:
+		if k != "bytes" and t.get(k) != n[k]:
+			same = false
+	if not same:
+		fail("the bytes sent for a %s decode to another value" % type_string(type))
+		return null
+	return v
+
+
+# An unsigned 64-bit number (an object or RID id) as the int with its bits: past 2^63 - 1 it is
+# that less 2^64, negative, found by subtracting in decimal so that no int overflows.
+func u64_bits(x) -> int:
+	if typeof(x) != TYPE_STRING or not x.is_valid_int() or x.begins_with("-") or x.begins_with("+"):
+		return i64(x)
+	var digits: String = x.lstrip("0")
+	if digits.length() < 19 or (digits.length() == 19 and digits <= "9223372036854775807"):
+		return i64(x)
+	if digits.length() > 20 or (digits.length() == 20 and digits >= U64_LIMIT):
+		fail("integer %s is out of the unsigned 64-bit range" % x)
+		return 0
+	return i64("-" + decimal_difference(U64_LIMIT, digits))
+
+
+# a - b for decimal digit strings with a >= b.
+func decimal_difference(a: String, b: String) -> String:
+	b = b.lpad(a.length(), "0")
+	var out := ""
+	var borrow := 0
+	for k in range(a.length() - 1, -1, -1):
+		var d := a.unicode_at(k) - b.unicode_at(k) - borrow
+		borrow = 1 if d < 0 else 0
+		out = str(d + 10 * borrow) + out
+	return out.lstrip("0")
+
+
+# A script standing for one at `path` that this project cannot load, for a container typed by
+# it: written without objects, such a container names EncodedObjectAsID, not its script, so any
+# script gives the same bytes; written with objects it names the path, which this one lacks
+# (the answer then has no full encoding). Made once per path, and never given the path, which
+# would put it in the resource cache where a later decode would find it.
+func stand_in_script(path: String):
+	if not stand_in_scripts.has(path):
+		var s := GDScript.new()
+		s.source_code = "extends RefCounted\n"
+		if s.reload() != OK:
+			return null
+		stand_in_scripts[path] = s
+		stand_in_script_paths[s.get_instance_id()] = path
+	full_unsupported = "script %s cannot be loaded: written in full, a script without its path stands for it" % JSON.stringify(path)
+	return stand_in_scripts[path]
 
 
 # [type, class name, script] from {"builtin": T} | {"class": C} | {"script": path}; null is untyped.
@@ -818,6 +950,8 @@ func parse_container_type(x) -> Array:
 		return [TYPE_OBJECT, StringName(text(x["class"])), null]
 	if x.has("script"):
 		var s = load(text(x["script"])) if problem == "" else null
+		if s == null and want_stand_ins and problem == "":
+			s = stand_in_script(text(x["script"]))
 		if s == null:
 			unsupported = "script %s cannot be loaded" % JSON.stringify(x["script"])
 			return [TYPE_NIL, &"", null]

@@ -629,3 +629,96 @@ fn an_object_read_as_an_id_is_reencoded_with_the_id_read_when_asked() {
         assert_eq!(reencoded.bytes(), Some(&bytes[..]), "{name}: {answer:?}");
     }
 }
+
+#[test]
+fn objects_known_by_id_alone_are_encoded_through_stand_ins_when_ids_are_compared_as_read() {
+    use gdmarshal::encode::{EncodeOptions, encode};
+    use gdmarshal_lab::{Answer, Case};
+    let by_id = |id: u64| Variant::object(Object::Id(id));
+    let typed = |t: ContainerType, items: Vec<Variant>| Variant::Array(Array::typed(t, items));
+    for mut engine in engines(EngineConfig::default()) {
+        let name = engine.name().to_string();
+        let profile = engine.profile();
+        if !profile.typed_arrays() {
+            continue;
+        }
+        // Untyped, typed by a class an object of which can be made, by a script of the
+        // project, by scripts the project lacks; ids past 2^63 - 1 among them.
+        let values = [
+            Variant::Array(Array::new(vec![by_id(7), by_id(u64::MAX)])),
+            typed(
+                ContainerType::ClassName("Node".into()),
+                vec![by_id(12345), Variant::Nil, by_id((1 << 63) + 7)],
+            ),
+            typed(
+                ContainerType::Script("res://fixtures/item.gd".into()),
+                vec![by_id(99)],
+            ),
+            typed(
+                ContainerType::Script("res://none.gd".into()),
+                vec![by_id(5)],
+            ),
+            typed(
+                ContainerType::Script("user://item.gd".into()),
+                vec![by_id(10032849176595323375)],
+            ),
+            // The oracle's own main script, whose one object stands for one id.
+            typed(
+                ContainerType::Script("res://oracle/main.gd".into()),
+                vec![by_id(77)],
+            ),
+            // Beside a container no bytes decode back to, values only bytes can build: a NodePath
+            // name path text cannot spell, a Signal of an object known by its id alone.
+            Variant::Array(Array::new(vec![
+                typed(ContainerType::Script("res://none.gd".into()), vec![]),
+                Variant::node_path(NodePath {
+                    names: vec!["a/b".into()],
+                    subnames: vec![],
+                    absolute: false,
+                }),
+                Variant::Signal(Box::new(Signal {
+                    name: "s".into(),
+                    object_id: u64::MAX - 3,
+                })),
+            ])),
+        ];
+        let case = |v: &Variant, full_objects: bool| Case::Encode {
+            name: "stand-in".into(),
+            value: v.clone(),
+            full_objects,
+        };
+        // Without stand-ins the oracle cannot build them.
+        for v in &values[1..] {
+            let answer = engine.answer(&[case(v, false)]).pop().unwrap();
+            assert!(
+                matches!(answer, Answer::Unsupported(_)),
+                "{name}: {answer:?}"
+            );
+        }
+        engine.compare_object_ids_as_read();
+        for v in &values {
+            let answer = engine.answer(&[case(v, false)]).pop().unwrap();
+            let Answer::Encoded { bytes, .. } = &answer else {
+                panic!("{name}: {v:?}: {answer:?}");
+            };
+            let ours = encode(v, profile, EncodeOptions::default()).unwrap();
+            assert_eq!(bytes, &ours, "{name}: {v:?} {answer:?}");
+        }
+        // With full objects an object of the container's class, or a script without the path,
+        // would show: no answer rather than another value's bytes.
+        for v in &values[1..] {
+            let answer = engine.answer(&[case(v, true)]).pop().unwrap();
+            assert!(
+                matches!(answer, Answer::Unsupported(_)),
+                "{name}: {answer:?}"
+            );
+        }
+        // The script made for a path the project lacks is not loadable by that path after.
+        let mut bytes = vec![profile.id_of(VariantType::Array).unwrap() as u8, 0, 3, 0];
+        bytes.extend(13u32.to_le_bytes());
+        bytes.extend(b"res://none.gd\0\0\0");
+        bytes.extend(0u32.to_le_bytes());
+        let d = engine.decode(&bytes, true);
+        assert_eq!(d.verdict, Verdict::Rejected, "{name}: {d:?}");
+    }
+}

@@ -68,7 +68,7 @@ impl Engine {
                         allow_objects,
                         ..
                     } => decode_line(input, *allow_objects),
-                    Case::Encode { value, .. } => encode_line(value, profile),
+                    Case::Encode { value, .. } => encode_line(value, profile, self.ids_as_read),
                 };
                 if own && !c.objects() {
                     with_own_check(&line)
@@ -92,7 +92,13 @@ impl Engine {
                         decoded(r, *allow_objects, profile)
                     }
                     Case::Encode { full_objects, .. } => {
-                        encoded(encode_result(reply, profile, *full_objects), profile)
+                        let mut r = encode_result(reply, profile, *full_objects);
+                        if self.ids_as_read
+                            && let Some(bytes) = r.plain.as_mut()
+                        {
+                            super::placeholders::restore_read_ids(bytes, &r.placeholders, profile);
+                        }
+                        encoded(r, profile)
                     }
                 };
                 (answer, own)

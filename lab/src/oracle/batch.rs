@@ -17,7 +17,7 @@ impl Engine {
             .iter()
             .map(|r| match r {
                 Request::Decode(d) => decode_line(d.bytes, d.allow_objects),
-                Request::Encode(e) => encode_line(e.value, profile),
+                Request::Encode(e) => encode_line(e.value, profile, false),
                 Request::Sleep(t) => sleep_line(t.as_millis()),
             })
             .collect();
@@ -51,7 +51,7 @@ impl Engine {
         let profile = self.info().profile;
         let lines: Vec<String> = requests
             .iter()
-            .map(|e| encode_line(e.value, profile))
+            .map(|e| encode_line(e.value, profile, false))
             .collect();
         let replies = self.exchange(&lines);
         replies

@@ -30,6 +30,7 @@ mod error;
 mod framing;
 pub mod install;
 mod limits;
+mod node_bytes;
 mod placeholders;
 mod process;
 mod protocol;

@@ -45,13 +45,19 @@ pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
 
 /// An encode request line: the value as tagged JSON with exact float bits. A double-precision
 /// build is asked with single-precision components widened ([`super::widen`]).
-pub fn encode_line(value: &Variant, profile: Profile) -> String {
+pub fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String {
     let value = if profile.double_reals {
         super::widen::widened(value)
     } else {
         std::borrow::Cow::Borrowed(value)
     };
-    json!({"op": "encode", "tree": to_json(&value, profile, FloatStyle::Bits)}).to_string()
+    let mut tree = to_json(&value, profile, FloatStyle::Bits);
+    if stand_ins {
+        super::node_bytes::add_node_bytes(&mut tree, profile);
+        json!({"op": "encode", "tree": tree, "stand_ins": true}).to_string()
+    } else {
+        json!({"op": "encode", "tree": tree}).to_string()
+    }
 }
 
 /// The same request asking, in the same round trip, whether the engine decodes the bytes it
@@ -117,14 +123,7 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         .and_then(Value::as_i64)
         .and_then(|n| usize::try_from(n).ok());
     r.reencoded = bytes_of(&j, "reencoded", &mut r.notes);
-    if let Some(p) = j.get("placeholders") {
-        match super::placeholders::of_answer(p) {
-            Some(ids) => r.placeholders = ids,
-            None => r
-                .notes
-                .push("the answer's placeholders are not id pairs".into()),
-        }
-    }
+    r.placeholders = placeholders_of(&j, &mut r.notes);
     r.reencoded_full = bytes_of(&j, "reencoded_full", &mut r.notes);
     r.tree = j.as_object_mut().and_then(|o| o.remove("tree"));
     if let Some(why) = j.get("incomplete").and_then(Value::as_str) {
@@ -136,6 +135,17 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
     r
 }
 
+/// The answer's placeholders (none when it names none), or a note that they are malformed.
+fn placeholders_of(j: &Value, notes: &mut Vec<String>) -> Vec<(u64, u64)> {
+    let Some(p) = j.get("placeholders") else {
+        return Vec::new();
+    };
+    super::placeholders::of_answer(p).unwrap_or_else(|| {
+        notes.push("the answer's placeholders are not id pairs".into());
+        Vec::new()
+    })
+}
+
 /// The answer to an encode request.
 pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> EncodeResult {
     let mut r = EncodeResult {
@@ -144,6 +154,7 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
         plain: None,
         full: None,
         value: None,
+        placeholders: Vec::new(),
         error_text: String::new(),
         notes: Vec::new(),
     };
@@ -155,6 +166,13 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
             return r;
         }
     };
+    // A value built with a stand-in the full encoding would show (godot_project/README.md).
+    if let Some(why) = j.get("unsupported_full").and_then(Value::as_str)
+        && full_objects
+    {
+        r.verdict = Verdict::Unsupported(why.to_string());
+        return r;
+    }
     if j.get("ok").and_then(Value::as_bool) != Some(true) {
         let why = j
             .get("unsupported")
@@ -173,6 +191,7 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
     r.verdict = Verdict::Accepted;
     r.plain = bytes_of(&j, "bytes", &mut r.notes);
     r.full = bytes_of(&j, "bytes_full", &mut r.notes);
+    r.placeholders = placeholders_of(&j, &mut r.notes);
     let tree = j.as_object_mut().and_then(|o| o.remove("tree"));
     r.value = tree_value(tree.as_ref(), profile, deep, &mut r.notes);
     r

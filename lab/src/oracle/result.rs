@@ -154,6 +154,10 @@ pub struct EncodeResult {
     /// The value the engine built, as the engine sees it (a dictionary with duplicate keys,
     /// for example, comes back with one entry per key).
     pub value: Option<Variant>,
+    /// The objects the engine made to stand for objects asked for by their ids alone (a
+    /// request with stand-ins), each as (its own instance id, the id asked): `plain` writes the
+    /// former where the value has the latter.
+    pub placeholders: Vec<(u64, u64)>,
     /// What the engine printed to stderr while building and encoding.
     pub error_text: String,
     /// Anything odd about the answer.
