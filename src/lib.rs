@@ -68,7 +68,8 @@
 //! tagged JSON. [`framing`] adds and reads the length that `store_var` and `put_var` write before
 //! a value; [`pool`] recycles the buffers of decoded values for the next decode; [`inspect`] prints
 //! an annotated dump of bytes, built on the decoder's [`trace`]; [`header`] has the bits of the
-//! 4-byte header that starts every value; [`error`] has the errors of decoding and encoding.
+//! 4-byte header that starts every value; [`error`] has the errors of decoding and encoding;
+//! [`classes`] holds a value against an engine's classes, for callers who know them.
 //!
 //! This crate is the codec alone: it depends on serde, thiserror and small data crates, never on
 //! process, command-line or file-system machinery. The engines, corpus, campaigns and conformance
@@ -82,6 +83,7 @@
 // The public modules are what a user of the codec reaches for; the rest are the codec's own
 // helpers (byte reading, string storage and UTF-8 rules, key equality, typed-container
 // conversions), whose items reach users through the public modules where a signature needs them.
+pub mod classes;
 mod convert;
 pub mod decode;
 pub mod encode;

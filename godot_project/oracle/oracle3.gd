@@ -138,6 +138,8 @@ func handle(line, seq, i):
 		return unframe_net(req)
 	if op == "axes":
 		return axes()
+	if op == "classes":
+		return classes()
 	return {"error": "unknown op %s" % JSON.print(op)}
 
 
@@ -882,6 +884,17 @@ func axes():
 		"transform": Marshalls.raw_to_base64(var2bytes(t)),
 		"transform2d": Marshalls.raw_to_base64(var2bytes(Transform2D(Vector2(1, 2), Vector2(3, 4), Vector2(5, 6)))),
 	}
+
+
+# Every class ClassDB has, by name: [name, parent class ("" for Object), whether
+# ClassDB.instance, which decoding a full object calls, can make one].
+func classes():
+	var names = Array(ClassDB.get_class_list())
+	names.sort()
+	var out = []
+	for c in names:
+		out.append([c, ClassDB.get_parent_class(c), ClassDB.can_instance(c)])
+	return {"ok": true, "classes": out}
 
 
 # ---------------------------------------------------------------- framing over loopback sockets

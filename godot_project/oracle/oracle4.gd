@@ -36,6 +36,7 @@ var stand_in_scripts := {}  # path -> the script standing for it (stand_in_scrip
 var stand_in_script_paths := {}  # a stand-in script's instance id -> the path it stands for
 var full_unsupported := ""  # why this request's value has no full encoding
 var main_object = null  # the object of res://oracle/main.gd running this (set by it)
+var cannot_hold := ""  # why the engine cannot hold the value asked to encode (stand_in)
 
 
 func run(port: int, secret: String) -> void:
@@ -184,6 +185,8 @@ func handle(line: String, seq: int, i: int):
 		return unframe_net(req)
 	if op == "axes":
 		return axes()
+	if op == "classes":
+		return classes()
 	return {"error": "unknown op %s" % JSON.stringify(op)}
 
 
@@ -470,13 +473,14 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	want_stand_ins = bool(req.get("stand_ins", false))
 	stand_ins = {}
 	full_unsupported = ""
+	cannot_hold = ""
 	placeholders = {}
 	slot = [TYPE_NIL, &"", null]
 	var v = build(req.get("tree"), 0)
 	var own: bool = req.get("own", false)
 	var plain := PackedByteArray()
 	var full := PackedByteArray()
-	if problem == "" and unsupported == "":
+	if problem == "" and unsupported == "" and cannot_hold == "":
 		plain = var_to_bytes(v)
 		if not own and not plain.is_empty() and full_unsupported == "":
 			full = var_to_bytes_with_objects(v)
@@ -487,6 +491,9 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 		return {"error": problem}
 	if unsupported != "":
 		return {"ok": false, "unsupported": unsupported}
+	if cannot_hold != "":
+		printerr(cannot_hold)
+		return {"ok": true, "refused": true}
 	# Every encoding has a 4-byte header: an empty one is the engine refusing the value it built
 	# (nested past its limit; var_to_bytes prints why and returns nothing).
 	if plain.is_empty():
@@ -852,6 +859,10 @@ func stand_in(bits: int):
 	if slot[0] != TYPE_NIL and slot[0] != TYPE_OBJECT:
 		unsupported = "an object that exists only by its instance id cannot be built"
 		return null
+	# No object can go where the engine has no such class: the value cannot exist here.
+	if script == null and cls != &"" and not ClassDB.class_exists(cls):
+		cannot_hold = "ERROR: no object can be in a container of class %s: this engine has no such class" % cls
+		return null
 	if script == null and (cls == &"" or ClassDB.is_parent_class(&"EncodedObjectAsID", cls)):
 		var p := EncodedObjectAsID.new()
 		p.set_object_id(bits)
@@ -1049,6 +1060,17 @@ func framing_path() -> String:
 # Transform3D with that basis, for a Transform2D of columns (1,2), (3,4), (5,6) and for a
 # Projection of columns (1..4), (5..8), (9..12), (13..16): settles the wire's component order
 # from the engine itself.
+# Every class ClassDB has, by name: [name, parent class ("" for Object), whether
+# ClassDB.instantiate, which decoding a full object calls, can make one].
+func classes() -> Dictionary:
+	var names := Array(ClassDB.get_class_list())
+	names.sort()
+	var out := []
+	for c in names:
+		out.append([c, String(ClassDB.get_parent_class(c)), ClassDB.can_instantiate(c)])
+	return {"ok": true, "classes": out}
+
+
 func axes() -> Dictionary:
 	var b := Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
 	var t := Transform3D(b, Vector3(10, 11, 12))

@@ -6,6 +6,9 @@
 //! and this codec and a testee are bound to the profile of the corpus or engine they are set
 //! against, so that an answer and the answer it is judged against are always of the same profile.
 
+use std::sync::Arc;
+
+use gdmarshal::classes::ClassList;
 use gdmarshal::profile::Profile;
 
 use crate::answer::Answer;
@@ -54,4 +57,10 @@ pub trait Answerer {
     /// decoded). Campaigns and the differential fuzz target ask this; corpus records keep what
     /// the engine writes. Nothing to do for an answerer that makes no placeholders.
     fn compare_object_ids_as_read(&mut self) {}
+
+    /// The classes the answerer's engine has, where it can tell (an engine asks its ClassDB
+    /// once); `None` where it cannot, and the codec is then judged without class rules.
+    fn classes(&mut self) -> Option<Arc<ClassList>> {
+        None
+    }
 }

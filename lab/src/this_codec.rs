@@ -1,9 +1,14 @@
 //! This crate's codec as an [`Answerer`], in process.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
+use gdmarshal::Variant;
+use gdmarshal::classes::ClassList;
 use gdmarshal::decode::{DecodeOptions, decode};
 use gdmarshal::encode::{EncodeOptions, encode};
+use gdmarshal::error::{DecodeErrorKind, EncodeErrorKind};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
@@ -11,18 +16,58 @@ use gdmarshal::profile::Profile;
 use crate::answer::{Answer, Reencoded};
 use crate::answerer::Answerer;
 use crate::case::Case;
-use crate::corpus::Rejection;
+use crate::corpus::{RejectKind, Rejection};
 
-/// This crate's codec, answering in one profile.
-#[derive(Clone, Copy, Debug)]
+/// This crate's codec, answering in one profile, and with an engine's classes where it is set
+/// against one that told them.
+#[derive(Clone, Debug)]
 pub struct ThisCodec {
     profile: Profile,
+    classes: Option<Arc<ClassList>>,
 }
 
 impl ThisCodec {
-    /// The codec answering as engines of `profile` do.
+    /// The codec answering as engines of `profile` do, objects of any class.
     pub fn new(profile: Profile) -> ThisCodec {
-        ThisCodec { profile }
+        ThisCodec {
+            profile,
+            classes: None,
+        }
+    }
+
+    /// The same, refusing what an engine with these classes cannot hold
+    /// ([`gdmarshal::classes`]).
+    pub fn with_classes(self, classes: Option<Arc<ClassList>>) -> ThisCodec {
+        ThisCodec { classes, ..self }
+    }
+
+    /// The refusal of a decoded value the engine's decoder would not make.
+    fn check_decoded(&self, v: &Variant) -> Result<(), Rejection> {
+        let Some(c) = &self.classes else {
+            return Ok(());
+        };
+        c.check_decoded(v).map_err(|e| Rejection {
+            kind: Some(RejectKind::Decode(DecodeErrorKind::Invalid {
+                what: "object class",
+                why: e.to_string(),
+            })),
+            message: e.to_string(),
+        })
+    }
+
+    /// Encodes `value`, refusing one the engine cannot hold.
+    fn encode_value(&self, value: &Variant, options: EncodeOptions) -> Result<Vec<u8>, Rejection> {
+        if let Some(c) = &self.classes
+            && let Err(e) = c.check_encodable(value)
+        {
+            return Err(Rejection {
+                kind: Some(RejectKind::Encode(EncodeErrorKind::Unsupported {
+                    what: e.to_string(),
+                })),
+                message: e.to_string(),
+            });
+        }
+        encode(value, self.profile, options).map_err(|e| Rejection::from(&e))
     }
 
     /// Decodes `input` to tagged JSON and the bytes consumed, or says why not.
@@ -31,10 +76,13 @@ impl ThisCodec {
             allow_objects: objects,
         };
         match decode(input, self.profile, options) {
-            Ok(d) => Ok((
-                to_json(&d.value, self.profile, FloatStyle::Shortest),
-                d.consumed,
-            )),
+            Ok(d) => {
+                self.check_decoded(&d.value)?;
+                Ok((
+                    to_json(&d.value, self.profile, FloatStyle::Shortest),
+                    d.consumed,
+                ))
+            }
             Err(e) => Err(Rejection::from(&e)),
         }
     }
@@ -45,7 +93,7 @@ impl ThisCodec {
         let options = EncodeOptions {
             full_objects: objects,
         };
-        encode(&value, self.profile, options).map_err(|e| Rejection::from(&e))
+        self.encode_value(&value, options)
     }
 
     fn answer_one(&self, case: &Case) -> Answer {
@@ -78,13 +126,13 @@ impl ThisCodec {
                 let options = EncodeOptions {
                     full_objects: *full_objects,
                 };
-                match encode(value, self.profile, options) {
+                match self.encode_value(value, options) {
                     Ok(bytes) => Answer::Encoded {
                         bytes,
                         tree: None,
                         log: String::new(),
                     },
-                    Err(e) => Answer::Rejected(Rejection::from(&e)),
+                    Err(r) => Answer::Rejected(r),
                 }
             }
         }

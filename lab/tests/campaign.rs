@@ -269,3 +269,78 @@ fn values_no_script_builds_are_built_from_bytes_and_compared() {
         }
     }
 }
+
+/// With the classes of the engine it runs, the codec refuses what that engine cannot hold, as
+/// the engine does: a full object of a class it cannot make (decoding with objects), an object in
+/// a container typed by a class it does not have (encoding; 4.x, whose oracle says so with
+/// stand-ins). Both were differences before the campaign knew the engine's classes.
+#[test]
+fn values_an_engine_cannot_hold_are_refused_by_both() {
+    use gdmarshal::Variant;
+    use gdmarshal::value::{Array, ContainerType, Object};
+    let specs: Vec<_> = gdmarshal_lab::versions::ci_engines()
+        .iter()
+        .filter_map(|n| {
+            let s = discover().into_iter().find(|s| s.name == *n);
+            assert!(
+                s.is_some() || std::env::var_os("CI").is_none(),
+                "Godot engine {n} is not installed; CI needs it"
+            );
+            s
+        })
+        .collect();
+    let known = gdmarshal_lab::corpus::known::read(
+        &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
+    )
+    .unwrap();
+    for (spec, engine) in start_all(specs, &EngineConfig::default()) {
+        let mut engine =
+            engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
+        let profile = engine.info().profile;
+        let object = profile.id_of(gdmarshal::VariantType::Object).unwrap();
+        // A full object of class "Nope": its class name, no properties.
+        let mut nope = object.to_le_bytes().to_vec();
+        nope.extend(4u32.to_le_bytes());
+        nope.extend(b"Nope");
+        nope.extend(0u32.to_le_bytes());
+        let mut cases = vec![Case::Decode {
+            name: "no-such-class".into(),
+            input: nope,
+            allow_objects: true,
+        }];
+        if profile.typed_arrays() {
+            cases.push(Case::Encode {
+                name: "no-such-class".into(),
+                value: Variant::Array(Array::typed(
+                    ContainerType::ClassName("NoSuchClass".into()),
+                    vec![Variant::object(Object::Id(7))],
+                )),
+                full_objects: false,
+            });
+        }
+        for (case, j) in cases
+            .iter()
+            .zip(campaign::classify_batch(&mut engine, &cases, &known))
+        {
+            assert_eq!(j.record.verdict, gdmarshal_lab::corpus::Verdict::Rejected);
+            assert_eq!(
+                j.class,
+                Class::Agree,
+                "{}: {}: {}",
+                spec.name,
+                describe(case),
+                j.detail
+            );
+        }
+        // The engine's classes, as its ClassDB reports them.
+        let classes = engine.classes().unwrap();
+        assert!(
+            classes.len() > 300,
+            "{}: {} classes",
+            spec.name,
+            classes.len()
+        );
+        assert!(classes.instantiable("EncodedObjectAsID") && classes.inherits("Node2D", "Node"));
+        assert!(!classes.has("NoSuchClass") && !classes.has("Nope"));
+    }
+}

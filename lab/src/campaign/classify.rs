@@ -190,7 +190,8 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             Step::Judged(_) => None,
         })
         .collect();
-    let mut outcomes = judge_records(&mut ThisCodec::new(profile), &pending, profile, &mut || {})
+    let mut codec = ThisCodec::new(profile).with_classes(engine.classes());
+    let mut outcomes = judge_records(&mut codec, &pending, profile, &mut || {})
         .into_iter()
         .map(|(outcome, _)| outcome);
     let mut out: Vec<Judged> = Vec::with_capacity(steps.len());

@@ -52,6 +52,13 @@ impl Answerer for Engine {
     fn compare_object_ids_as_read(&mut self) {
         self.ids_as_read = true;
     }
+
+    fn classes(&mut self) -> Option<std::sync::Arc<gdmarshal::classes::ClassList>> {
+        if self.class_list.is_none() {
+            self.class_list = Some(Engine::classes(self).ok().map(std::sync::Arc::new));
+        }
+        self.class_list.clone().flatten()
+    }
 }
 
 impl Engine {

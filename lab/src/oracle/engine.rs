@@ -87,6 +87,8 @@ pub struct Engine {
     /// Whether decode answers carry the ids read in place of the placeholders' own
     /// ([`Answerer::compare_object_ids_as_read`](crate::answerer::Answerer::compare_object_ids_as_read)).
     pub(super) ids_as_read: bool,
+    /// The engine's classes once asked (`None` inside when it could not tell).
+    pub(super) class_list: Option<Option<std::sync::Arc<gdmarshal::classes::ClassList>>>,
 }
 
 impl Engine {
@@ -115,6 +117,7 @@ impl Engine {
             process: Some(process),
             seq,
             ids_as_read: false,
+            class_list: None,
             restarts: 0,
             findings: Vec::new(),
             incidents: Vec::new(),

@@ -71,6 +71,9 @@ pub enum AskError {
     /// Its `bytes` are not base64.
     #[error("{0}")]
     Base64(#[from] base64::DecodeError),
+    /// The reply to a `classes` request holds no list of `[name, parent, instantiable]`.
+    #[error("the engine's answer is no class list: {0}")]
+    NoClasses(Value),
 }
 
 /// What `get_var` read from given bytes.
@@ -83,7 +86,7 @@ pub struct Unframed {
 }
 
 impl Engine {
-    fn ask_one(&mut self, line: String) -> Result<Value, AskError> {
+    pub(super) fn ask_one(&mut self, line: String) -> Result<Value, AskError> {
         let reply = self.exchange(&[line]).pop().ok_or(AskError::NoAnswer)?;
         open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::Verdict)
     }

@@ -24,6 +24,7 @@
 mod answerer;
 mod auth;
 mod batch;
+mod classes;
 mod discover;
 mod engine;
 mod error;

@@ -1,0 +1,319 @@
+//! An engine's classes, for the rules about objects that depend on them. Which classes an engine
+//! has is not fixed by its version: an editor build has more than an export template, and
+//! modules and GDExtensions add their own (Debian's 4.6.3 editor build reports 1,040 classes, a
+//! 4.6.3 template built with this project's SCons options 550). So the codec holds no list of
+//! its own and decodes and encodes objects of any class; a caller who knows its engine's classes
+//! (the lab asks each engine it runs) holds a value against them with [`ClassList`]:
+//!
+//! - decoding a full object calls `ClassDB::instantiate` on its class and refuses the input when
+//!   that makes nothing (`marshalls.cpp`, `ERR_UNAVAILABLE`): [`ClassList::check_decoded`];
+//! - a container typed by a class holds only objects of that class or its descendants
+//!   (`ContainerTypeValidate`), so none where the engine has no such class, and an object of a
+//!   class the engine lacks cannot exist: [`ClassList::check_encodable`].
+
+use std::collections::HashMap;
+
+use crate::value::{ContainerType, Object, Variant};
+
+/// An engine's classes: each one's parent and whether `ClassDB::instantiate` makes one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassList {
+    by_name: HashMap<String, (String, bool)>,
+}
+
+/// Why a value does not fit an engine's classes; each names where in the value, as the
+/// encoder's errors do (`$`, `[i]`, `{key i}`, `{value i}`, `.property`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClassError {
+    /// A full object of a class the engine cannot make (absent, abstract or editor-only).
+    #[error("at {path}: the engine cannot make an object of class {class:?}")]
+    NotInstantiable {
+        /// Where in the value.
+        path: String,
+        /// The class.
+        class: String,
+    },
+    /// An object of a class the engine does not have, or in a container typed by one.
+    #[error("at {path}: the engine has no class {class:?}")]
+    NoSuchClass {
+        /// Where in the value.
+        path: String,
+        /// The class.
+        class: String,
+    },
+    /// An object in a container typed by a class it does not inherit from.
+    #[error("at {path}: an object of class {class:?} cannot be in a container of {container:?}")]
+    NotOfClass {
+        /// Where in the value.
+        path: String,
+        /// The object's class.
+        class: String,
+        /// The container's class.
+        container: String,
+    },
+}
+
+/// The objects and containers left to visit, each with the container type of its slot and its
+/// path.
+type Stack<'v> = Vec<(&'v Variant, Option<&'v ContainerType>, String)>;
+
+/// Pushes `v` if it is an object or a container (nothing else can break a rule), naming it only
+/// then.
+fn push<'v>(
+    stack: &mut Stack<'v>,
+    v: &'v Variant,
+    slot: Option<&'v ContainerType>,
+    path: impl FnOnce() -> String,
+) {
+    if matches!(
+        v,
+        Variant::Object(_) | Variant::Array(_) | Variant::Dictionary(_)
+    ) {
+        stack.push((v, slot, path()));
+    }
+}
+
+/// Which rules a walk holds objects to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rules {
+    Decoded,
+    Encodable,
+}
+
+impl ClassList {
+    /// The list of `(name, parent, instantiable)` triples; the parent of `Object` is empty.
+    pub fn new(classes: impl IntoIterator<Item = (String, String, bool)>) -> ClassList {
+        ClassList {
+            by_name: classes.into_iter().map(|(n, p, i)| (n, (p, i))).collect(),
+        }
+    }
+
+    /// How many classes.
+    pub fn len(&self) -> usize {
+        self.by_name.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// Whether the engine has a class of this name.
+    pub fn has(&self, class: &str) -> bool {
+        self.by_name.contains_key(class)
+    }
+
+    /// Whether `ClassDB::instantiate` makes an object of this class.
+    pub fn instantiable(&self, class: &str) -> bool {
+        self.by_name.get(class).is_some_and(|(_, i)| *i)
+    }
+
+    /// Whether `class` is `ancestor` or inherits from it.
+    pub fn inherits(&self, class: &str, ancestor: &str) -> bool {
+        let mut c = class;
+        // A list from an engine has no cycles; the bound keeps a broken one from looping.
+        for _ in 0..=self.by_name.len() {
+            if c == ancestor {
+                return true;
+            }
+            match self.by_name.get(c) {
+                Some((parent, _)) if !parent.is_empty() => c = parent,
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether a value decoded with objects allowed is one the engine's decoder makes: every full
+    /// object's class instantiable.
+    pub fn check_decoded(&self, v: &Variant) -> Result<(), ClassError> {
+        self.walk(v, Rules::Decoded)
+    }
+
+    /// Whether a value can exist in the engine, to be encoded: every full object's class one it
+    /// has, and every object in a container typed by a class one of that class (an object known
+    /// by its id only where the engine has the class).
+    pub fn check_encodable(&self, v: &Variant) -> Result<(), ClassError> {
+        self.walk(v, Rules::Encodable)
+    }
+
+    /// Visits every object and container without recursion (a value may nest thousands deep);
+    /// only those are pushed, each with its path.
+    fn walk(&self, root: &Variant, rules: Rules) -> Result<(), ClassError> {
+        let mut stack: Stack<'_> = Vec::new();
+        push(&mut stack, root, None, || "$".to_string());
+        while let Some((v, slot, path)) = stack.pop() {
+            match v {
+                Variant::Object(o) => {
+                    self.object(o, slot, rules, &path)?;
+                    if let Object::Full { properties, .. } = &**o {
+                        for (name, p) in properties {
+                            push(&mut stack, p, None, || format!("{path}.{name}"));
+                        }
+                    }
+                }
+                Variant::Array(a) => {
+                    for (i, item) in a.items().iter().enumerate() {
+                        push(&mut stack, item, Some(a.element_type()), || {
+                            format!("{path}[{i}]")
+                        });
+                    }
+                }
+                Variant::Dictionary(d) => {
+                    for (i, (k, val)) in d.entries().iter().enumerate() {
+                        push(&mut stack, k, Some(d.key_type()), || {
+                            format!("{path}{{key {i}}}")
+                        });
+                        push(&mut stack, val, Some(d.value_type()), || {
+                            format!("{path}{{value {i}}}")
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn object(
+        &self,
+        o: &Object,
+        slot: Option<&ContainerType>,
+        rules: Rules,
+        path: &str,
+    ) -> Result<(), ClassError> {
+        let at = || path.to_string();
+        if let Object::Full { class, .. } = o {
+            if rules == Rules::Decoded && !self.instantiable(class) {
+                return Err(ClassError::NotInstantiable {
+                    path: at(),
+                    class: class.clone(),
+                });
+            }
+            if rules == Rules::Encodable && !self.has(class) {
+                return Err(ClassError::NoSuchClass {
+                    path: at(),
+                    class: class.clone(),
+                });
+            }
+        }
+        // The decoder applies the container rules itself (`typed::admit`).
+        let Some(ContainerType::ClassName(container)) = slot else {
+            return Ok(());
+        };
+        if rules == Rules::Decoded || container.is_empty() || matches!(o, Object::Null) {
+            return Ok(());
+        }
+        if !self.has(container) {
+            return Err(ClassError::NoSuchClass {
+                path: at(),
+                class: container.clone(),
+            });
+        }
+        match o {
+            Object::Full { class, .. } if !self.inherits(class, container) => {
+                Err(ClassError::NotOfClass {
+                    path: at(),
+                    class: class.clone(),
+                    container: container.clone(),
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{Array, Dictionary};
+
+    /// A few classes as 4.6.3 reports them (its `classes` answer, godot_project/README.md).
+    fn list() -> ClassList {
+        ClassList::new(
+            [
+                ("Object", "", true),
+                ("RefCounted", "Object", true),
+                ("EncodedObjectAsID", "RefCounted", true),
+                ("Resource", "RefCounted", true),
+                ("Node", "Object", true),
+                ("CanvasItem", "Node", false),
+                ("Node2D", "CanvasItem", true),
+            ]
+            .map(|(n, p, i)| (n.to_string(), p.to_string(), i)),
+        )
+    }
+
+    fn full(class: &str) -> Variant {
+        Variant::object(Object::Full {
+            class: class.into(),
+            properties: vec![],
+        })
+    }
+
+    #[test]
+    fn decoded_full_objects_need_a_class_the_engine_makes() {
+        let c = list();
+        assert!(c.inherits("Node2D", "Node") && !c.inherits("Node", "Node2D"));
+        assert_eq!(c.check_decoded(&full("Node2D")), Ok(()));
+        let nested = Variant::Array(Array::new(vec![Variant::Nil, full("CanvasItem")]));
+        assert_eq!(
+            c.check_decoded(&nested),
+            Err(ClassError::NotInstantiable {
+                path: "$[1]".into(),
+                class: "CanvasItem".into()
+            })
+        );
+        let inner = Variant::object(Object::Full {
+            class: "Resource".into(),
+            properties: vec![("p".into(), full("Nope"))],
+        });
+        assert!(matches!(
+            c.check_decoded(&inner),
+            Err(ClassError::NotInstantiable { path, .. }) if path == "$.p"
+        ));
+    }
+
+    #[test]
+    fn objects_to_encode_need_classes_the_engine_has() {
+        let c = list();
+        let id = Variant::object(Object::Id(5));
+        let typed = |class: &str, v: Variant| {
+            Variant::Array(Array::typed(
+                ContainerType::ClassName(class.into()),
+                vec![v],
+            ))
+        };
+        assert_eq!(c.check_encodable(&typed("Node", id.clone())), Ok(()));
+        assert_eq!(c.check_encodable(&typed("Node", full("Node2D"))), Ok(()));
+        // Nulls fit any class; abstract classes can be held by their descendants.
+        assert_eq!(
+            c.check_encodable(&typed("NoSuchClass", Variant::Nil)),
+            Ok(())
+        );
+        assert_eq!(c.check_encodable(&full("CanvasItem")), Ok(()));
+        assert_eq!(
+            c.check_encodable(&typed("NoSuchClass", id.clone())),
+            Err(ClassError::NoSuchClass {
+                path: "$[0]".into(),
+                class: "NoSuchClass".into()
+            })
+        );
+        assert!(matches!(
+            c.check_encodable(&typed("Node", full("Resource"))),
+            Err(ClassError::NotOfClass { .. })
+        ));
+        let keys = Variant::Dictionary(Dictionary::typed(
+            ContainerType::ClassName("Nope".into()),
+            ContainerType::None,
+            vec![(id, Variant::Nil)],
+        ));
+        assert!(matches!(
+            c.check_encodable(&keys),
+            Err(ClassError::NoSuchClass { path, .. }) if path == "${key 0}"
+        ));
+        // The decoder applies container rules itself.
+        assert_eq!(c.check_decoded(&typed("NoSuchClass", full("Node"))), Ok(()));
+    }
+}
