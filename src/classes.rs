@@ -255,7 +255,11 @@ mod tests {
     #[test]
     fn decoded_full_objects_need_a_class_the_engine_makes() {
         let c = list();
+        assert_eq!((c.len(), c.is_empty()), (7, false));
+        assert!(ClassList::default().is_empty());
         assert!(c.inherits("Node2D", "Node") && !c.inherits("Node", "Node2D"));
+        // `Object` has no parent, not one named "".
+        assert!(!c.inherits("Node", ""));
         assert_eq!(c.check_decoded(&full("Node2D")), Ok(()));
         let nested = Variant::Array(Array::new(vec![Variant::Nil, full("CanvasItem")]));
         assert_eq!(
@@ -287,10 +291,21 @@ mod tests {
         };
         assert_eq!(c.check_encodable(&typed("Node", id.clone())), Ok(()));
         assert_eq!(c.check_encodable(&typed("Node", full("Node2D"))), Ok(()));
-        // Nulls fit any class; abstract classes can be held by their descendants.
+        // Nulls fit any class; abstract classes can be held by their descendants; a class of
+        // no name is no class (the built-in Object type).
         assert_eq!(
             c.check_encodable(&typed("NoSuchClass", Variant::Nil)),
             Ok(())
+        );
+        let null = Variant::object(Object::Null);
+        assert_eq!(c.check_encodable(&typed("NoSuchClass", null)), Ok(()));
+        assert_eq!(c.check_encodable(&typed("", id.clone())), Ok(()));
+        assert_eq!(
+            c.check_encodable(&full("Nope")),
+            Err(ClassError::NoSuchClass {
+                path: "$".into(),
+                class: "Nope".into()
+            })
         );
         assert_eq!(c.check_encodable(&full("CanvasItem")), Ok(()));
         assert_eq!(
