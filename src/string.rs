@@ -265,6 +265,14 @@ mod tests {
     }
 
     #[test]
+    fn built_from_owned_and_borrowed_strings() {
+        // Every way in from Rust text holds the same units.
+        let s = String::from("a💩");
+        assert_eq!(Text::from(&s), Text::from("a💩"));
+        assert_eq!(Text::from(s), Text::from_units([0x61, 0x1F4A9]));
+    }
+
+    #[test]
     fn stays_three_words() {
         // A value's string is inline in `Variant`, which must stay 32 bytes.
         assert_eq!(std::mem::size_of::<Text>(), 24);
