@@ -6,6 +6,29 @@ use gdmarshal_lab::campaign::{self, Class, Config, cases};
 use gdmarshal_lab::corpus::Case;
 use gdmarshal_lab::oracle::{EngineConfig, discover, start_all};
 
+/// The CI engines that are installed; on CI a missing one fails the test.
+fn ci_engine_specs() -> Vec<gdmarshal_lab::oracle::EngineSpec> {
+    gdmarshal_lab::versions::ci_engines()
+        .iter()
+        .filter_map(|n| {
+            let s = discover().into_iter().find(|s| s.name == *n);
+            assert!(
+                s.is_some() || std::env::var_os("CI").is_none(),
+                "Godot engine {n} is not installed; CI needs it"
+            );
+            s
+        })
+        .collect()
+}
+
+/// The committed known differences.
+fn known_differences() -> Vec<gdmarshal_lab::corpus::known::Entry> {
+    gdmarshal_lab::corpus::known::read(
+        &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
+    )
+    .unwrap()
+}
+
 fn describe(c: &Case) -> String {
     match c {
         Case::Decode {
@@ -191,17 +214,7 @@ fn live_campaign_on_every_engine() {
 fn values_no_script_builds_are_built_from_bytes_and_compared() {
     use gdmarshal::Variant;
     use gdmarshal::value::{NodePath, Object};
-    let specs: Vec<_> = gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| {
-            let s = discover().into_iter().find(|s| s.name == *n);
-            assert!(
-                s.is_some() || std::env::var_os("CI").is_none(),
-                "Godot engine {n} is not installed; CI needs it"
-            );
-            s
-        })
-        .collect();
+    let specs = ci_engine_specs();
     let encode = |value: Variant| Case::Encode {
         name: "from-bytes".into(),
         value,
@@ -216,10 +229,7 @@ fn values_no_script_builds_are_built_from_bytes_and_compared() {
             absolute: false,
         })),
     ];
-    let known = gdmarshal_lab::corpus::known::read(
-        &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
-    )
-    .unwrap();
+    let known = known_differences();
     for (spec, engine) in start_all(specs, &EngineConfig::default()) {
         let mut engine =
             engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
@@ -278,21 +288,8 @@ fn values_no_script_builds_are_built_from_bytes_and_compared() {
 fn values_an_engine_cannot_hold_are_refused_by_both() {
     use gdmarshal::Variant;
     use gdmarshal::value::{Array, ContainerType, Object};
-    let specs: Vec<_> = gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| {
-            let s = discover().into_iter().find(|s| s.name == *n);
-            assert!(
-                s.is_some() || std::env::var_os("CI").is_none(),
-                "Godot engine {n} is not installed; CI needs it"
-            );
-            s
-        })
-        .collect();
-    let known = gdmarshal_lab::corpus::known::read(
-        &gdmarshal_lab::corpus::default_dir().join("known-differences.txt"),
-    )
-    .unwrap();
+    let specs = ci_engine_specs();
+    let known = known_differences();
     for (spec, engine) in start_all(specs, &EngineConfig::default()) {
         let mut engine =
             engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
