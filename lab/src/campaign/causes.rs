@@ -221,10 +221,13 @@ pub fn nondeterministic(r: &Record) -> Cause {
 
 /// The cause of a campaign's answer that differed between two runs. Without full objects a
 /// campaign writes the ids read back over the placeholders' own ids
-/// (`Answerer::compare_object_ids_as_read`), so an object id is a cause only of a case with
-/// objects; a value holding a NodePath too differs in the NodePath's padding.
+/// (`Answerer::compare_object_ids_as_read`), and with them the engine writes each placeholder
+/// in full with the id it read, so an object id is a cause only of a case with objects and no
+/// NodePath: a NodePath differs in its padding (3.x), which is what such cases showed (3.6.2,
+/// campaign seed 4001: a NodePath name's padding byte, beside an object id written in full).
 pub fn nondeterministic_in_campaign(r: &Record) -> Cause {
-    if r.objects && [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
+    let nodepath = mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath");
+    if !nodepath && r.objects && [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
         Cause::FreshObjectId
     } else {
         nondeterministic_apart_from_ids(r)
@@ -246,7 +249,7 @@ mod tests {
     use crate::corpus::Verdict;
 
     #[test]
-    fn object_ids_are_a_cause_only_with_objects() {
+    fn object_ids_are_a_cause_only_with_objects_and_no_nodepath() {
         let mut r = Record {
             name: "t".into(),
             direction: Direction::Decode,
@@ -266,7 +269,10 @@ mod tests {
         assert_eq!(nondeterministic_in_campaign(&r), Cause::NodePathPadding);
         // As the engine wrote it (a corpus record), the placeholder's id is there.
         assert_eq!(nondeterministic(&r), Cause::FreshObjectId);
+        // With objects, the padding still comes first; an id alone is the cause.
         r.objects = true;
+        assert_eq!(nondeterministic_in_campaign(&r), Cause::NodePathPadding);
+        r.tree = Some(serde_json::json!({"type": "Object", "id": "5"}));
         assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectId);
         r.tree = Some(serde_json::json!({"type": "int", "value": "1"}));
         assert_eq!(
