@@ -204,7 +204,8 @@ mod tests {
     //! Strings in tagged JSON as docs/tagged-json.md ("Strings") defines them: a JSON string or
     //! `{"code_units": [...]}` with units 0 to 2147483647; anything else is refused with its JSON
     //! path. Each case is read both ways, as text and as a tree.
-    use crate::json::{JsonError, ReadError, from_json, parse_deep, read_json};
+    use crate::json::read::tests::read_both;
+    use crate::json::{JsonError, ReadError, read_json};
     use crate::value::Text;
     use crate::{Profile, Variant};
 
@@ -213,15 +214,7 @@ mod tests {
     }
 
     fn read(text: &str) -> Result<Variant, JsonError> {
-        let p = godot("3.2");
-        let tree = from_json(&parse_deep(text).unwrap(), p);
-        let streamed = match read_json(text.as_bytes(), p) {
-            Ok(v) => Ok(v),
-            Err(ReadError::Schema { error, .. }) => Err(error),
-            Err(other) => panic!("{text}: {other}"),
-        };
-        assert_eq!(tree, streamed, "{text}");
-        streamed
+        read_both(text, godot("3.2"))
     }
 
     fn refused(text: &str) -> (String, String) {
