@@ -156,4 +156,99 @@ mod tests {
             Err(FramingError::NoLength { len: 2 })
         );
     }
+
+    fn profile(version: &str) -> Profile {
+        version.parse().unwrap()
+    }
+
+    fn int_in(payload: &[u8], p: Profile) -> Option<i64> {
+        match crate::decode(payload, p, crate::DecodeOptions::default()) {
+            Ok(d) => match d.value {
+                crate::Variant::Int(i) => Some(i),
+                _ => None,
+            },
+            Err(_) => None,
+        }
+    }
+
+    #[test]
+    fn a_bare_value_is_written_and_read_as_it_is() {
+        // The `write/udp/String_ab` and `read/udp/bare` records of
+        // corpus/framing/godot-4.6.3.stable.jsonl: a packet peer sends and reads the bare value.
+        let string_ab = [4, 0, 0, 0, 2, 0, 0, 0, 0x61, 0x62, 0, 0];
+        assert_eq!(frame(&string_ab, Framing::None), string_ab);
+        let seven = [2, 0, 0, 0, 7, 0, 0, 0];
+        let u = unframe(&seven, Framing::None, profile("4.6")).unwrap();
+        assert_eq!((u.payload, u.consumed), (&seven[..], 8));
+        // `write/file/String_ab`: the 12 bytes of the value after their length.
+        let mut framed = vec![12, 0, 0, 0];
+        framed.extend_from_slice(&string_ab);
+        assert_eq!(frame(&string_ab, Framing::StoreVar), framed);
+        assert_eq!(frame(&string_ab, Framing::Stream), framed);
+    }
+
+    #[test]
+    fn every_engine_reads_from_the_start_and_moves_past_the_length_it_is_given() {
+        // The `read/{file,stream,packet}/*` records of corpus/framing/godot-{3.2.3,3.6.2,4.6.3}
+        // .stable.jsonl, the same on all three engines: the tree and the position each engine
+        // answered.
+        for version in ["3.2", "3.6", "4.6"] {
+            let p = profile(version);
+            for framing in [Framing::StoreVar, Framing::Stream, Framing::Packet] {
+                // exact: int 7, position 12.
+                let exact = [8, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0];
+                let u = unframe(&exact, framing, p).unwrap();
+                assert_eq!((u.payload, u.consumed), (&exact[4..], 12));
+                assert_eq!(int_in(u.payload, p), Some(7));
+                // length_long_bytes_present: int 7 read from the start, position 16.
+                let long = [12, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 0xff, 0xff, 0xff, 0xff];
+                let u = unframe(&long, framing, p).unwrap();
+                assert_eq!((u.payload, u.consumed), (&long[4..], 16));
+                assert_eq!(int_in(u.payload, p), Some(7));
+                // length_zero: no value (Nil), position 4.
+                let u = unframe(&[0, 0, 0, 0], framing, p).unwrap();
+                assert_eq!((u.payload, u.consumed), (&[][..], 4));
+                // no_length: no value.
+                assert_eq!(
+                    unframe(&[8, 0], framing, p),
+                    Err(FramingError::NoLength { len: 2 })
+                );
+            }
+            // length_short: a file or stream peer moves past the 4 bytes named (position 8) and
+            // reads no value from them (Nil).
+            let short = [4, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0];
+            let u = unframe(&short, Framing::StoreVar, p).unwrap();
+            assert_eq!((u.payload, u.consumed), (&short[4..8], 8));
+            assert_eq!(int_in(u.payload, p), None);
+        }
+    }
+
+    #[test]
+    fn only_3_2_files_read_a_length_past_the_end() {
+        // `read/*/length_past_end` (a length of 100 before 8 bytes): 3.2.3's file reads int 7
+        // from the bytes there are (position 12); its stream and packet peers, and every reader
+        // of 3.6.2 and 4.6.3, read nothing (Nil).
+        let input = [100, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0];
+        let u = unframe(&input, Framing::StoreVar, profile("3.2")).unwrap();
+        assert_eq!((u.payload, u.consumed), (&input[4..], 12));
+        assert_eq!(int_in(u.payload, profile("3.2")), Some(7));
+        let refused = Err(FramingError::PastEnd {
+            length: 100,
+            left: 8,
+        });
+        for (version, framing) in [
+            ("3.2", Framing::Stream),
+            ("3.2", Framing::Packet),
+            ("3.6", Framing::StoreVar),
+            ("3.6", Framing::Stream),
+            ("4.6", Framing::StoreVar),
+            ("4.6", Framing::Packet),
+        ] {
+            assert_eq!(
+                unframe(&input, framing, profile(version)),
+                refused,
+                "{version}"
+            );
+        }
+    }
 }

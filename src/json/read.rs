@@ -1289,3 +1289,599 @@ impl<'de> DeserializeSeed<'de> for Payload<'_> {
 fn from_reals<E: de::Error>(cx: &mut Cx, ty: VariantType, r: Reals) -> Result<Variant, E> {
     Variant::from_reals(ty, r).ok_or_else(|| cx.fail(format!("{ty} has no real_t components")))
 }
+
+#[cfg(test)]
+mod tests {
+    //! What the reader refuses, and where: docs/tagged-json.md names each node's members and the
+    //! JSON form of each (decimal strings for 64-bit integers, JSON numbers for 32-bit ones, float
+    //! tokens as strings, `[key, value]` pairs, `{"builtin": ...}` kinds), and says that input
+    //! that is not in that form "is refused with its JSON path". Each case is read both ways, as
+    //! text (as it is parsed) and as a tree, which must agree.
+    use crate::json::{JsonError, ReadError, from_json, parse_deep, read_json};
+    use crate::value::{Array, ContainerType, Dictionary, Object};
+    use crate::{Profile, Variant, VariantType};
+
+    fn godot(version: &str) -> Profile {
+        version.parse().unwrap()
+    }
+
+    fn read(text: &str) -> Result<Variant, JsonError> {
+        read_both(text, godot("4.6"))
+    }
+
+    /// Reads `text` as text and as a tree, which must agree; a refusal is a schema error.
+    pub(super) fn read_both(text: &str, p: Profile) -> Result<Variant, JsonError> {
+        let tree = from_json(&parse_deep(text).unwrap(), p);
+        let streamed = match read_json(text.as_bytes(), p) {
+            Ok(v) => Ok(v),
+            Err(ReadError::Schema { error, .. }) => Err(error),
+            Err(other) => panic!("{text}: {other}"),
+        };
+        assert_eq!(tree, streamed, "{text}");
+        streamed
+    }
+
+    fn check_refused(cases: &[(&str, &str, &str)]) {
+        for &(text, path, message) in cases {
+            let e = read(text).expect_err(text);
+            assert_eq!(
+                (e.path.as_str(), e.message.as_str()),
+                (path, message),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn integers_take_their_documented_forms() {
+        for (text, want) in [
+            (r#"{"type":"int","value":"-7"}"#, Variant::Int(-7)),
+            (r#"{"type":"int","value":-7}"#, Variant::Int(-7)),
+            (r#"{"type":"int","value":7}"#, Variant::Int(7)),
+            (
+                r#"{"type":"RID","value":"18446744073709551615"}"#,
+                Variant::Rid(u64::MAX),
+            ),
+            (
+                r#"{"type":"Vector2i","value":[-2147483648,2147483647]}"#,
+                Variant::Vector2i(smallvec::smallvec![i32::MIN, i32::MAX]),
+            ),
+            (
+                r#"{"type":"Object","id":"9"}"#,
+                Variant::object(Object::Id(9)),
+            ),
+            (
+                r#"{"type":"Object","id":9}"#,
+                Variant::object(Object::Id(9)),
+            ),
+        ] {
+            assert_eq!(read(text), Ok(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn integers_in_other_forms_are_refused_saying_what_was_found() {
+        check_refused(&[
+            (
+                r#"{"type":"int","value":"x"}"#,
+                "$.value",
+                r#""x" is not a 64-bit integer"#,
+            ),
+            (
+                r#"{"type":"int","value":1.5}"#,
+                "$.value",
+                "1.5 is not an exact integer",
+            ),
+            (
+                r#"{"type":"int","value":9223372036854775808}"#,
+                "$.value",
+                "9223372036854775808 is not an exact integer",
+            ),
+            (
+                r#"{"type":"int","value":null}"#,
+                "$.value",
+                "expected an integer as a decimal string, found null",
+            ),
+            (
+                r#"{"type":"int","value":[]}"#,
+                "$.value",
+                "expected an integer as a decimal string, found an array",
+            ),
+            (
+                r#"{"type":"RID","value":"-1"}"#,
+                "$.value",
+                r#""-1" is not an unsigned 64-bit integer"#,
+            ),
+            (
+                r#"{"type":"RID","value":-1}"#,
+                "$.value",
+                "-1 is not an exact unsigned integer",
+            ),
+            (
+                r#"{"type":"RID","value":2.5}"#,
+                "$.value",
+                "2.5 is not an exact unsigned integer",
+            ),
+            (
+                r#"{"type":"RID","value":true}"#,
+                "$.value",
+                "expected an unsigned integer as a decimal string, found a boolean",
+            ),
+            (
+                r#"{"type":"Signal","name":"s","object":{}}"#,
+                "$.object",
+                "expected an unsigned integer as a decimal string, found an object",
+            ),
+            (
+                r#"{"type":"Vector2i","value":[1,"2"]}"#,
+                "$.value[1]",
+                r#"expected a 32-bit integer number, found "2""#,
+            ),
+            (
+                r#"{"type":"Vector2i","value":[1,2147483648]}"#,
+                "$.value[1]",
+                "2147483648 does not fit in 32 bits",
+            ),
+            (
+                r#"{"type":"Vector2i","value":[-2147483649,1]}"#,
+                "$.value[0]",
+                "-2147483649 does not fit in 32 bits",
+            ),
+            (
+                r#"{"type":"Vector2i","value":[1,18446744073709551615]}"#,
+                "$.value[1]",
+                "expected a 32-bit integer number, found 18446744073709551615",
+            ),
+            (
+                r#"{"type":"PackedInt32Array","value":[1,0.5]}"#,
+                "$.value[1]",
+                "expected a 32-bit integer number, found 0.5",
+            ),
+            (
+                r#"{"type":"PackedInt32Array","value":[true]}"#,
+                "$.value[0]",
+                "expected a 32-bit integer number, found true",
+            ),
+            (
+                r#"{"type":"PackedInt32Array","value":[null]}"#,
+                "$.value[0]",
+                "expected a 32-bit integer number, found null",
+            ),
+            (
+                r#"{"type":"PackedInt32Array","value":[[]]}"#,
+                "$.value[0]",
+                "expected a 32-bit integer number, found an array",
+            ),
+            (
+                r#"{"type":"PackedInt32Array","value":[{}]}"#,
+                "$.value[0]",
+                "expected a 32-bit integer number, found an object",
+            ),
+            (
+                r#"{"type":"PackedInt64Array","value":["1",false]}"#,
+                "$.value[1]",
+                "expected an integer as a decimal string, found a boolean",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn other_scalars_in_other_forms_are_refused_saying_what_was_found() {
+        check_refused(&[
+            (
+                r#"{"type":"float","value":1.5}"#,
+                "$.value",
+                "expected a string, found a number",
+            ),
+            (
+                r#"{"type":"PackedFloat64Array","value":["1",true]}"#,
+                "$.value[1]",
+                "expected a string, found a boolean",
+            ),
+            (
+                r#"{"type":"PackedByteArray","value":[]}"#,
+                "$.value",
+                "expected a string, found an array",
+            ),
+            (
+                r#"{"type":"Signal","name":{},"object":"1"}"#,
+                "$.name",
+                "expected a string, found an object",
+            ),
+            (
+                r#"{"type":"Object","value":3}"#,
+                "$.value",
+                "an Object's value can only be null",
+            ),
+            (
+                r#"{"type":"bool","value":null}"#,
+                "$.value",
+                "expected true or false",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn components_are_counted() {
+        check_refused(&[
+            (
+                r#"{"type":"Vector2","value":["1"]}"#,
+                "$.value",
+                "Vector2 has 2 components, found 1",
+            ),
+            (
+                r#"{"type":"Vector2","value":["1","2","3","4"]}"#,
+                "$.value",
+                "Vector2 has 2 components, found 4",
+            ),
+            (
+                r#"{"type":"Color","value":["1","0","0"]}"#,
+                "$.value",
+                "Color has 4 components, found 3",
+            ),
+            (
+                r#"{"type":"PackedVector2Array","value":[["1","2"],["3","4"],["5"]]}"#,
+                "$.value[2]",
+                "PackedVector2Array has 2 components, found 1",
+            ),
+            (
+                r#"{"type":"PackedColorArray","value":[["1","0","0","1","0"]]}"#,
+                "$.value[0]",
+                "PackedColorArray has 4 components, found 5",
+            ),
+            (
+                r#"{"type":"Vector2","value":{}}"#,
+                "$.value",
+                "expected an array, found an object",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn pairs_hold_two_items() {
+        check_refused(&[
+            (
+                r#"{"type":"Dictionary","value":[[]]}"#,
+                "$.value[0]",
+                "expected a [key, value] pair, found 0 items",
+            ),
+            (
+                r#"{"type":"Dictionary","value":[[{"type":"Nil"}]]}"#,
+                "$.value[0]",
+                "expected a [key, value] pair, found 1 items",
+            ),
+            (
+                r#"{"type":"Dictionary","value":[[{"type":"Nil"},{"type":"Nil"},1,2]]}"#,
+                "$.value[0]",
+                "expected a [key, value] pair, found 4 items",
+            ),
+            (
+                r#"{"type":"Dictionary","value":[{}]}"#,
+                "$.value[0]",
+                "expected a [key, value] pair, found an object",
+            ),
+            (
+                r#"{"type":"Object","class":"Resource","properties":[["a"]]}"#,
+                "$.properties[0]",
+                "expected a [name, value] pair, found 1 items",
+            ),
+            (
+                r#"{"type":"Object","class":"Resource","properties":[[1,{"type":"Nil"}]]}"#,
+                "$.properties[0][0]",
+                "expected a string, found a number",
+            ),
+            (
+                r#"{"type":"Object","class":"Resource","properties":[["a",{"type":"Nil"}],{}]}"#,
+                "$.properties[1]",
+                "expected a [name, value] pair, found an object",
+            ),
+        ]);
+        let full = read(
+            r#"{"type":"Object","class":"Resource","properties":[["a",{"type":"int","value":"1"}]]}"#,
+        );
+        assert_eq!(
+            full,
+            Ok(Variant::object(Object::Full {
+                class: "Resource".into(),
+                properties: vec![("a".into(), Variant::Int(1))],
+            }))
+        );
+    }
+
+    #[test]
+    fn container_types_name_one_kind() {
+        let one = "expected exactly one of builtin, class, script";
+        check_refused(&[
+            (
+                r#"{"type":"Array","element_type":{},"value":[]}"#,
+                "$.element_type",
+                one,
+            ),
+            (
+                r#"{"type":"Array","element_type":{"builtin":"int","class":"X"},"value":[]}"#,
+                "$.element_type",
+                one,
+            ),
+            (
+                r#"{"type":"Array","element_type":{"bogus":"int"},"value":[]}"#,
+                "$.element_type",
+                r#"unknown container kind "bogus": expected builtin, class or script"#,
+            ),
+            (
+                r#"{"type":"Array","element_type":{"builtin":"Bogus"},"value":[]}"#,
+                "$.element_type",
+                r#"unknown type "Bogus""#,
+            ),
+            (
+                r#"{"type":"Array","element_type":{"builtin":1},"value":[]}"#,
+                "$.element_type.builtin",
+                "expected a string, found a number",
+            ),
+            (
+                r#"{"type":"Array","element_type":[],"value":[]}"#,
+                "$.element_type",
+                r#"expected an object like {"builtin": "int"}, found an array"#,
+            ),
+        ]);
+        let int = ContainerType::Builtin(VariantType::Int);
+        for (text, want) in [
+            (
+                r#"{"type":"Array","element_type":{"class":"Node"},"value":[]}"#,
+                Variant::Array(Array::typed(ContainerType::class_named("Node"), vec![])),
+            ),
+            (
+                r#"{"type":"Array","element_type":{"script":"res://a.gd"},"value":[]}"#,
+                Variant::Array(Array::typed(
+                    ContainerType::Script("res://a.gd".into()),
+                    vec![],
+                )),
+            ),
+            (
+                r#"{"type":"Dictionary","key_type":{"builtin":"int"},"value":[]}"#,
+                Variant::Dictionary(Dictionary::typed(int.clone(), ContainerType::None, vec![])),
+            ),
+            (
+                r#"{"type":"Dictionary","value_type":{"builtin":"int"},"value":[]}"#,
+                Variant::Dictionary(Dictionary::typed(ContainerType::None, int, vec![])),
+            ),
+        ] {
+            assert_eq!(read(text), Ok(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn nodes_need_their_members() {
+        check_refused(&[
+            (r#"{"value":"1"}"#, "$", r#"missing member "type""#),
+            (r#"{"type":"Bogus"}"#, "$", r#"unknown type "Bogus""#),
+            (r#"{"type":"int"}"#, "$", r#"missing member "value""#),
+            (r#"{"type":"Array"}"#, "$", r#"missing member "value""#),
+            (r#"{"type":"Dictionary"}"#, "$", r#"missing member "value""#),
+            (
+                r#"{"type":"NodePath","subnames":[],"absolute":true}"#,
+                "$",
+                r#"missing member "names""#,
+            ),
+            (
+                r#"{"type":"NodePath","names":[],"absolute":true}"#,
+                "$",
+                r#"missing member "subnames""#,
+            ),
+            (
+                r#"{"type":"NodePath","names":[],"subnames":[]}"#,
+                "$",
+                r#"missing member "absolute""#,
+            ),
+            (
+                r#"{"type":"Signal","object":"1"}"#,
+                "$",
+                r#"missing member "name""#,
+            ),
+            (
+                r#"{"type":"Signal","name":"s"}"#,
+                "$",
+                r#"missing member "object""#,
+            ),
+            (
+                r#"{"type":"Object","class":"Node"}"#,
+                "$",
+                r#"missing member "properties""#,
+            ),
+            (
+                r#"{"type":"Object","properties":[]}"#,
+                "$",
+                r#"missing member "class""#,
+            ),
+            (
+                r#"{"type":"Object"}"#,
+                "$",
+                r#"an Object needs "value": null, "id", or "class" and "properties""#,
+            ),
+            (
+                r#"{"type":"Object","id":"1","class":"Node"}"#,
+                "$",
+                r#"an Object has one of "value": null, "id", or "class" and "properties", not more"#,
+            ),
+            (r#"{"type":"Nil","":1}"#, r#"$[""]"#, r#"unknown member """#),
+            (
+                r#"{"type":"Nil","a_1":1}"#,
+                "$.a_1",
+                r#"unknown member "a_1""#,
+            ),
+            (r#"[]"#, "$", "expected a node object, found an array"),
+            (
+                r#"{"type":"Array","value":[{"type":"Nil"},[]]}"#,
+                "$.value[1]",
+                "expected a node object, found an array",
+            ),
+        ]);
+        let signal = read(r#"{"type":"Signal","name":"s","object":"5"}"#).unwrap();
+        let Variant::Signal(s) = signal else {
+            panic!("{signal:?}")
+        };
+        assert_eq!((s.name.as_str(), s.object_id), ("s", 5));
+    }
+
+    #[test]
+    fn members_belong_to_their_types() {
+        // Each member on a type without it, after the type and before it.
+        for (member, value, ty, has) in [
+            ("names", "[]", "int", "type, value"),
+            ("subnames", "[]", "Array", "type, value, element_type"),
+            ("absolute", "true", "Signal", "type, name, object"),
+            ("id", r#""1""#, "Nil", "type"),
+            (
+                "class",
+                r#""Node""#,
+                "Dictionary",
+                "type, value, key_type, value_type",
+            ),
+            (
+                "properties",
+                "[]",
+                "NodePath",
+                "type, names, subnames, absolute",
+            ),
+            (
+                "name",
+                r#""s""#,
+                "Object",
+                "type, value, id, class, properties",
+            ),
+            ("object", r#""1""#, "Callable", "type"),
+            (
+                "element_type",
+                r#"{"builtin":"int"}"#,
+                "Dictionary",
+                "type, value, key_type, value_type",
+            ),
+            (
+                "key_type",
+                r#"{"builtin":"int"}"#,
+                "Array",
+                "type, value, element_type",
+            ),
+            (
+                "value_type",
+                r#"{"builtin":"int"}"#,
+                "PackedInt32Array",
+                "type, value",
+            ),
+        ] {
+            let message = format!(r#"a node of type {ty} has no member "{member}" (it has {has})"#);
+            let path = format!("$.{member}");
+            for text in [
+                format!(r#"{{"type":"{ty}","{member}":{value}}}"#),
+                format!(r#"{{"{member}":{value},"type":"{ty}"}}"#),
+            ] {
+                check_refused(&[(&text, &path, &message)]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_before_its_type_reads_as_after_it() {
+        for (value, ty, want) in [
+            ("true", "bool", Variant::Bool(true)),
+            ("-3", "int", Variant::Int(-3)),
+            ("3", "int", Variant::Int(3)),
+            (r#""3""#, "int", Variant::Int(3)),
+            ("null", "Object", Variant::object(Object::Null)),
+            (
+                r#"[{"type":"int","value":"1"}]"#,
+                "Array",
+                Variant::Array(Array::new(vec![Variant::Int(1)])),
+            ),
+            (
+                r#"{"code_units":[104,105]}"#,
+                "String",
+                Variant::String("hi".into()),
+            ),
+        ] {
+            let text = format!(r#"{{"value":{value},"type":"{ty}"}}"#);
+            assert_eq!(read(&text), Ok(want), "{text}");
+        }
+        check_refused(&[
+            (
+                r#"{"value":1.5,"type":"int"}"#,
+                "$.value",
+                "1.5 is not an exact integer",
+            ),
+            (
+                r#"{"value":"x","type":"int"}"#,
+                "$.value",
+                r#""x" is not a 64-bit integer"#,
+            ),
+            (
+                r#"{"value":[1,[]],"type":"Array"}"#,
+                "$.value[0]",
+                "expected a node object, found a number",
+            ),
+        ]);
+    }
+
+    /// `[` `levels` times and the closing brackets: bare arrays, no nodes.
+    fn bare_arrays(levels: usize) -> String {
+        format!("{}{}", "[".repeat(levels), "]".repeat(levels))
+    }
+
+    #[test]
+    fn nesting_counts_each_level_once() {
+        let p = godot("4.6");
+        let limit = p.max_depth();
+        // Two arrays side by side, each holding a Nil at the limit: reading the first leaves
+        // the depth as it was for the second.
+        let chain = |levels: usize| {
+            let mut s = r#"{"type":"Array","value":["#.repeat(levels);
+            s.push_str(r#"{"type":"Nil"}"#);
+            s.push_str(&"]}".repeat(levels));
+            s
+        };
+        let inner = chain(limit - 1);
+        let pair = format!(r#"{{"type":"Array","value":[{inner},{inner}]}}"#);
+        assert!(read_json(pair.as_bytes(), p).is_ok());
+        // Two dictionaries and two full objects side by side, each holding a Nil at the limit
+        // in its entry or property: the same.
+        let inner = chain(limit - 2);
+        let dict = format!(r#"{{"type":"Dictionary","value":[[{{"type":"Nil"}},{inner}]]}}"#);
+        let object = format!(r#"{{"type":"Object","class":"R","properties":[["a",{inner}]]}}"#);
+        for node in [dict, object] {
+            let pair = format!(r#"{{"type":"Array","value":[{node},{node}]}}"#);
+            assert!(read_json(pair.as_bytes(), p).is_ok());
+        }
+        // A property's value is one level deeper than its object, as an element is.
+        let object = format!(
+            r#"{{"type":"Object","class":"R","properties":[["a",{}]]}}"#,
+            chain(limit)
+        );
+        match read_json(object.as_bytes(), p) {
+            Err(ReadError::Schema { error, .. }) => assert_eq!(
+                (error.path, error.message),
+                (
+                    format!("$.properties[0][1]{}", ".value[0]".repeat(limit)),
+                    format!("nesting deeper than {limit}")
+                )
+            ),
+            other => panic!("{other:?}"),
+        }
+        // A value held until its type is known may nest three JSON levels per level of values
+        // left, and three more: deeper is refused before it is read.
+        let budget = 3 * limit + 3;
+        let held = format!(r#"{{"value":{},"type":"Array"}}"#, bare_arrays(budget + 1));
+        match read_json(held.as_bytes(), p) {
+            Err(ReadError::Schema { error, .. }) => {
+                assert_eq!(error.message, format!("nesting deeper than {limit}"));
+                assert_eq!(error.path, format!("$.value{}", "[0]".repeat(budget)));
+            }
+            other => panic!("{other:?}"),
+        }
+        let held = format!(r#"{{"value":{},"type":"Array"}}"#, bare_arrays(budget));
+        match read_json(held.as_bytes(), p) {
+            Err(ReadError::Schema { error, .. }) => assert_eq!(
+                (error.path.as_str(), error.message.as_str()),
+                ("$.value[0]", "expected a node object, found an array")
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+}

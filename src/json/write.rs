@@ -293,3 +293,94 @@ impl Serialize for Kind<'_> {
         m.end()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The writer against docs/tagged-json.md, the format's own spec: each example of its node
+    //! table, and the forms its text describes, are written back exactly as given (members in the
+    //! table's order), as a tree and as text.
+    use crate::float::FloatStyle;
+    use crate::json::{from_json, parse_deep, to_json, write_json};
+    use crate::{Profile, Variant};
+    use serde_json::Value;
+
+    fn godot(version: &str) -> Profile {
+        version.parse().unwrap()
+    }
+
+    /// Reads `text` and checks that both writers give it back.
+    fn writes_back(text: &str, profile: Profile) {
+        let tree: Value = parse_deep(text).unwrap();
+        let v: Variant = from_json(&tree, profile).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(to_json(&v, profile, FloatStyle::Shortest), tree, "{text}");
+        let mut out = Vec::new();
+        write_json(&mut out, &v, FloatStyle::Shortest, false).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+    }
+
+    #[test]
+    fn every_example_of_the_node_table_is_written_back() {
+        let spec = include_str!("../../docs/tagged-json.md");
+        let table = spec
+            .split("## Nodes")
+            .nth(1)
+            .unwrap()
+            .split("###")
+            .next()
+            .unwrap();
+        let mut n = 0;
+        for row in table.lines().filter(|l| l.starts_with("| `")) {
+            let example = row.rsplit(" | ").next().unwrap();
+            let json = example.split('`').nth(1).unwrap();
+            writes_back(json, godot("4.6"));
+            n += 1;
+        }
+        assert_eq!(n, 22, "rows of the node table");
+    }
+
+    #[test]
+    fn the_forms_the_spec_describes_are_written_back() {
+        for text in [
+            r#"{"type":"StringName","value":"a"}"#,
+            r#"{"type":"Object","value":null}"#,
+            r#"{"type":"Object","id":"18446744073709551615"}"#,
+            r#"{"type":"Rect2i","value":[1,2,3,4]}"#,
+            r#"{"type":"PackedFloat64Array","value":["0.1","-0","inf","nan"]}"#,
+            r#"{"type":"PackedFloat32Array","value":["0x7fc00001"]}"#,
+            r#"{"type":"PackedVector3Array","value":[["1","2","3"],["4","5","6"]]}"#,
+            r#"{"type":"PackedColorArray","value":[["1","0","0","1"],["0","1","0","0.5"]]}"#,
+            r#"{"type":"PackedStringArray","value":["a",""]}"#,
+            r#"{"type":"NodePath","names":["a"],"subnames":["x","y"],"absolute":false}"#,
+            r#"{"type":"Array","element_type":{"class":"Node"},"value":[]}"#,
+            r#"{"type":"Array","element_type":{"script":"res://enemy.gd"},"value":[]}"#,
+            r#"{"type":"Dictionary","key_type":{"builtin":"int"},"value_type":{"class":"Node"},"value":[[{"type":"int","value":"1"},{"type":"Nil"}]]}"#,
+            r#"{"type":"Dictionary","key_type":{"builtin":"int"},"value":[]}"#,
+            r#"{"type":"Dictionary","value_type":{"builtin":"int"},"value":[]}"#,
+            r#"{"type":"Object","class":"Resource","properties":[["a",{"type":"float","value":"0.5"}],["b",{"type":"Nil"}]]}"#,
+        ] {
+            writes_back(text, godot("4.6"));
+        }
+        // A 3.x string whose units are not all scalar values, as a string value, a name and an
+        // element; reals of a double build at f64.
+        writes_back(
+            r#"{"type":"String","value":{"code_units":[55296,97]}}"#,
+            godot("3.2"),
+        );
+        writes_back(
+            r#"{"type":"NodePath","names":[{"code_units":[56320]}],"subnames":[],"absolute":true}"#,
+            godot("3.2"),
+        );
+        writes_back(
+            r#"{"type":"PackedStringArray","value":["a",{"code_units":[2147483647]}]}"#,
+            godot("3.2"),
+        );
+        writes_back(
+            r#"{"type":"Vector2","value":["0.1","1"]}"#,
+            godot("4.6-double"),
+        );
+        writes_back(
+            r#"{"type":"PackedVector2Array","value":[["0.1","1"]]}"#,
+            godot("4.6-double"),
+        );
+    }
+}

@@ -198,3 +198,151 @@ impl<'de> Visitor<'de> for TextList<'_> {
         Ok(finish(items))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Strings in tagged JSON as docs/tagged-json.md ("Strings") defines them: a JSON string or
+    //! `{"code_units": [...]}` with units 0 to 2147483647; anything else is refused with its JSON
+    //! path. Each case is read both ways, as text and as a tree.
+    use crate::json::read::tests::read_both;
+    use crate::json::{JsonError, ReadError, read_json};
+    use crate::value::Text;
+    use crate::{Profile, Variant};
+
+    fn godot(version: &str) -> Profile {
+        version.parse().unwrap()
+    }
+
+    fn read(text: &str) -> Result<Variant, JsonError> {
+        read_both(text, godot("3.2"))
+    }
+
+    fn refused(text: &str) -> (String, String) {
+        let e = read(text).expect_err(text);
+        (e.path, e.message)
+    }
+
+    const STRING: &str = r#"expected a string or {"code_units": [...]}"#;
+    const UNIT: &str = "expected a code unit (an integer 0 to 2147483647)";
+
+    #[test]
+    fn either_form_reads_as_the_same_string() {
+        let hi = Variant::String(Text::from("hi"));
+        assert_eq!(read(r#"{"type":"String","value":"hi"}"#), Ok(hi.clone()));
+        assert_eq!(
+            read(r#"{"type":"String","value":{"code_units":[104,105]}}"#),
+            Ok(hi)
+        );
+        // A lone surrogate and the largest unit an engine string holds.
+        assert_eq!(
+            read(r#"{"type":"String","value":{"code_units":[55296,2147483647]}}"#),
+            Ok(Variant::String(Text::from_units(vec![55296, 0x7FFF_FFFF])))
+        );
+        assert_eq!(
+            read(r#"{"type":"PackedStringArray","value":["a",{"code_units":[55296]}]}"#),
+            Ok(Variant::PackedStringArray(vec![
+                Text::from("a"),
+                Text::from_units(vec![55296])
+            ]))
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_its_path() {
+        let units = "$.value.code_units";
+        for (text, path, message) in [
+            (r#"null"#, "$.value", format!("{STRING}, found null")),
+            (r#"true"#, "$.value", format!("{STRING}, found a boolean")),
+            (r#"-1"#, "$.value", format!("{STRING}, found a number")),
+            (r#"1"#, "$.value", format!("{STRING}, found a number")),
+            (r#"1.5"#, "$.value", format!("{STRING}, found a number")),
+            (r#"[]"#, "$.value", format!("{STRING}, found an array")),
+            (
+                r#"{}"#,
+                "$.value",
+                format!("{STRING}, found an object without code_units"),
+            ),
+            (
+                r#"{"code_units":[97],"units":[98]}"#,
+                "$.value.units",
+                "unknown member of a string: expected only code_units".into(),
+            ),
+            (
+                r#"{"code_units":{}}"#,
+                units,
+                "expected an array of code units (integers 0 to 2147483647), found an object"
+                    .into(),
+            ),
+            (
+                r#"{"code_units":[97,2147483648]}"#,
+                "$.value.code_units[1]",
+                "code unit 2147483648 is past 2147483647: no engine string holds it".into(),
+            ),
+            (
+                r#"{"code_units":[4294967296]}"#,
+                "$.value.code_units[0]",
+                "code unit 4294967296 is past 2147483647: no engine string holds it".into(),
+            ),
+            (
+                r#"{"code_units":[-1]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found a negative number"),
+            ),
+            (
+                r#"{"code_units":[0.5]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found a fraction"),
+            ),
+            (
+                r#"{"code_units":["a"]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found a string"),
+            ),
+            (
+                r#"{"code_units":[false]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found a boolean"),
+            ),
+            (
+                r#"{"code_units":[null]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found null"),
+            ),
+            (
+                r#"{"code_units":[[]]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found an array"),
+            ),
+            (
+                r#"{"code_units":[{}]}"#,
+                "$.value.code_units[0]",
+                format!("{UNIT}, found an object"),
+            ),
+        ] {
+            let node = format!(r#"{{"type":"String","value":{text}}}"#);
+            assert_eq!(refused(&node), (path.to_string(), message), "{node}");
+        }
+        // Elements of a PackedStringArray and NodePath names, each at its index.
+        assert_eq!(
+            refused(r#"{"type":"PackedStringArray","value":["a",7]}"#),
+            ("$.value[1]".into(), format!("{STRING}, found a number"))
+        );
+        assert_eq!(
+            refused(r#"{"type":"NodePath","names":["a"],"subnames":[null],"absolute":false}"#),
+            ("$.subnames[0]".into(), format!("{STRING}, found null"))
+        );
+    }
+
+    #[test]
+    fn code_units_given_twice_are_refused() {
+        // A tree keeps one of two equal members, so only text can hold both.
+        let text = r#"{"type":"String","value":{"code_units":[97],"code_units":[98]}}"#;
+        match read_json(text.as_bytes(), godot("3.2")) {
+            Err(ReadError::Schema { error, .. }) => assert_eq!(
+                (error.path.as_str(), error.message.as_str()),
+                ("$.value", "code_units given twice")
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+}
