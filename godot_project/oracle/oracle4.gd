@@ -161,6 +161,10 @@ func handle(line: String, seq: int, i: int):
 		printerr(MARK + "m:%d:%d" % [seq, i])
 		return {"error": "request is not a JSON object"}
 	var op = req.get("op")
+	# Stand-ins are for the encode request that asks for them (encode sets them up); no other
+	# request builds with them or reads them.
+	want_stand_ins = false
+	stand_ins = {}
 	if op == "decode":
 		return decode(req, seq, i)
 	if op == "encode":
