@@ -51,13 +51,12 @@ pub fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String
     } else {
         std::borrow::Cow::Borrowed(value)
     };
-    let mut tree = to_json(&value, profile, FloatStyle::Bits);
+    let mut line = json!({"op": "encode", "tree": to_json(&value, profile, FloatStyle::Bits)});
     if stand_ins {
-        super::node_bytes::add_node_bytes(&mut tree, profile);
-        json!({"op": "encode", "tree": tree, "stand_ins": true}).to_string()
-    } else {
-        json!({"op": "encode", "tree": tree}).to_string()
+        super::node_bytes::add_node_bytes(&mut line["tree"], profile);
+        line["stand_ins"] = json!(true);
     }
+    line.to_string()
 }
 
 /// The same request asking, in the same round trip, whether the engine decodes the bytes it
