@@ -9,16 +9,36 @@
 //!   that makes nothing (`marshalls.cpp`, `ERR_UNAVAILABLE`): [`ClassList::check_decoded`];
 //! - a container typed by a class holds only objects of that class or its descendants
 //!   (`ContainerTypeValidate`), so none where the engine has no such class, and an object of a
-//!   class the engine lacks cannot exist: [`ClassList::check_encodable`].
+//!   class the engine lacks cannot exist: [`ClassList::check_encodable`];
+//! - with objects, a 4.x decoder loads the script a typed container or a full object's `script`
+//!   property names, and refuses the input when its project has no Script there (`marshalls.cpp`,
+//!   "Invalid script path"): with the project's scripts known ([`ClassList::with_scripts`]),
+//!   [`ClassList::check_decoded`] refuses so too;
+//! - decoding a full object, the engine writes back every stored property of its class:
+//!   [`ClassList::fill_stored`], with the class's defaults ([`ClassDefaults`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::value::{ContainerType, Object, Variant};
 
-/// An engine's classes: each one's parent and whether `ClassDB::instantiate` makes one.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+mod places;
+mod stored;
+
+use places::{Places, Step};
+
+/// A place in a value, written out only when needed.
+type Path<'a> = &'a dyn Fn() -> String;
+
+pub use stored::ClassDefaults;
+
+/// An engine's classes: each one's parent and whether `ClassDB::instantiate` makes one, and for
+/// some, their stored properties with defaults ([`ClassList::fill_stored`]).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClassList {
     by_name: HashMap<String, (String, bool)>,
+    defaults: HashMap<String, ClassDefaults>,
+    /// The res:// paths of the project's scripts, where known.
+    scripts: Option<HashSet<String>>,
 }
 
 /// Why a value does not fit an engine's classes; each names where in the value, as the
@@ -52,25 +72,53 @@ pub enum ClassError {
         /// The container's class.
         container: String,
     },
+    /// A script the project does not have, named by a typed container or a `script` property.
+    #[error("at {path}: the project has no script at {script:?}")]
+    NoSuchScript {
+        /// Where in the value.
+        path: String,
+        /// The script's path.
+        script: String,
+    },
+    /// A full object of a class whose stored properties and defaults are not known.
+    #[error("at {path}: the stored properties of class {class:?} are not known")]
+    NoDefaults {
+        /// Where in the value.
+        path: String,
+        /// The class.
+        class: String,
+    },
+    /// A property whose effect on the object the codec does not reproduce.
+    #[error("at {path}: property {property:?} is {why}")]
+    UnmodelledProperty {
+        /// Where in the value (the object).
+        path: String,
+        /// The property's name.
+        property: String,
+        /// What the result depends on.
+        why: &'static str,
+    },
 }
 
 /// The objects and containers left to visit, each with the container type of its slot and its
-/// path.
-type Stack<'v> = Vec<(&'v Variant, Option<&'v ContainerType>, String)>;
+/// place.
+type Stack<'v> = Vec<(&'v Variant, Option<&'v ContainerType>, usize)>;
 
-/// Pushes `v` if it is an object or a container (nothing else can break a rule), naming it only
-/// then.
+/// Pushes `v` if it is an object or a container (nothing else can break a rule), giving it a
+/// place only then.
 fn push<'v>(
     stack: &mut Stack<'v>,
+    places: &mut Places,
     v: &'v Variant,
     slot: Option<&'v ContainerType>,
-    path: impl FnOnce() -> String,
+    (parent, step): (usize, impl FnOnce() -> Step),
 ) {
     if matches!(
         v,
         Variant::Object(_) | Variant::Array(_) | Variant::Dictionary(_)
     ) {
-        stack.push((v, slot, path()));
+        let at = places.below(parent, step());
+        stack.push((v, slot, at));
     }
 }
 
@@ -86,7 +134,24 @@ impl ClassList {
     pub fn new(classes: impl IntoIterator<Item = (String, String, bool)>) -> ClassList {
         ClassList {
             by_name: classes.into_iter().map(|(n, p, i)| (n, (p, i))).collect(),
+            defaults: HashMap::new(),
+            scripts: None,
         }
+    }
+
+    /// The same list, knowing the project's scripts: the res:// paths at which it has a Script
+    /// resource, as the engine's `ResourceLoader` names them.
+    pub fn with_scripts(self, scripts: impl IntoIterator<Item = String>) -> ClassList {
+        ClassList {
+            scripts: Some(scripts.into_iter().collect()),
+            ..self
+        }
+    }
+
+    /// Whether decoding finds a Script at this path: always where the project's scripts are not
+    /// known.
+    pub fn has_script(&self, path: &str) -> bool {
+        self.scripts.as_ref().is_none_or(|s| s.contains(path))
     }
 
     /// How many classes.
@@ -139,35 +204,36 @@ impl ClassList {
     }
 
     /// Visits every object and container without recursion (a value may nest thousands deep);
-    /// only those are pushed, each with its path.
+    /// only those are pushed, each with its place.
     fn walk(&self, root: &Variant, rules: Rules) -> Result<(), ClassError> {
-        let mut stack: Stack<'_> = Vec::new();
-        push(&mut stack, root, None, || "$".to_string());
-        while let Some((v, slot, path)) = stack.pop() {
+        let mut places = Places::new();
+        let mut stack: Stack<'_> = vec![(root, None, 0)];
+        while let Some((v, slot, at)) = stack.pop() {
+            let path = || places.path(at);
             match v {
                 Variant::Object(o) => {
                     self.object(o, slot, rules, &path)?;
                     if let Object::Full { properties, .. } = &**o {
                         for (name, p) in properties {
-                            push(&mut stack, p, None, || format!("{path}.{name}"));
+                            let step = || Step::Property(name.clone());
+                            push(&mut stack, &mut places, p, None, (at, step));
                         }
                     }
                 }
                 Variant::Array(a) => {
+                    self.script_of(a.element_type(), rules, &path)?;
+                    let slot = Some(a.element_type());
                     for (i, item) in a.items().iter().enumerate() {
-                        push(&mut stack, item, Some(a.element_type()), || {
-                            format!("{path}[{i}]")
-                        });
+                        push(&mut stack, &mut places, item, slot, (at, || Step::Index(i)));
                     }
                 }
                 Variant::Dictionary(d) => {
+                    self.script_of(d.key_type(), rules, &path)?;
+                    self.script_of(d.value_type(), rules, &path)?;
+                    let (kt, vt) = (Some(d.key_type()), Some(d.value_type()));
                     for (i, (k, val)) in d.entries().iter().enumerate() {
-                        push(&mut stack, k, Some(d.key_type()), || {
-                            format!("{path}{{key {i}}}")
-                        });
-                        push(&mut stack, val, Some(d.value_type()), || {
-                            format!("{path}{{value {i}}}")
-                        });
+                        push(&mut stack, &mut places, k, kt, (at, || Step::Key(i)));
+                        push(&mut stack, &mut places, val, vt, (at, || Step::Value(i)));
                     }
                 }
                 _ => {}
@@ -176,20 +242,48 @@ impl ClassList {
         Ok(())
     }
 
+    /// Refuses, in a decoded value, a container typed by a script the project lacks.
+    fn script_of(&self, t: &ContainerType, rules: Rules, path: Path) -> Result<(), ClassError> {
+        match t {
+            ContainerType::Script(script) if rules == Rules::Decoded => {
+                self.script_at(script, path)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn script_at(&self, script: &str, path: Path) -> Result<(), ClassError> {
+        if self.has_script(script) {
+            return Ok(());
+        }
+        Err(ClassError::NoSuchScript {
+            path: path(),
+            script: script.to_string(),
+        })
+    }
+
     fn object(
         &self,
         o: &Object,
         slot: Option<&ContainerType>,
         rules: Rules,
-        path: &str,
+        path: Path,
     ) -> Result<(), ClassError> {
-        let at = || path.to_string();
-        if let Object::Full { class, .. } = o {
+        let at = path;
+        if let Object::Full { class, properties } = o {
             if rules == Rules::Decoded && !self.instantiable(class) {
                 return Err(ClassError::NotInstantiable {
                     path: at(),
                     class: class.clone(),
                 });
+            }
+            // The decoder refuses any other `script` value than a path (`decode`).
+            for (name, v) in properties.iter().filter(|_| rules == Rules::Decoded) {
+                if let (true, Variant::String(script)) = (name == "script", v)
+                    && let Some(script) = script.as_str()
+                {
+                    self.script_at(script, &|| format!("{}.script", path()))?;
+                }
             }
             if rules == Rules::Encodable && !self.has(class) {
                 return Err(ClassError::NoSuchClass {
@@ -330,5 +424,52 @@ mod tests {
         ));
         // The decoder applies container rules itself.
         assert_eq!(c.check_decoded(&typed("NoSuchClass", full("Node"))), Ok(()));
+    }
+
+    /// Godot 4.6.3, decoding with objects, refuses a container typed by `res://none.gd` and a
+    /// full object whose `script` names it, which its project lacks (the corpus case
+    /// `decode/objects/typed_script_not_in_project`, and the lab's campaign test of both), and
+    /// accepts its project's `res://fixtures/item.gd`.
+    #[test]
+    fn decoded_scripts_need_the_project_to_have_them() {
+        let c = list().with_scripts(["res://fixtures/item.gd".to_string()]);
+        let typed = |script: &str| {
+            let t = ContainerType::Script(script.into());
+            let inner = Variant::Array(Array::typed(t.clone(), vec![]));
+            let dict = Dictionary::typed(ContainerType::None, t, vec![(Variant::Nil, inner)]);
+            Variant::Dictionary(dict)
+        };
+        assert_eq!(c.check_decoded(&typed("res://fixtures/item.gd")), Ok(()));
+        assert_eq!(
+            c.check_decoded(&typed("res://none.gd")),
+            Err(ClassError::NoSuchScript {
+                path: "$".into(),
+                script: "res://none.gd".into()
+            })
+        );
+        let scripted = |script: &str| {
+            let props = vec![
+                ("name".into(), Variant::String("res://none.gd".into())),
+                ("script".into(), Variant::String(script.into())),
+            ];
+            let o = Variant::object(Object::Full {
+                class: "Resource".into(),
+                properties: props,
+            });
+            Variant::Array(Array::new(vec![o]))
+        };
+        assert_eq!(c.check_decoded(&scripted("res://fixtures/item.gd")), Ok(()));
+        assert_eq!(
+            c.check_decoded(&scripted("res://none.gd")),
+            Err(ClassError::NoSuchScript {
+                path: "$[0].script".into(),
+                script: "res://none.gd".into()
+            })
+        );
+        // Encoding builds no script from its path (the oracle makes one where asked), and
+        // without the project's scripts every path is taken as there.
+        assert_eq!(c.check_encodable(&typed("res://none.gd")), Ok(()));
+        assert!(list().has_script("res://none.gd") && !c.has_script("res://none.gd"));
+        assert_eq!(list().check_decoded(&scripted("res://none.gd")), Ok(()));
     }
 }

@@ -140,6 +140,8 @@ func handle(line, seq, i):
 		return axes()
 	if op == "classes":
 		return classes()
+	if op == "class_defaults":
+		return class_defaults(req)
 	return {"error": "unknown op %s" % JSON.print(op)}
 
 
@@ -895,6 +897,26 @@ func classes():
 	for c in names:
 		out.append([c, ClassDB.get_parent_class(c), ClassDB.can_instance(c)])
 	return {"ok": true, "classes": out}
+
+
+# For each class asked that ClassDB.instance makes: the tree of a fresh object of it, as
+# a decode answer gives one (its stored properties, in the encoder's order, with their
+# defaults; one not a Reference is freed after the request), and the names of its other properties (which a decoder's set() reaches but the
+# encoder does not write).
+func class_defaults(req):
+	var out = {}
+	for c in req.get("classes", []):
+		if typeof(c) != TYPE_STRING or not ClassDB.class_exists(c) or not ClassDB.can_instance(c):
+			continue
+		var o = ClassDB.instance(c)
+		if o == null:
+			continue
+		var unstored = []
+		for p in o.get_property_list():
+			if not (p.usage & PROPERTY_USAGE_STORAGE):
+				unstored.append(p.name)
+		out[c] = {"tree": tree(o, 0), "unstored": unstored}
+	return {"ok": true, "defaults": out}
 
 
 # ---------------------------------------------------------------- framing over loopback sockets

@@ -191,6 +191,8 @@ func handle(line: String, seq: int, i: int):
 		return axes()
 	if op == "classes":
 		return classes()
+	if op == "class_defaults":
+		return class_defaults(req)
 	return {"error": "unknown op %s" % JSON.stringify(op)}
 
 
@@ -1059,11 +1061,6 @@ func framing_path() -> String:
 	return "user://gdmarshal-framing-%d.bin" % OS.get_process_id()
 
 
-# A Basis made from three distinct axes (the constructor's arguments are the x, y and z
-# columns), what the accessors give back, and the bytes var_to_bytes writes for it, for a
-# Transform3D with that basis, for a Transform2D of columns (1,2), (3,4), (5,6) and for a
-# Projection of columns (1..4), (5..8), (9..12), (13..16): settles the wire's component order
-# from the engine itself.
 # Every class ClassDB has, by name: [name, parent class ("" for Object), whether
 # ClassDB.instantiate, which decoding a full object calls, can make one].
 func classes() -> Dictionary:
@@ -1072,9 +1069,49 @@ func classes() -> Dictionary:
 	var out := []
 	for c in names:
 		out.append([c, String(ClassDB.get_parent_class(c)), ClassDB.can_instantiate(c)])
-	return {"ok": true, "classes": out}
+	var scripts := []
+	project_scripts("res://", scripts)
+	return {"ok": true, "classes": out, "scripts": scripts}
 
 
+# The res:// paths of the project's scripts, which decoding loads where a typed container's
+# script or a full object's `script` property names one (hidden folders such as .godot/ are the
+# engine's own).
+func project_scripts(dir: String, out: Array) -> void:
+	for f in DirAccess.get_files_at(dir):
+		var p := dir.path_join(f)
+		if ResourceLoader.exists(p, "Script"):
+			out.append(p)
+	for d in DirAccess.get_directories_at(dir):
+		if not d.begins_with("."):
+			project_scripts(dir.path_join(d), out)
+
+
+# For each class asked that ClassDB.instantiate makes: the tree of a fresh object of it, as a
+# decode answer gives one (its stored properties, in the encoder's order, with their defaults;
+# one not refcounted is freed after the request), and the names of its other properties (which
+# a decoder's set() reaches but the encoder does not write).
+func class_defaults(req: Dictionary) -> Dictionary:
+	var out := {}
+	for c in req.get("classes", []):
+		if not (c is String) or not ClassDB.class_exists(c) or not ClassDB.can_instantiate(c):
+			continue
+		var o = ClassDB.instantiate(c)
+		if o == null:
+			continue
+		var unstored := []
+		for p in o.get_property_list():
+			if not (p.usage & PROPERTY_USAGE_STORAGE):
+				unstored.append(p.name)
+		out[c] = {"tree": tree(o, 0), "unstored": unstored}
+	return {"ok": true, "defaults": out}
+
+
+# A Basis made from three distinct axes (the constructor's arguments are the x, y and z
+# columns), what the accessors give back, and the bytes var_to_bytes writes for it, for a
+# Transform3D with that basis, for a Transform2D of columns (1,2), (3,4), (5,6) and for a
+# Projection of columns (1..4), (5..8), (9..12), (13..16): settles the wire's component order
+# from the engine itself.
 func axes() -> Dictionary:
 	var b := Basis(Vector3(1, 2, 3), Vector3(4, 5, 6), Vector3(7, 8, 9))
 	var t := Transform3D(b, Vector3(10, 11, 12))

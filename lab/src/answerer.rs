@@ -6,6 +6,7 @@
 //! and this codec and a testee are bound to the profile of the corpus or engine they are set
 //! against, so that an answer and the answer it is judged against are always of the same profile.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use gdmarshal::classes::ClassList;
@@ -62,5 +63,13 @@ pub trait Answerer {
     /// once); `None` where it cannot, and the codec is then judged without class rules.
     fn classes(&mut self) -> Option<Arc<ClassList>> {
         None
+    }
+
+    /// The same classes, with the stored properties and defaults of those named in `wanted`
+    /// that the engine can instantiate (each asked once), so that the codec completes full
+    /// objects as the engine holds them ([`ClassList::fill_stored`]).
+    fn classes_with_defaults(&mut self, wanted: &BTreeSet<String>) -> Option<Arc<ClassList>> {
+        let _ = wanted;
+        self.classes()
     }
 }

@@ -55,6 +55,14 @@ impl ThisCodec {
         })
     }
 
+    /// `v` with its full objects as the engine holds them, where the classes tell it for
+    /// certain ([`ClassList::fill_stored`]); `None` where they do not.
+    fn as_engine_holds(&self, v: &Variant) -> Option<Variant> {
+        let mut filled = v.clone();
+        self.classes.as_ref()?.fill_stored(&mut filled).ok()?;
+        Some(filled)
+    }
+
     /// Encodes `value`, refusing one the engine cannot hold.
     fn encode_value(&self, value: &Variant, options: EncodeOptions) -> Result<Vec<u8>, Rejection> {
         if let Some(c) = &self.classes
@@ -67,7 +75,12 @@ impl ThisCodec {
                 message: e.to_string(),
             });
         }
-        encode(value, self.profile, options).map_err(|e| Rejection::from(&e))
+        let held = options
+            .full_objects
+            .then(|| self.as_engine_holds(value))
+            .flatten();
+        encode(held.as_ref().unwrap_or(value), self.profile, options)
+            .map_err(|e| Rejection::from(&e))
     }
 
     /// Decodes `input` to tagged JSON and the bytes consumed, or says why not.
@@ -78,8 +91,10 @@ impl ThisCodec {
         match decode(input, self.profile, options) {
             Ok(d) => {
                 self.check_decoded(&d.value)?;
+                let held = objects.then(|| self.as_engine_holds(&d.value)).flatten();
+                let value = held.as_ref().unwrap_or(&d.value);
                 Ok((
-                    to_json(&d.value, self.profile, FloatStyle::Shortest),
+                    to_json(value, self.profile, FloatStyle::Shortest),
                     d.consumed,
                 ))
             }

@@ -341,3 +341,117 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
         assert!(!classes.has("NoSuchClass") && !classes.has("Nope"));
     }
 }
+
+/// With the stored properties and defaults of the classes it meets (each asked of the engine
+/// once) and, on 4.x, the project's scripts, the codec holds full objects as the engine does:
+/// it completes an object given some properties with the class's others, drops a property the
+/// class lacks, and refuses a script path the project lacks. Each case was a known difference
+/// (`full-object`, `script-not-in-project`) before. A property of another type than its default,
+/// which the engine's setter converts (4.6 turns an int into its text, 3.x keeps the default),
+/// stays one.
+#[test]
+fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
+    use gdmarshal::encode::{EncodeOptions, encode};
+    use gdmarshal::json::from_json;
+    use gdmarshal_lab::answerer::Answerer;
+    use serde_json::json;
+    let known = known_differences();
+    for (spec, engine) in start_all(ci_engine_specs(), &EngineConfig::default()) {
+        let mut engine =
+            engine.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name));
+        let profile = engine.info().profile;
+        let value = |t: serde_json::Value| from_json(&t, profile).unwrap();
+        let full = |class: &str, props: serde_json::Value| {
+            value(json!({"type": "Object", "class": class, "properties": props}))
+        };
+        let bytes = |v: &gdmarshal::Variant| {
+            encode(v, profile, EncodeOptions { full_objects: true }).unwrap()
+        };
+        let named = full(
+            "Resource",
+            json!([["resource_name", {"type": "String", "value": "named"}]]),
+        );
+        let misnamed = full(
+            "Resource",
+            json!([["resoqrce_name", {"type": "String", "value": "named"}]]),
+        );
+        let converted = full(
+            "Resource",
+            json!([["resource_name", {"type": "int", "value": "5"}]]),
+        );
+        let decode = |name: &str, input: Vec<u8>| Case::Decode {
+            name: name.into(),
+            input,
+            allow_objects: true,
+        };
+        let mut agreed = vec![
+            decode("named", bytes(&named)),
+            decode("misnamed", bytes(&misnamed)),
+            decode("bare", bytes(&full("Object", json!([])))),
+            Case::Encode {
+                name: "named".into(),
+                value: named.clone(),
+                full_objects: true,
+            },
+            Case::Encode {
+                name: "node".into(),
+                value: full(
+                    "Node2D",
+                    json!([["position", {"type": "Vector2", "value": ["1", "2"]}]]),
+                ),
+                full_objects: true,
+            },
+        ];
+        if profile.typed_arrays() {
+            for script in ["res://fixtures/item.gd", "res://none.gd"] {
+                let typed = value(json!({"type": "Array", "element_type": {"script": script},
+                    "value": [{"type": "Nil"}]}));
+                agreed.push(decode(script, bytes(&typed)));
+            }
+        }
+        let judged = campaign::classify_batch(&mut engine, &agreed, &known);
+        for (case, j) in agreed.iter().zip(&judged) {
+            assert_eq!(
+                j.class,
+                Class::Agree,
+                "{}: {}: {}",
+                spec.name,
+                describe(case),
+                j.detail
+            );
+        }
+        if profile.typed_arrays() {
+            let verdicts: Vec<_> = judged[judged.len() - 2..]
+                .iter()
+                .map(|j| j.record.verdict.clone())
+                .collect();
+            use gdmarshal_lab::corpus::Verdict::{Accepted, Rejected};
+            assert_eq!(verdicts, [Accepted, Rejected], "{}", spec.name);
+        }
+        let left = [decode("converted", bytes(&converted))];
+        let j = &campaign::classify_batch(&mut engine, &left, &known)[0];
+        assert_eq!(
+            j.class,
+            Class::KnownDifference,
+            "{}: {}",
+            spec.name,
+            j.detail
+        );
+        // The defaults, as the engine holds them in a fresh Resource.
+        let wanted = ["Resource".to_string()].into_iter().collect();
+        let classes = engine.classes_with_defaults(&wanted).unwrap();
+        let stored: Vec<&str> = classes
+            .defaults("Resource")
+            .unwrap()
+            .stored()
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert_eq!(
+            stored,
+            ["resource_local_to_scene", "resource_name", "script"],
+            "{}",
+            spec.name
+        );
+    }
+}

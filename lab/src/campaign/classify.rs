@@ -1,6 +1,6 @@
 //! Classifying the engine's and the codec's answers to campaign cases.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -12,6 +12,7 @@ use crate::answerer::Answerer;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
+use crate::corpus::tree::classes_in;
 use crate::corpus::{Case, Record, Rejection, Verdict};
 use crate::judge::Outcome;
 use crate::this_codec::ThisCodec;
@@ -190,7 +191,14 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
             Step::Judged(_) => None,
         })
         .collect();
-    let mut codec = ThisCodec::new(profile).with_classes(engine.classes());
+    // The classes of the full objects to judge, whose stored properties the codec needs.
+    let mut wanted = BTreeSet::new();
+    for r in pending.iter().filter(|r| r.objects) {
+        if let Some(t) = r.tree.as_ref().or(r.value.as_ref()) {
+            classes_in(t, &mut wanted);
+        }
+    }
+    let mut codec = ThisCodec::new(profile).with_classes(engine.classes_with_defaults(&wanted));
     let mut outcomes = judge_records(&mut codec, &pending, profile, &mut || {})
         .into_iter()
         .map(|(outcome, _)| outcome);

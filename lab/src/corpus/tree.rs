@@ -30,6 +30,22 @@ pub fn mentions_type(tree: &Value, ty: &str) -> bool {
     }
 }
 
+/// Adds the class of every full object in a tagged-JSON tree to `out`.
+pub fn classes_in(tree: &Value, out: &mut BTreeSet<String>) {
+    match tree {
+        Value::Object(m) => {
+            if m.get("type").and_then(Value::as_str) == Some("Object")
+                && let Some(c) = m.get("class").and_then(Value::as_str)
+            {
+                out.insert(c.to_string());
+            }
+            m.values().for_each(|v| classes_in(v, out));
+        }
+        Value::Array(a) => a.iter().for_each(|v| classes_in(v, out)),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,6 +59,33 @@ impl Answerer for Engine {
         }
         self.class_list.clone().flatten()
     }
+
+    fn classes_with_defaults(
+        &mut self,
+        wanted: &std::collections::BTreeSet<String>,
+    ) -> Option<std::sync::Arc<gdmarshal::classes::ClassList>> {
+        let list = Answerer::classes(self)?;
+        let new: Vec<String> = wanted
+            .iter()
+            .filter(|c| list.instantiable(c) && !self.defaults_asked.contains(*c))
+            .cloned()
+            .collect();
+        if new.is_empty() {
+            return Some(list);
+        }
+        self.defaults_asked.extend(new.iter().cloned());
+        // A class the engine did not answer for stays without defaults: the codec then leaves
+        // its objects as given.
+        let Ok(defaults) = self.class_defaults(&new) else {
+            return Some(list);
+        };
+        let more = defaults
+            .into_iter()
+            .fold((*list).clone(), |l, (c, d)| l.with_defaults(c, d));
+        let more = std::sync::Arc::new(more);
+        self.class_list = Some(Some(more.clone()));
+        Some(more)
+    }
 }
 
 impl Engine {

@@ -1,9 +1,13 @@
-//! The `classes` request: every class of the engine's ClassDB, its parent, and whether
-//! `ClassDB::instantiate` makes one (godot_project/README.md). Campaigns judge the codec with
-//! the classes of the engine they run ([`gdmarshal::classes`]).
+//! The `classes` and `class_defaults` requests: every class of the engine's ClassDB, its parent,
+//! whether `ClassDB::instantiate` makes one, the project's scripts (4.x), and for the classes
+//! asked, the stored properties with their defaults as the engine holds them in a fresh object
+//! (godot_project/README.md).
+//! Campaigns judge the codec with the classes of the engine they run ([`gdmarshal::classes`]).
 
-use gdmarshal::classes::ClassList;
-use serde_json::Value;
+use gdmarshal::classes::{ClassDefaults, ClassList};
+use gdmarshal::json::from_json;
+use gdmarshal::value::Object;
+use serde_json::{Value, json};
 
 use super::engine::Engine;
 use super::framing::AskError;
@@ -24,6 +28,53 @@ impl Engine {
         };
         let list = j.get("classes").and_then(Value::as_array);
         let classes: Option<Vec<_>> = list.and_then(|l| l.iter().map(read).collect());
-        classes.map(ClassList::new).ok_or(AskError::NoClasses(j))
+        let Some(classes) = classes.map(ClassList::new) else {
+            return Err(AskError::NoClasses(j));
+        };
+        // 4.x engines also tell the project's scripts, which their decoders load.
+        let scripts = j.get("scripts").and_then(Value::as_array).map(|s| {
+            s.iter()
+                .filter_map(|p| p.as_str().map(str::to_string))
+                .collect::<Vec<_>>()
+        });
+        Ok(match scripts {
+            Some(s) => classes.with_scripts(s),
+            None => classes,
+        })
+    }
+
+    /// Asks the engine for the stored properties and defaults of these classes: one entry for
+    /// each that it can instantiate, read from its tree of a fresh object (as its decode answers
+    /// give objects: a 3.x engine holds a null object where the bytes say nil).
+    pub fn class_defaults(
+        &mut self,
+        classes: &[String],
+    ) -> Result<Vec<(String, ClassDefaults)>, AskError> {
+        let j = self.ask_one(json!({"op": "class_defaults", "classes": classes}).to_string())?;
+        let profile = self.info().profile;
+        let read = |(class, d): (&String, &Value)| -> Option<(String, ClassDefaults)> {
+            let value = from_json(d.get("tree")?, profile).ok()?;
+            let Some(Object::Full {
+                class: written,
+                properties,
+            }) = value.as_object()
+            else {
+                return None;
+            };
+            let unstored = d.get("unstored")?.as_array()?;
+            let unstored: Vec<String> = unstored
+                .iter()
+                .map(|n| n.as_str().map(str::to_string))
+                .collect::<Option<_>>()?;
+            (written == class).then(|| {
+                let d = ClassDefaults::new(properties.clone(), unstored);
+                (class.clone(), d)
+            })
+        };
+        let all = j.get("defaults").and_then(Value::as_object);
+        // A class whose fresh object is not a full object of it (`EncodedObjectAsID` answers as
+        // an id) is left out.
+        all.map(|m| m.iter().filter_map(read).collect())
+            .ok_or(AskError::NoDefaults(j))
     }
 }

@@ -89,6 +89,8 @@ pub struct Engine {
     pub(super) ids_as_read: bool,
     /// The engine's classes once asked (`None` inside when it could not tell).
     pub(super) class_list: Option<Option<std::sync::Arc<gdmarshal::classes::ClassList>>>,
+    /// The classes whose defaults were asked for, answered or not.
+    pub(super) defaults_asked: std::collections::BTreeSet<String>,
 }
 
 impl Engine {
@@ -118,6 +120,7 @@ impl Engine {
             seq,
             ids_as_read: false,
             class_list: None,
+            defaults_asked: Default::default(),
             restarts: 0,
             findings: Vec::new(),
             incidents: Vec::new(),

@@ -74,6 +74,11 @@ pub enum AskError {
     /// The reply to a `classes` request holds no list of `[name, parent, instantiable]`.
     #[error("the engine's answer is no class list: {0}")]
     NoClasses(Value),
+    /// The reply to a `class_defaults` request holds something other than each class's bytes
+    /// (a full object of that class, as the codec reads it) and the names of its other
+    /// properties.
+    #[error("the engine's answer is no list of class defaults: {0}")]
+    NoDefaults(Value),
 }
 
 /// What `get_var` read from given bytes.

@@ -1,0 +1,343 @@
+//! The stored properties an engine writes for an object. Decoding a full object, the engine
+//! instantiates its class and calls `set()` with each property read (`marshalls.cpp`); encoding
+//! one, it writes every property whose usage has `PROPERTY_USAGE_STORAGE`, in the order of
+//! `get_property_list`. So what the engine holds, and writes back, is the class's stored
+//! properties with their defaults, each replaced by the value set. [`ClassDefaults`] is one
+//! class's list as an engine writes it for a fresh object; [`ClassList::fill_stored`] completes
+//! a value's objects with them where the result is certain, and says where it is not.
+
+use std::collections::HashSet;
+
+use super::places::{Places, Step};
+use super::{ClassError, ClassList, Path};
+use crate::value::{Object, Variant};
+
+/// One class's stored properties with their defaults, in the order the engine writes them (its
+/// encoding of a fresh object), and the names of its other properties.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClassDefaults {
+    stored: Vec<(String, Variant)>,
+    unstored: HashSet<String>,
+}
+
+impl ClassDefaults {
+    /// The stored properties with their defaults, in the engine's order, and the names of the
+    /// properties it does not store.
+    pub fn new(
+        stored: Vec<(String, Variant)>,
+        unstored: impl IntoIterator<Item = String>,
+    ) -> ClassDefaults {
+        ClassDefaults {
+            stored,
+            unstored: unstored.into_iter().collect(),
+        }
+    }
+
+    /// The stored properties with their defaults, in the engine's order.
+    pub fn stored(&self) -> &[(String, Variant)] {
+        &self.stored
+    }
+
+    /// Whether the class has a property of this name that the engine does not store.
+    pub fn is_unstored(&self, name: &str) -> bool {
+        self.unstored.contains(name)
+    }
+}
+
+/// Why a property set on an object leaves a result the codec does not reproduce.
+const CONVERTED: &str = "of another type than its default: the engine's setter converts it";
+const UNSTORED: &str = "not stored: its setter may change stored properties";
+const METADATA: &str = "metadata, which engines keep or drop by version";
+
+impl ClassList {
+    /// The same list, with the stored properties and defaults of `class`.
+    pub fn with_defaults(mut self, class: impl Into<String>, d: ClassDefaults) -> ClassList {
+        self.defaults.insert(class.into(), d);
+        self
+    }
+
+    /// The stored properties and defaults of `class`, where known.
+    pub fn defaults(&self, class: &str) -> Option<&ClassDefaults> {
+        self.defaults.get(class)
+    }
+
+    /// Completes every full object in `v` as the engine holds it after decoding, and writes it:
+    /// the class's stored properties in its order, each with the value set where one was given
+    /// (the last one of that name), else its default; a property the class does not have is
+    /// dropped, as `set()` ignores it. Refuses, leaving `v` part-way, where the result depends on
+    /// what the codec does not know: a class without defaults, a value of another type than the
+    /// default (the setter converts it), a property that is not stored, or metadata.
+    pub fn fill_stored(&self, v: &mut Variant) -> Result<(), ClassError> {
+        // Without recursion: a value may nest thousands deep.
+        let mut places = Places::new();
+        let mut stack: Vec<(&mut Variant, usize)> = vec![(v, 0)];
+        let nested = |v: &Variant| {
+            matches!(
+                v,
+                Variant::Object(_) | Variant::Array(_) | Variant::Dictionary(_)
+            )
+        };
+        while let Some((v, at)) = stack.pop() {
+            match v {
+                Variant::Object(o) => {
+                    if let Object::Full { class, properties } = &mut **o {
+                        let given = std::mem::take(properties);
+                        *properties = self.filled(class, given, &|| places.path(at))?;
+                        for (name, p) in properties.iter_mut().filter(|(_, p)| nested(p)) {
+                            let place = places.below(at, Step::Property(name.clone()));
+                            stack.push((p, place));
+                        }
+                    }
+                }
+                Variant::Array(a) => {
+                    for (i, item) in a.items_mut().iter_mut().enumerate() {
+                        if nested(item) {
+                            stack.push((item, places.below(at, Step::Index(i))));
+                        }
+                    }
+                }
+                Variant::Dictionary(d) => {
+                    for (i, (k, val)) in d.entries_mut().iter_mut().enumerate() {
+                        if nested(k) {
+                            stack.push((k, places.below(at, Step::Key(i))));
+                        }
+                        if nested(val) {
+                            stack.push((val, places.below(at, Step::Value(i))));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The stored properties of an object of `class` given `given`.
+    fn filled(
+        &self,
+        class: &str,
+        given: Vec<(String, Variant)>,
+        path: Path,
+    ) -> Result<Vec<(String, Variant)>, ClassError> {
+        let Some(d) = self.defaults.get(class) else {
+            return Err(ClassError::NoDefaults {
+                path: path(),
+                class: class.to_string(),
+            });
+        };
+        let unmodelled = |property: &str, why: &'static str| ClassError::UnmodelledProperty {
+            path: path(),
+            property: property.to_string(),
+            why,
+        };
+        let mut out = d.stored.clone();
+        for (name, value) in given {
+            if let Some((_, slot)) = out.iter_mut().find(|(n, _)| *n == name) {
+                if !same_kind(slot, &value) {
+                    return Err(unmodelled(&name, CONVERTED));
+                }
+                *slot = value;
+            } else if name.starts_with("metadata/") {
+                return Err(unmodelled(&name, METADATA));
+            } else if d.is_unstored(&name) {
+                return Err(unmodelled(&name, UNSTORED));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Whether the engine stores `given` in a property whose default is `default` unchanged: the same
+/// type, the same container types, and for objects only null (a setter checks an object's class).
+fn same_kind(default: &Variant, given: &Variant) -> bool {
+    match (default, given) {
+        (Variant::Array(d), Variant::Array(g)) => d.element_type() == g.element_type(),
+        (Variant::Dictionary(d), Variant::Dictionary(g)) => {
+            d.key_type() == g.key_type() && d.value_type() == g.value_type()
+        }
+        (Variant::Object(_), Variant::Object(g)) => matches!(**g, Object::Null),
+        _ => default.get_type() == given.get_type(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decode::{DecodeOptions, decode};
+    use crate::encode::{EncodeOptions, encode};
+    use crate::json::unhex;
+    use crate::profile::Profile;
+    use crate::value::Array;
+
+    fn profile() -> Profile {
+        "4.6".parse().unwrap()
+    }
+
+    /// Resource as Godot 4.6.3 holds a fresh one (its oracle's `class_defaults` answer), with
+    /// a few of its properties that are not stored.
+    fn list() -> ClassList {
+        let stored = vec![
+            ("resource_local_to_scene".to_string(), Variant::Bool(false)),
+            ("resource_name".to_string(), Variant::String("".into())),
+            ("script".to_string(), Variant::Nil),
+        ];
+        let unstored = [
+            "RefCounted",
+            "Resource",
+            "resource_path",
+            "resource_scene_unique_id",
+        ];
+        ClassList::new([("Resource".to_string(), "RefCounted".to_string(), true)]).with_defaults(
+            "Resource",
+            ClassDefaults::new(stored, unstored.map(str::to_string)),
+        )
+    }
+
+    /// What the engine writes back for `input` (decoded with objects), as the codec completes it.
+    fn written_back(input: &str) -> Result<String, ClassError> {
+        let opts = DecodeOptions {
+            allow_objects: true,
+        };
+        let mut v = decode(&unhex(input).unwrap(), profile(), opts)
+            .unwrap()
+            .value;
+        list().fill_stored(&mut v)?;
+        let bytes = encode(&v, profile(), EncodeOptions { full_objects: true }).unwrap();
+        Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// Godot 4.6.3's answers to decoding these inputs with objects and writing the value back
+    /// (campaign records, and the last from a script that decoded and re-encoded it): the
+    /// class's stored properties in its order, a misnamed property dropped, the last of two
+    /// values of one property kept.
+    #[test]
+    fn objects_are_completed_with_the_stored_properties_as_the_engine_writes_them() {
+        let named = "18000000080000005265736f7572636503000000170000007265736f757263655f6c6f63616c5f\
+                     746f5f7363656e650001000000000000000d0000007265736f757263655f6e616d6500000004\
+                     000000050000006e616d656400000006000000736372697074000000000000";
+        let fresh = "18000000080000005265736f7572636503000000170000007265736f757263655f6c6f63616c5f\
+                     746f5f7363656e650001000000000000000d0000007265736f757263655f6e616d6500000004\
+                     0000000000000006000000736372697074000000000000";
+        let b = "18000000080000005265736f7572636503000000170000007265736f757263655f6c6f63616c5f74\
+                 6f5f7363656e650001000000000000000d0000007265736f757263655f6e616d65000000040000000\
+                 10000006200000006000000736372697074000000000000";
+        let cases = [
+            (
+                "18008000080000005265736f75726365010000000d0000007265736f757263655f6e616d650000\
+                 0004000000050000006e616d6564000000",
+                named,
+            ),
+            (
+                "18010000080000005265736f75726365010000000d0000007265736f717263655f6e616d650000\
+                 0004000000050000006e616d6564000000",
+                fresh,
+            ),
+            (
+                "18000000080000005265736f75726365020000000d0000007265736f757263655f6e616d650000\
+                 000400000001000000610000000d0000007265736f757263655f6e616d6500000004000000010000\
+                 0062000000",
+                b,
+            ),
+        ];
+        for (input, engine) in cases {
+            assert_eq!(written_back(input).unwrap(), engine, "{input}");
+        }
+    }
+
+    fn resource(props: Vec<(&str, Variant)>) -> Variant {
+        Variant::object(Object::Full {
+            class: "Resource".into(),
+            properties: props.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+        })
+    }
+
+    /// What depends on the engine's setters is refused, with where and why: Godot 4.6.3 sets
+    /// `resource_name` from an int as its text ("5") and 3.6.2 keeps the default, setting
+    /// `resource_path` names the resource, and metadata is kept by 4.x and dropped by 3.x.
+    #[test]
+    fn what_the_setters_decide_is_refused() {
+        let cases = [
+            ("resource_name", Variant::Int(5), CONVERTED),
+            (
+                "resource_path",
+                Variant::String("res://x.tres".into()),
+                UNSTORED,
+            ),
+            ("metadata/foo", Variant::Int(3), METADATA),
+        ];
+        for (name, value, why) in cases {
+            let mut v = Variant::Array(Array::new(vec![resource(vec![(name, value)])]));
+            assert_eq!(
+                list().fill_stored(&mut v),
+                Err(ClassError::UnmodelledProperty {
+                    path: "$[0]".into(),
+                    property: name.into(),
+                    why,
+                })
+            );
+        }
+        let mut node = Variant::object(Object::Full {
+            class: "Node".into(),
+            properties: vec![],
+        });
+        assert_eq!(
+            list().fill_stored(&mut node),
+            Err(ClassError::NoDefaults {
+                path: "$".into(),
+                class: "Node".into()
+            })
+        );
+        // A null object stays, and an object in a property is completed too.
+        let inner = resource(vec![]);
+        let mut outer = resource(vec![
+            ("resource_name", Variant::String("o".into())),
+            ("script", Variant::Nil),
+        ]);
+        if let Variant::Object(o) = &mut outer
+            && let Object::Full { properties, .. } = &mut **o
+        {
+            properties.push(("resource_local_to_scene".into(), Variant::Bool(true)));
+        }
+        list().fill_stored(&mut outer).unwrap();
+        let mut array = Variant::Array(Array::new(vec![Variant::object(Object::Null), inner]));
+        list().fill_stored(&mut array).unwrap();
+        let Variant::Array(a) = &array else { panic!() };
+        assert_eq!(a.items()[0], Variant::object(Object::Null));
+        assert_eq!(
+            a.items()[1],
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(false)),
+                ("resource_name", Variant::String("".into())),
+                ("script", Variant::Nil),
+            ])
+        );
+        assert_eq!(
+            outer,
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(true)),
+                ("resource_name", Variant::String("o".into())),
+                ("script", Variant::Nil),
+            ])
+        );
+    }
+
+    /// A value nested far deeper than any stack holds is walked without recursion.
+    #[test]
+    fn deep_values_are_walked_without_recursion() {
+        let mut v = resource(vec![("resource_name", Variant::String("deep".into()))]);
+        for _ in 0..200_000 {
+            v = Variant::Array(Array::new(vec![v]));
+        }
+        list().fill_stored(&mut v).unwrap();
+        let mut inner = &v;
+        while let Variant::Array(a) = inner {
+            inner = &a.items()[0];
+        }
+        let Some(Object::Full { properties, .. }) = inner.as_object() else {
+            panic!()
+        };
+        assert_eq!(properties.len(), 3);
+        // Dropped without recursion too (Variant's own drop).
+        drop(v);
+    }
+}
