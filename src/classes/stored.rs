@@ -340,4 +340,83 @@ mod tests {
         // Dropped without recursion too (Variant's own drop).
         drop(v);
     }
+
+    /// Container and object properties are set unchanged only from a value of the same container
+    /// types, or a null object; anything else goes through the setter's conversion. (A made-up
+    /// class: what is checked is which values the codec leaves to the engine's setters.)
+    #[test]
+    fn containers_and_objects_are_set_only_as_they_are() {
+        use crate::types::VariantType;
+        use crate::value::{ContainerType, Dictionary};
+        let ints = ContainerType::Builtin(VariantType::Int);
+        let stored = vec![
+            (
+                "items".into(),
+                Variant::Array(Array::typed(ints.clone(), vec![])),
+            ),
+            ("table".into(), Variant::Dictionary(Dictionary::new(vec![]))),
+            ("target".into(), Variant::object(Object::Null)),
+        ];
+        let c = list().with_defaults("Holder", ClassDefaults::new(stored, []));
+        assert_eq!(c.defaults("Holder").unwrap().stored().len(), 3);
+        assert_eq!(
+            c.defaults("Resource").unwrap().stored()[1].0,
+            "resource_name"
+        );
+        assert!(c.defaults("Node").is_none());
+        let holder = |name: &str, v: Variant| {
+            Variant::object(Object::Full {
+                class: "Holder".into(),
+                properties: vec![(name.into(), v)],
+            })
+        };
+        let typed_table = Dictionary::typed(ints.clone(), ContainerType::None, vec![]);
+        let refused = [
+            ("items", Variant::Array(Array::new(vec![]))),
+            ("table", Variant::Dictionary(typed_table)),
+            ("target", resource(vec![])),
+        ];
+        for (name, v) in refused {
+            let mut v = holder(name, v);
+            assert!(
+                matches!(c.fill_stored(&mut v), Err(ClassError::UnmodelledProperty { why, .. }) if why == CONVERTED),
+                "{name}"
+            );
+        }
+        let table = Dictionary::new(vec![(Variant::Int(1), resource(vec![]))]);
+        let kept = [
+            (
+                "items",
+                Variant::Array(Array::typed(ints, vec![Variant::Int(1)])),
+            ),
+            ("table", Variant::Dictionary(table)),
+            ("target", Variant::object(Object::Null)),
+        ];
+        for (name, v) in kept {
+            let mut v = holder(name, v);
+            c.fill_stored(&mut v).unwrap();
+            let Some(Object::Full { properties, .. }) = v.as_object() else {
+                panic!()
+            };
+            assert_eq!(properties.len(), 3, "{name}");
+        }
+        // The Resource in the table is completed as well.
+        let mut v = holder(
+            "table",
+            Variant::Dictionary(Dictionary::new(vec![(resource(vec![]), resource(vec![]))])),
+        );
+        c.fill_stored(&mut v).unwrap();
+        let Some(Object::Full { properties, .. }) = v.as_object() else {
+            panic!()
+        };
+        let Variant::Dictionary(d) = &properties[1].1 else {
+            panic!()
+        };
+        let full = resource(vec![
+            ("resource_local_to_scene", Variant::Bool(false)),
+            ("resource_name", Variant::String("".into())),
+            ("script", Variant::Nil),
+        ]);
+        assert_eq!(d.entries()[0], (full.clone(), full));
+    }
 }
