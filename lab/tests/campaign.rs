@@ -29,6 +29,17 @@ fn known_differences() -> Vec<gdmarshal_lab::corpus::known::Entry> {
     .unwrap()
 }
 
+/// That the engine and the codec agree on `case`, or what they said.
+fn assert_agree(engine: &str, case: &Case, j: &campaign::Judged) {
+    assert_eq!(
+        j.class,
+        Class::Agree,
+        "{engine}: {}: {}",
+        describe(case),
+        j.detail
+    );
+}
+
 fn describe(c: &Case) -> String {
     match c {
         Case::Decode {
@@ -320,14 +331,7 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
             .zip(campaign::classify_batch(&mut engine, &cases, &known))
         {
             assert_eq!(j.record.verdict, gdmarshal_lab::corpus::Verdict::Rejected);
-            assert_eq!(
-                j.class,
-                Class::Agree,
-                "{}: {}: {}",
-                spec.name,
-                describe(case),
-                j.detail
-            );
+            assert_agree(&spec.name, case, &j);
         }
         // The engine's classes, as its ClassDB reports them.
         let classes = engine.classes().unwrap();
@@ -411,14 +415,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
         }
         let judged = campaign::classify_batch(&mut engine, &agreed, &known);
         for (case, j) in agreed.iter().zip(&judged) {
-            assert_eq!(
-                j.class,
-                Class::Agree,
-                "{}: {}: {}",
-                spec.name,
-                describe(case),
-                j.detail
-            );
+            assert_agree(&spec.name, case, j);
         }
         if profile.typed_arrays() {
             let verdicts: Vec<_> = judged[judged.len() - 2..]
