@@ -11,6 +11,7 @@ fn main() {
     let out = std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let names = list(dir).expect("the corpus folder lists");
     println!("cargo::rerun-if-changed={}", dir.join("framing").display());
+    println!("cargo::rerun-if-changed={}", dir.join("classes").display());
     println!("cargo::rerun-if-changed={}", dir.display());
     let mut table = String::from("&[\n");
     let mut contents = Vec::new();

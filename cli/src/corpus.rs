@@ -31,6 +31,10 @@ enum CorpusCommand {
     /// Ask every installed engine the framing cases (store_var / put_var / get_var, and its
     /// Basis axes) and rewrite corpus/framing/ and its checksums.
     Framing(FramingArgs),
+    /// Ask every installed engine with a corpus file its classes, its project's scripts and the
+    /// stored properties of the classes its records hold, and rewrite corpus/classes/ and its
+    /// checksums (what `corpus check` judges full objects and script paths with).
+    Classes(GenerateArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -96,6 +100,10 @@ pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
             f.limits.install();
             framing_cmd(f)
         }
+        CorpusCommand::Classes(g) => {
+            g.limits.install();
+            classes_cmd(g)
+        }
         CorpusCommand::Stress(g) => {
             g.limits.install();
             stress_cmd(g)
@@ -119,6 +127,47 @@ fn framing_cmd(a: &FramingArgs) -> ExitCode {
             return fail(err);
         }
         outln!("{version}: {} framing records", records.len());
+    }
+    ExitCode::SUCCESS
+}
+
+/// `gdmarshal corpus classes`: records the classes of every installed engine that has a corpus
+/// file.
+fn classes_cmd(a: &GenerateArgs) -> ExitCode {
+    let corpora = match corpus::load_from(&corpus::Source::Dir(a.dir.clone())) {
+        Ok(c) => c,
+        Err(e) => return fail(e),
+    };
+    let engines = match start_engines(&a.engines) {
+        Ok(e) => e,
+        Err(e) => return fail(e),
+    };
+    for mut e in engines {
+        let version = e.info().version.clone();
+        let Some(c) = corpora.iter().find(|c| c.entry.version == version) else {
+            outln!("{version}: no corpus file, skipped");
+            continue;
+        };
+        let classes = match corpus::classes::record(&mut e, &c.records) {
+            Ok(v) => v,
+            Err(err) => return fail(format!("engine {version}: {err}")),
+        };
+        if let Err(err) = corpus::classes::save(&a.dir, &version, &classes) {
+            return fail(err);
+        }
+        let count = |k: &str| {
+            classes.get(k).map_or(0, |v| match v {
+                serde_json::Value::Array(a) => a.len(),
+                serde_json::Value::Object(m) => m.len(),
+                _ => 0,
+            })
+        };
+        outln!(
+            "{version}: {} classes, {} scripts, defaults of {} classes",
+            count("classes"),
+            count("scripts"),
+            count("defaults")
+        );
     }
     ExitCode::SUCCESS
 }
@@ -266,7 +315,11 @@ fn check_cmd(a: &CheckArgs) -> ExitCode {
     let b = bar(total, "codec");
     let mut results = Vec::new();
     for c in &corpora {
-        let mut codec = ThisCodec::new(c.profile);
+        let classes = match corpus::classes::load(&source, &c.entry.version, c.profile) {
+            Ok(l) => l.map(std::sync::Arc::new),
+            Err(e) => return fail(e),
+        };
+        let mut codec = ThisCodec::new(c.profile).with_classes(classes);
         results.extend(run(&mut codec, c, &known, &|_, _| true, &mut || b.inc(1)));
     }
     b.finish_and_clear();

@@ -2,21 +2,30 @@
 // and by lib.rs (to compute the same digest for a folder on disk), so both agree by construction.
 
 /// Whether `name`, a path relative to the corpus folder with `/` separators, is a corpus file:
-/// the manifest, the engines' answer files, the stress recipes, the known differences and the
-/// framing corpus. The crate's own sources (Cargo.toml, build.rs, src/) and licences are not.
+/// the manifest, the engines' answer files, the stress recipes, the known differences, the
+/// framing corpus and the engines' classes. The crate's own sources (Cargo.toml, build.rs, src/)
+/// and licences are not.
 pub fn is_corpus_file(name: &str) -> bool {
     let top = |n: &str| !n.contains('/') && (n.ends_with(".jsonl") || n.ends_with(".json"));
+    let sub = |prefix: &str, ext: &str| {
+        name.strip_prefix(prefix)
+            .is_some_and(|n| !n.contains('/') && (n.ends_with(ext) || n == "SHA256SUMS"))
+    };
     top(name)
         || name == "known-differences.txt"
-        || name
-            .strip_prefix("framing/")
-            .is_some_and(|n| !n.contains('/') && (n.ends_with(".jsonl") || n == "SHA256SUMS"))
+        || sub("framing/", ".jsonl")
+        || sub("classes/", ".json")
 }
 
 /// The corpus files under `dir`, sorted by name.
 pub fn list(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
     let mut names = Vec::new();
-    for (prefix, sub) in [("", dir.to_path_buf()), ("framing/", dir.join("framing"))] {
+    let subs = [
+        ("", dir.to_path_buf()),
+        ("framing/", dir.join("framing")),
+        ("classes/", dir.join("classes")),
+    ];
+    for (prefix, sub) in subs {
         let entries = match std::fs::read_dir(&sub) {
             Ok(e) => e,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && !prefix.is_empty() => continue,

@@ -165,6 +165,8 @@ mod tests {
             "godot-4.6.3.stable.jsonl",
             "framing/SHA256SUMS",
             "framing/godot-3.2.3.stable.jsonl",
+            "classes/SHA256SUMS",
+            "classes/godot-4.6.3.stable.json",
             "known-differences.txt",
         ] {
             assert!(is_corpus_file(yes), "{yes}");
@@ -176,6 +178,8 @@ mod tests {
             "LICENSE-MIT",
             "README.md",
             "framing/x/y.jsonl",
+            "framing/godot-3.2.3.stable.json",
+            "classes/godot-4.6.3.stable.jsonl",
             "notes.txt",
         ] {
             assert!(!is_corpus_file(no), "{no}");

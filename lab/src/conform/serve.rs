@@ -31,6 +31,12 @@ fn known_differences() -> Result<Vec<String>, crate::corpus::known::KnownError> 
         .collect())
 }
 
+/// The codec answering as the engine whose answers the embedded corpus holds for `profile`:
+/// with its recorded classes, project scripts and stored properties (`corpus/classes/`).
+fn codec(profile: Profile) -> ThisCodec {
+    ThisCodec::new(profile).with_classes(crate::corpus::classes::embedded_for(profile))
+}
+
 /// Answers one request line (any op, including `hello`).
 pub fn answer(line: &str) -> Value {
     let request: Value = match gdmarshal::json::parse_deep(line) {
@@ -65,7 +71,7 @@ pub fn answer(line: &str) -> Value {
                 Some(Ok(b)) => b,
                 _ => return json!({"id": id, "ok": false, "error": "\"input\" is not hex"}),
             };
-            match ThisCodec::new(profile).decode_tree(&input, objects) {
+            match codec(profile).decode_tree(&input, objects) {
                 Ok((tree, consumed)) => {
                     json!({"id": id, "ok": true, "value": tree, "consumed": consumed})
                 }
@@ -84,7 +90,7 @@ pub fn answer(line: &str) -> Value {
             let Some(value) = request.get("value") else {
                 return json!({"id": id, "ok": false, "error": "request has no \"value\""});
             };
-            match ThisCodec::new(profile).encode_tree(value, objects) {
+            match codec(profile).encode_tree(value, objects) {
                 Ok(b) => json!({"id": id, "ok": true, "output": hex(&b)}),
                 Err(e) => json!({"id": id, "ok": false, "error": e.message}),
             }

@@ -100,6 +100,14 @@ pub enum CorpusError {
         /// The file's hash.
         actual: String,
     },
+    /// An engine's classes file (`classes/`) is not as recorded: its checksum or its contents.
+    #[error("{}: {problem}; run `gdmarshal corpus classes` to record it again", file.display())]
+    Classes {
+        /// The classes file.
+        file: PathBuf,
+        /// What is wrong.
+        problem: String,
+    },
     /// A corpus file's invalid records (rejected, crashed, hung) are not as many as the manifest
     /// says.
     #[error(

@@ -6,6 +6,7 @@
 //! committed files; [`run::run`] checks an implementation against them.
 
 pub mod cases;
+pub mod classes;
 pub mod condition;
 pub mod counts;
 pub mod drift;

@@ -24,7 +24,7 @@
 mod answerer;
 mod auth;
 mod batch;
-mod classes;
+pub(crate) mod classes;
 mod discover;
 mod engine;
 mod error;
