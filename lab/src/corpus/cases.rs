@@ -1230,6 +1230,10 @@ const INVALID_FAMILIES: &[Family] = &[
         name: "object_ids_written_in_full",
         cases: object_ids_written_in_full,
     },
+    Family {
+        name: "stored_properties",
+        cases: stored_properties,
+    },
 ];
 
 /// Truncated at every offset of one sample per type (shortest non-trivial value of the type).
@@ -1927,6 +1931,48 @@ fn object_ids_written_in_full(ctx: &mut Ctx) {
             ("ids_in_array_written_in_full", in_array),
         ],
     );
+}
+
+/// Full objects given only some of their class's stored properties: the engine sets those given
+/// (the last value of a name wins, a name the class lacks is dropped) and writes back every stored
+/// property of the class, in its order, with the defaults of the rest
+/// (`gdmarshal::classes::ClassList::fill_stored`, with the classes in corpus/classes/).
+fn stored_properties(ctx: &mut Ctx) {
+    let full = |class: &str, props: &[(&str, &str)]| {
+        Variant::object(Object::Full {
+            class: s(class),
+            properties: props
+                .iter()
+                .map(|(n, v)| (s(n), Variant::String((*v).into())))
+                .collect(),
+        })
+    };
+    let values = [
+        (
+            "stored_misnamed_property",
+            full("Resource", &[("resoqrce_name", "named")]),
+        ),
+        (
+            "stored_later_value_wins",
+            full(
+                "Resource",
+                &[("resource_name", "a"), ("resource_name", "b")],
+            ),
+        ),
+        (
+            "stored_in_array",
+            Variant::Array(Array::new(vec![
+                full("Resource", &[("resource_name", "named")]),
+                full("Object", &[]),
+            ])),
+        ),
+    ];
+    let options = gdmarshal::EncodeOptions { full_objects: true };
+    let inputs = values
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, gdmarshal::encode(&v, ctx.profile, options).ok()?)))
+        .collect();
+    with_objects(ctx, inputs);
 }
 
 /// A string field: length, bytes, padding to 4.
