@@ -446,6 +446,19 @@ def measure(score, mutants):
             "per_file": per_file, "not_run": not_run, "unmeasured": unmeasured}
 
 
+def out_of_reach(score, measured):
+    """(survivors excluded as out of the corpus's reach, mutants, mutants that compile) of one
+    score's measure: the survivors whose entry is in mutation-equivalent-corpus.txt alone, not the
+    ones that behave the same on every input (mutation-equivalent.txt)."""
+    corpus_only = load_entries(EQUIVALENT_CORPUS)
+    everywhere = load_entries(EQUIVALENT)
+    n = sum(1 for entry in measured["paired"].values()
+            if score == "corpus" and entry in corpus_only and entry not in everywhere)
+    total = sum(c["total"] for c in measured["per_file"].values())
+    viable = total - sum(c["unviable"] for c in measured["per_file"].values())
+    return n, total, viable
+
+
 def render():
     live, stale = current(load_ledger())
     runs = load_jsonl(RUNS)
@@ -473,6 +486,12 @@ def render():
         if m[s]["unmeasured"]:
             files = ", ".join(f"{f} ({n})" for f, n in sorted(m[s]["unmeasured"].items()))
             notes.append(f"Configured for {SHORT[s]} but with no outcome yet: {files}.")
+    if "corpus" in m:
+        n, total, viable = out_of_reach("corpus", m["corpus"])
+        notes.append(f"Excluded from {SHORT['corpus']} as out of the corpus's reach (listed only in "
+                     "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt)): "
+                     f"{n} of {total} mutants ({pct(n, total)}), {n} of the {viable} that compile "
+                     f"({pct(n, viable)}).")
     if any(m[s]["not_run"] is None for s in scores):
         notes.append("cargo-mutants is not installed where this page was written: the mutants not "
                      "yet run are not counted (–).")

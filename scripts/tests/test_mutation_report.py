@@ -68,7 +68,8 @@ class Ledger(unittest.TestCase):
             path = f"diff/{i}.diff"
             with open(os.path.join(out, path), "w", encoding="utf-8") as f:
                 f.write(diff(name, first, code, changed))
-            txt = {"CaughtMutant": "caught.txt", "MissedMutant": "missed.txt"}[summary]
+            txt = {"CaughtMutant": "caught.txt", "MissedMutant": "missed.txt",
+                   "Unviable": "unviable.txt"}[summary]
             listed[txt].append(name)
             data.append({"scenario": {"Mutant": {"file": "src/m.rs", "genre": "BinaryOperator",
                                                  "replacement": "-",
@@ -200,6 +201,39 @@ class Ledger(unittest.TestCase):
             "### Equivalent on every input", "#### capacity-only (1)", "#### disjoint-bits (1)",
             "### Out of the corpus's reach", "#### dump-only (1)", "#### untagged (1)")]
         self.assertEqual(order, sorted(order))
+
+    def test_the_page_states_the_share_of_score_2_out_of_the_corpus_s_reach(self):
+        a, b = SOURCE.split("\n\n")
+        caught = "src/m.rs:2:7: replace + with - in a"
+        unviable = "src/m.rs:2:7: replace + with * in a"
+        unreachable = "src/m.rs:6:7: replace > with >= in b"
+        everywhere = "src/m.rs:6:7: replace > with < in b"
+        in_both = "src/m.rs:6:7: replace > with == in b"
+        self.run_of("corpus", [(caught, 2, "CaughtMutant", 1, a, 1),
+                               (unviable, 2, "Unviable", 1, a, 1),
+                               (unreachable, 6, "MissedMutant", 5, b, 1),
+                               (everywhere, 6, "MissedMutant", 5, b, 1),
+                               (in_both, 6, "MissedMutant", 5, b, 1)])
+        report.record(os.path.join(self.dir.name, "results"))
+        # Only the entry of the corpus's list alone counts: one that behaves the same on every
+        # input is not out of reach, whichever lists hold it.
+        self.write("docs/mutation-equivalent.txt",
+                   f"{everywhere}\tsame-result: b answers alike\n"
+                   f"{in_both}\tsame-result: b answers alike\n")
+        self.write("docs/mutation-equivalent-corpus.txt",
+                   f"{unreachable}\tout-of-reach: the kit never calls b\n"
+                   f"{in_both}\tout-of-reach: the kit never calls b\n")
+        lines = report.render().split("\n")
+        self.assertIn("Excluded from score 2 as out of the corpus's reach (listed only in "
+                      "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt)): "
+                      "1 of 5 mutants (20.0%), 1 of the 4 that compile (25.0%).", lines)
+        self.assertIn("| Score 2: the corpus as a gate | 5 | 1 | 0 | 1 | 3 | 0 | 100.0% | – |",
+                      lines)
+        # Without score 2's outcomes the page says nothing of it.
+        os.remove(report.LEDGER)
+        self.run_of("tests", [(caught, 2, "CaughtMutant", 1, a, 1)], start="2026-11-25T12:00:00")
+        report.record(os.path.join(self.dir.name, "results", "tests"))
+        self.assertNotIn("out of the corpus's reach (listed", report.render())
 
     def test_mutants_with_one_reason_share_its_line(self):
         a = SOURCE.split("\n\n")[0]
