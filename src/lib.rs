@@ -106,7 +106,7 @@ mod stack;
 mod string;
 mod text;
 pub mod trace;
-mod typed;
+pub mod typed;
 pub mod types;
 mod utf8;
 pub mod value;

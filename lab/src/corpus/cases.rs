@@ -1234,6 +1234,10 @@ const INVALID_FAMILIES: &[Family] = &[
         name: "stored_properties",
         cases: stored_properties,
     },
+    Family {
+        name: "typed_conversions",
+        cases: typed_conversions,
+    },
 ];
 
 /// Truncated at every offset of one sample per type (shortest non-trivial value of the type).
@@ -1973,6 +1977,75 @@ fn stored_properties(ctx: &mut Ctx) {
         .filter_map(|(k, v)| Some((k, gdmarshal::encode(&v, ctx.profile, options).ok()?)))
         .collect();
     with_objects(ctx, inputs);
+}
+
+/// Every conversion a 4.x typed Array makes (`gdmarshal::typed::CONVERSIONS`): for each pair, an
+/// Array of the target type holding values of the source type, drawn from a fixed seed with a
+/// few chosen ones (fractions, negatives and values out of the target's range; colour names and
+/// codes). Inputs the codec refuses as a conversion it does not reproduce are left out: the
+/// corpus pins what the codec models (`corpus/known-differences.txt`, `unmodelled-conversion`).
+fn typed_conversions(ctx: &mut Ctx) {
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let arr = ctx.id(VariantType::Array);
+    let chosen = |from: VariantType| -> Vec<Variant> {
+        match from {
+            VariantType::Float => vec![Variant::Float(2.75), Variant::Float(-1e30)],
+            VariantType::Int => vec![Variant::Int(-3), Variant::Int(i64::MAX)],
+            VariantType::Bool => vec![Variant::Bool(true), Variant::Bool(false)],
+            VariantType::String => ["#ff000080", "dark_green", "12", "a/b:c"]
+                .map(|t| Variant::String(t.into()))
+                .to_vec(),
+            _ => vec![],
+        }
+    };
+    let options = gdmarshal::generate::GenOptions::new(ctx.profile);
+    let decodes =
+        |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
+    let mut inputs = Vec::new();
+    for (to, froms) in gdmarshal::typed::CONVERSIONS {
+        let Some(to_id) = ctx.profile.id_of(*to) else {
+            continue;
+        };
+        for &from in froms.iter() {
+            if ctx.profile.id_of(from).is_none()
+                || matches!(from, VariantType::Nil | VariantType::Object)
+            {
+                continue;
+            }
+            // Drawn from bytes that depend on the pair alone, so the cases stay the same.
+            let seed: Vec<u8> = (0..512u32)
+                .map(|i| {
+                    (i.wrapping_mul(2654435761) ^ (to_id << 8 | ctx.id(from)).wrapping_mul(40503))
+                        as u8
+                })
+                .collect();
+            let mut u = arbitrary::Unstructured::new(&seed);
+            let mut values = chosen(from);
+            values.extend((0..2).filter_map(|_| {
+                gdmarshal::generate::canonical_value_of(&mut u, &options, from).ok()
+            }));
+            let mut input = le(&[arr | 1 << 16, to_id, 0]);
+            let mut n = 0;
+            for v in &values {
+                let Some(b) = ctx.canonical(v) else { continue };
+                let mut one = le(&[arr | 1 << 16, to_id, 1]);
+                one.extend(&b);
+                if decodes(&one) {
+                    input.extend(b);
+                    n += 1;
+                }
+            }
+            input[8..12].copy_from_slice(&(n as u32).to_le_bytes());
+            if n > 0 {
+                inputs.push((format!("{}_from_{}", to.name(), from.name()), input));
+            }
+        }
+    }
+    for (k, input) in inputs {
+        ctx.decode(format!("decode/typed_conversions/{k}"), input, false);
+    }
 }
 
 /// A string field: length, bytes, padding to 4.
