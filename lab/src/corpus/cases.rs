@@ -11,7 +11,7 @@ use gdmarshal::header::{FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal::value::{
-    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
+    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
 use crate::case::Case;
@@ -1989,17 +1989,8 @@ fn typed_conversions(ctx: &mut Ctx) {
         return;
     }
     let arr = ctx.id(VariantType::Array);
-    let chosen = |from: VariantType| -> Vec<Variant> {
-        match from {
-            VariantType::Float => vec![Variant::Float(2.75), Variant::Float(-1e30)],
-            VariantType::Int => vec![Variant::Int(-3), Variant::Int(i64::MAX)],
-            VariantType::Bool => vec![Variant::Bool(true), Variant::Bool(false)],
-            VariantType::String => ["#ff000080", "dark_green", "12", "a/b:c"]
-                .map(|t| Variant::String(t.into()))
-                .to_vec(),
-            _ => vec![],
-        }
-    };
+    let profile = ctx.profile;
+    let chosen = |from: VariantType| chosen_to_convert(profile, from);
     let options = gdmarshal::generate::GenOptions::new(ctx.profile);
     let decodes =
         |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
@@ -2045,6 +2036,89 @@ fn typed_conversions(ctx: &mut Ctx) {
     }
     for (k, input) in inputs {
         ctx.decode(format!("decode/typed_conversions/{k}"), input, false);
+    }
+}
+
+/// Values of type `from` chosen for what conversions do with them: fractions, negatives, values
+/// out of a narrower type's range, a rotation and a quaternion of another length, colour codes
+/// and names, digits with signs and text after them, and Arrays mixing all of these.
+fn chosen_to_convert(profile: Profile, from: VariantType) -> Vec<Variant> {
+    use VariantType as T;
+    let text = |t: &[&str]| t.iter().map(|t| Variant::String((*t).into())).collect();
+    let reals = |v: &[f64]| -> Reals {
+        if profile.double_reals {
+            Reals::from(v.to_vec())
+        } else {
+            Reals::from(v.iter().map(|&x| x as f32).collect::<Vec<_>>())
+        }
+    };
+    let components = match from {
+        T::Vector2 => 2,
+        T::Vector3 => 3,
+        T::Rect2 | T::Vector4 => 4,
+        T::Transform2D => 6,
+        T::Basis => 9,
+        T::Transform3D => 12,
+        T::Projection => 16,
+        _ => 0,
+    };
+    match from {
+        T::Float => vec![
+            Variant::Float(2.75),
+            Variant::Float(-1e30),
+            Variant::Float(-0.5),
+        ],
+        T::Int => vec![
+            Variant::Int(-3),
+            Variant::Int(i64::MAX),
+            Variant::Int(0x11223344),
+        ],
+        T::Bool => vec![Variant::Bool(true), Variant::Bool(false)],
+        T::String => text(&[
+            "#ff000080",
+            "dark_green",
+            "12",
+            "0-5",
+            "--5",
+            " 42abc",
+            "a/b:c",
+        ]),
+        T::Quaternion => [[0.5, 0.5, 0.5, 0.5], [1.0, 2.0, 3.0, 4.0], [0.0; 4]]
+            .iter()
+            .map(|q| Variant::Quaternion(reals(q)))
+            .collect(),
+        T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
+            let n = if from == T::Vector2i {
+                2
+            } else if from == T::Vector3i {
+                3
+            } else {
+                4
+            };
+            let v: I32s = [3, -4, i32::MAX, i32::MIN][..n].iter().copied().collect();
+            Variant::from_ints(from, v).into_iter().collect()
+        }
+        T::Array => {
+            let mixed = vec![
+                Variant::Bool(true),
+                Variant::Int(-3),
+                Variant::Float(2.75),
+                Variant::Float(-1e30),
+                Variant::String("12".into()),
+                Variant::String("#ff000080".into()),
+                Variant::Int(0x11223344),
+                Variant::Nil,
+                Variant::Vector2(reals(&[1.5, -2.5])),
+                Variant::Vector3(reals(&[1.5, -2.5, 3.25])),
+                Variant::Color([0.25, 0.5, 0.75, 1.0]),
+            ];
+            vec![Variant::Array(Array::new(mixed))]
+        }
+        _ if components > 0 => {
+            let v: Vec<f64> = (0..components).map(|i| i as f64 * 1.5 - 2.25).collect();
+            Variant::from_reals(from, reals(&v)).into_iter().collect()
+        }
+        _ => vec![],
     }
 }
 
