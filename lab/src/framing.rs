@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::corpus::integrity::sha256_hex;
+use crate::corpus::sums;
 use crate::error::{FileError, LineError};
 use crate::oracle::{AskError, Engine, Via};
 use gdmarshal::float::FloatStyle;
@@ -20,6 +20,9 @@ use gdmarshal::{DecodeOptions, EncodeOptions, decode, encode};
 
 /// The checksum file: `SHA256  FILE` per corpus file.
 pub const SUMS: &str = "SHA256SUMS";
+
+/// How the framing corpus's engine files end.
+const EXT: &str = ".jsonl";
 
 /// The framing corpus folder.
 pub fn default_dir() -> PathBuf {
@@ -344,45 +347,18 @@ pub fn save(dir: &Path, version: &str, records: &[FramingRecord]) -> Result<(), 
     }
     let path = dir.join(file_name(version));
     std::fs::write(&path, text).map_err(FileError::at(&path))?;
-    write_sums(dir)
-}
-
-fn corpus_files(dir: &Path) -> Result<Vec<String>, FileError> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map_err(FileError::at(dir))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("godot-") && n.ends_with(".jsonl"))
-        .collect();
-    names.sort();
-    Ok(names)
-}
-
-fn sums_text(dir: &Path) -> Result<String, FileError> {
-    let mut text = String::new();
-    for n in corpus_files(dir)? {
-        let path = dir.join(&n);
-        let b = std::fs::read(&path).map_err(FileError::at(&path))?;
-        text.push_str(&format!("{}  {n}\n", sha256_hex(&b)));
-    }
-    Ok(text)
-}
-
-fn write_sums(dir: &Path) -> Result<(), FileError> {
-    let text = sums_text(dir)?;
-    let path = dir.join(SUMS);
-    std::fs::write(&path, text).map_err(FileError::at(&path))
+    sums::write(dir, EXT)
 }
 
 /// The committed framing corpus, by engine version, after checking every file's checksum.
 pub fn load(dir: &Path) -> Result<Vec<(String, Vec<FramingRecord>)>, FramingError> {
     let sums_path = dir.join(SUMS);
-    let sums = std::fs::read_to_string(&sums_path).map_err(FileError::at(&sums_path))?;
-    if sums != sums_text(dir)? {
+    let recorded = std::fs::read_to_string(&sums_path).map_err(FileError::at(&sums_path))?;
+    if recorded != sums::text(dir, EXT)? {
         return Err(FramingError::Sums(dir.to_path_buf()));
     }
     let mut out = Vec::new();
-    for n in corpus_files(dir)? {
+    for n in sums::engine_files(dir, EXT)? {
         let path = dir.join(&n);
         let text = std::fs::read_to_string(&path).map_err(FileError::at(&path))?;
         let records: Vec<FramingRecord> = crate::error::json_lines(&path, &text)?;

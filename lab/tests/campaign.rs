@@ -440,9 +440,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
         let stored: Vec<&str> = classes
             .defaults("Resource")
             .unwrap()
-            .stored()
-            .iter()
-            .map(|(n, _)| n.as_str())
+            .stored_names()
             .collect();
         assert_eq!(
             stored,

@@ -29,13 +29,7 @@ fn every_corpus_engine_has_its_classes() {
             .unwrap_or_else(|| panic!("{}: no classes recorded", c.entry.version));
         assert!(list.len() > 300, "{}: {}", c.entry.version, list.len());
         assert!(list.instantiable("Resource") && list.inherits("Node2D", "Node"));
-        let stored: Vec<&str> = list
-            .defaults("Resource")
-            .unwrap()
-            .stored()
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect();
+        let stored: Vec<&str> = list.defaults("Resource").unwrap().stored_names().collect();
         assert_eq!(
             stored,
             ["resource_local_to_scene", "resource_name", "script"]

@@ -38,6 +38,11 @@ impl ClassDefaults {
         &self.stored
     }
 
+    /// The names of the stored properties, in the engine's order.
+    pub fn stored_names(&self) -> impl Iterator<Item = &str> {
+        self.stored.iter().map(|(n, _)| n.as_str())
+    }
+
     /// Whether the class has a property of this name that the engine does not store.
     pub fn is_unstored(&self, name: &str) -> bool {
         self.unstored.contains(name)
@@ -359,9 +364,10 @@ mod tests {
         ];
         let c = list().with_defaults("Holder", ClassDefaults::new(stored, []));
         assert_eq!(c.defaults("Holder").unwrap().stored().len(), 3);
+        let names: Vec<&str> = c.defaults("Resource").unwrap().stored_names().collect();
         assert_eq!(
-            c.defaults("Resource").unwrap().stored()[1].0,
-            "resource_name"
+            names,
+            ["resource_local_to_scene", "resource_name", "script"]
         );
         assert!(c.defaults("Node").is_none());
         let holder = |name: &str, v: Variant| {

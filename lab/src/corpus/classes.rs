@@ -93,21 +93,7 @@ pub fn save(dir: &Path, version: &str, v: &Value) -> Result<(), FileError> {
     std::fs::create_dir_all(&sub).map_err(FileError::at(&sub))?;
     let path = dir.join(file_name(version));
     std::fs::write(&path, text(v)).map_err(FileError::at(&path))?;
-    let mut names: Vec<String> = std::fs::read_dir(&sub)
-        .map_err(FileError::at(&sub))?
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("godot-") && n.ends_with(".json"))
-        .collect();
-    names.sort();
-    let mut sums = String::new();
-    for n in names {
-        let p = sub.join(&n);
-        let b = std::fs::read(&p).map_err(FileError::at(&p))?;
-        sums.push_str(&format!("{}  {n}\n", sha256_hex(&b)));
-    }
-    let path = dir.join(SUMS);
-    std::fs::write(&path, sums).map_err(FileError::at(&path))
+    super::sums::write(&sub, ".json")
 }
 
 /// The classes recorded for the engine whose answers the embedded corpus holds for `profile`

@@ -21,6 +21,7 @@ pub mod run;
 pub mod skip;
 pub mod source;
 pub mod stress;
+pub(crate) mod sums;
 pub mod tree;
 
 use std::path::{Path, PathBuf};
