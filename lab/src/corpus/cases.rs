@@ -11,10 +11,16 @@ use gdmarshal::header::{FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal::value::{
-    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
+    Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
 use crate::case::Case;
+
+mod conversions;
+mod windows;
+
+use conversions::{conversion_edges, typed_conversions};
+use windows::string_windows;
 
 const INTS: &[i64] = &[
     0,
@@ -707,8 +713,8 @@ fn encoded_nan_keys(ctx: &mut Ctx) {
 }
 
 /// Keys as bytes the encoder would not write: two NaN float arrays (which 3.2 keeps as two
-/// entries), and two null objects (instance id 0, which the encoder writes as Nil instead; one
-/// key).
+/// entries), two null objects (instance id 0, which the encoder writes as Nil instead; one
+/// key), and one string spelled two ways.
 fn keys_as_bytes(ctx: &mut Ctx) {
     let (d, f, i) = (
         ctx.id(VariantType::Dictionary),
@@ -725,6 +731,14 @@ fn keys_as_bytes(ctx: &mut Ctx) {
         s("keys/null_object_keys_as_bytes"),
         le(&[d, 2, null, 0, 0, i, 1, null, 0, 0, i, 2]),
     );
+    // `/` and its overlong three-byte spelling, which 3.x reads as the same character.
+    let string = ctx.id(VariantType::String);
+    let mut b = le(&[d, 2, string, 1]);
+    b.extend(b"/\0\0\0");
+    b.extend(le(&[i, 1, string, 3]));
+    b.extend(b"\xe0\x80\xaf\0");
+    b.extend(le(&[i, 2]));
+    ctx.add(s("keys/overlong_spelling_same_key"), b);
 }
 
 fn signal(name: &str, object_id: u64) -> Variant {
@@ -1238,6 +1252,14 @@ const INVALID_FAMILIES: &[Family] = &[
         name: "typed_conversions",
         cases: typed_conversions,
     },
+    Family {
+        name: "conversion_edges",
+        cases: conversion_edges,
+    },
+    Family {
+        name: "string_windows",
+        cases: string_windows,
+    },
 ];
 
 /// Truncated at every offset of one sample per type (shortest non-trivial value of the type).
@@ -1368,6 +1390,8 @@ const STRING_BYTES: &[(&str, &[u8])] = &[
     ("nul_inside", b"ab\x00cd"),
     ("nul_first", b"\x00abc"),
     ("latin1", b"caf\xe9"),
+    // A two-byte character before a lone surrogate: 3.x keeps both and writes each back.
+    ("two_byte_then_surrogate", b"\xc3\xa9\xed\xa0\x80"),
 ];
 
 /// Each of [`STRING_BYTES`] as a String, padded and (where it needs padding) without it.
@@ -1977,149 +2001,6 @@ fn stored_properties(ctx: &mut Ctx) {
         .filter_map(|(k, v)| Some((k, gdmarshal::encode(&v, ctx.profile, options).ok()?)))
         .collect();
     with_objects(ctx, inputs);
-}
-
-/// Every conversion a 4.x typed Array makes (`gdmarshal::typed::CONVERSIONS`): for each pair, an
-/// Array of the target type holding values of the source type, drawn from a fixed seed with a
-/// few chosen ones (fractions, negatives and values out of the target's range; colour names and
-/// codes). Inputs the codec refuses as a conversion it does not reproduce are left out: the
-/// corpus pins what the codec models (`corpus/known-differences.txt`, `unmodelled-conversion`).
-fn typed_conversions(ctx: &mut Ctx) {
-    if !ctx.profile.typed_arrays() {
-        return;
-    }
-    let arr = ctx.id(VariantType::Array);
-    let profile = ctx.profile;
-    let chosen = |from: VariantType| chosen_to_convert(profile, from);
-    let options = gdmarshal::generate::GenOptions::new(ctx.profile);
-    let decodes =
-        |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
-    let mut inputs = Vec::new();
-    for (to, froms) in gdmarshal::typed::CONVERSIONS {
-        let Some(to_id) = ctx.profile.id_of(*to) else {
-            continue;
-        };
-        for &from in froms.iter() {
-            if ctx.profile.id_of(from).is_none()
-                || matches!(from, VariantType::Nil | VariantType::Object)
-            {
-                continue;
-            }
-            // Drawn from bytes that depend on the pair alone, so the cases stay the same.
-            let seed: Vec<u8> = (0..512u32)
-                .map(|i| {
-                    (i.wrapping_mul(2654435761) ^ (to_id << 8 | ctx.id(from)).wrapping_mul(40503))
-                        as u8
-                })
-                .collect();
-            let mut u = arbitrary::Unstructured::new(&seed);
-            let mut values = chosen(from);
-            values.extend((0..2).filter_map(|_| {
-                gdmarshal::generate::canonical_value_of(&mut u, &options, from).ok()
-            }));
-            let mut input = le(&[arr | 1 << 16, to_id, 0]);
-            let mut n = 0;
-            for v in &values {
-                let Some(b) = ctx.canonical(v) else { continue };
-                let mut one = le(&[arr | 1 << 16, to_id, 1]);
-                one.extend(&b);
-                if decodes(&one) {
-                    input.extend(b);
-                    n += 1;
-                }
-            }
-            input[8..12].copy_from_slice(&(n as u32).to_le_bytes());
-            if n > 0 {
-                inputs.push((format!("{}_from_{}", to.name(), from.name()), input));
-            }
-        }
-    }
-    for (k, input) in inputs {
-        ctx.decode(format!("decode/typed_conversions/{k}"), input, false);
-    }
-}
-
-/// Values of type `from` chosen for what conversions do with them: fractions, negatives, values
-/// out of a narrower type's range, a rotation and a quaternion of another length, colour codes
-/// and names, digits with signs and text after them, and Arrays mixing all of these.
-fn chosen_to_convert(profile: Profile, from: VariantType) -> Vec<Variant> {
-    use VariantType as T;
-    let text = |t: &[&str]| t.iter().map(|t| Variant::String((*t).into())).collect();
-    let reals = |v: &[f64]| -> Reals {
-        if profile.double_reals {
-            Reals::from(v.to_vec())
-        } else {
-            Reals::from(v.iter().map(|&x| x as f32).collect::<Vec<_>>())
-        }
-    };
-    let components = match from {
-        T::Vector2 => 2,
-        T::Vector3 => 3,
-        T::Rect2 | T::Vector4 => 4,
-        T::Transform2D => 6,
-        T::Basis => 9,
-        T::Transform3D => 12,
-        T::Projection => 16,
-        _ => 0,
-    };
-    match from {
-        T::Float => vec![
-            Variant::Float(2.75),
-            Variant::Float(-1e30),
-            Variant::Float(-0.5),
-        ],
-        T::Int => vec![
-            Variant::Int(-3),
-            Variant::Int(i64::MAX),
-            Variant::Int(0x11223344),
-        ],
-        T::Bool => vec![Variant::Bool(true), Variant::Bool(false)],
-        T::String => text(&[
-            "#ff000080",
-            "dark_green",
-            "12",
-            "0-5",
-            "--5",
-            " 42abc",
-            "a/b:c",
-        ]),
-        T::Quaternion => [[0.5, 0.5, 0.5, 0.5], [1.0, 2.0, 3.0, 4.0], [0.0; 4]]
-            .iter()
-            .map(|q| Variant::Quaternion(reals(q)))
-            .collect(),
-        T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
-            let n = if from == T::Vector2i {
-                2
-            } else if from == T::Vector3i {
-                3
-            } else {
-                4
-            };
-            let v: I32s = [3, -4, i32::MAX, i32::MIN][..n].iter().copied().collect();
-            Variant::from_ints(from, v).into_iter().collect()
-        }
-        T::Array => {
-            let mixed = vec![
-                Variant::Bool(true),
-                Variant::Int(-3),
-                Variant::Float(2.75),
-                Variant::Float(-1e30),
-                Variant::String("12".into()),
-                Variant::String("#ff000080".into()),
-                Variant::Int(0x11223344),
-                Variant::Nil,
-                Variant::Vector2(reals(&[1.5, -2.5])),
-                Variant::Vector3(reals(&[1.5, -2.5, 3.25])),
-                Variant::Color([0.25, 0.5, 0.75, 1.0]),
-            ];
-            vec![Variant::Array(Array::new(mixed))]
-        }
-        _ if components > 0 => {
-            let v: Vec<f64> = (0..components).map(|i| i as f64 * 1.5 - 2.25).collect();
-            Variant::from_reals(from, reals(&v)).into_iter().collect()
-        }
-        _ => vec![],
-    }
 }
 
 /// A string field: length, bytes, padding to 4.

@@ -1,0 +1,423 @@
+//! The typed-container conversions of 4.x (`gdmarshal::typed::CONVERSIONS`): an Array typed as
+//! one type holding elements of another, which the engine converts as it reads them.
+
+use gdmarshal::profile::Profile;
+use gdmarshal::types::VariantType;
+use gdmarshal::value::{Array, I32s, NodePath, Object, Reals, Text, Variant};
+
+use super::{Ctx, le};
+
+/// Every conversion a 4.x typed Array makes (`gdmarshal::typed::CONVERSIONS`): for each pair, an
+/// Array of the target type holding values of the source type, drawn from a fixed seed with a
+/// few chosen ones (fractions, negatives and values out of the target's range; colour names and
+/// codes). Inputs the codec refuses as a conversion it does not reproduce are left out: the
+/// corpus pins what the codec models (`corpus/known-differences.txt`, `unmodelled-conversion`).
+pub(super) fn typed_conversions(ctx: &mut Ctx) {
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let profile = ctx.profile;
+    let options = gdmarshal::generate::GenOptions::new(ctx.profile);
+    let mut inputs = Vec::new();
+    for (to, froms) in gdmarshal::typed::CONVERSIONS {
+        let Some(to_id) = ctx.profile.id_of(*to) else {
+            continue;
+        };
+        for &from in froms.iter() {
+            if ctx.profile.id_of(from).is_none()
+                || matches!(from, VariantType::Nil | VariantType::Object)
+            {
+                continue;
+            }
+            // Drawn from bytes that depend on the pair alone, so the cases stay the same.
+            let seed: Vec<u8> = (0..512u32)
+                .map(|i| {
+                    (i.wrapping_mul(2654435761) ^ (to_id << 8 | ctx.id(from)).wrapping_mul(40503))
+                        as u8
+                })
+                .collect();
+            let mut u = arbitrary::Unstructured::new(&seed);
+            let mut values = chosen_to_convert(profile, from);
+            values.extend((0..2).filter_map(|_| {
+                gdmarshal::generate::canonical_value_of(&mut u, &options, from).ok()
+            }));
+            if let Some(input) = typed_array(ctx, *to, &values) {
+                inputs.push((format!("{}_from_{}", to.name(), from.name()), input));
+            }
+        }
+    }
+    for (k, input) in inputs {
+        ctx.decode(format!("decode/typed_conversions/{k}"), input, false);
+    }
+}
+
+/// The conversions' rules at their edges, one case per rule and source: `String::to_int` around
+/// `INT64_MAX` and its digit count (the 19th and 20th digit, leading zeros, signs, `.`), every
+/// colour code form and its invalid neighbours, NodePath texts with empty names and subnames,
+/// float-to-int casts at ±2^63, NaN and infinity, each type a packed array's operator takes or
+/// gives zero for, quaternions holding NaN, object ids in an RID array, and nil where the type
+/// is not Object (refused). Kept apart from [`typed_conversions`] so that its cases stay as
+/// recorded.
+pub(super) fn conversion_edges(ctx: &mut Ctx) {
+    use VariantType as T;
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let text =
+        |t: &[&str]| -> Vec<Variant> { t.iter().map(|t| Variant::String((*t).into())).collect() };
+    // `INT64_MAX / 10` then each digit around its last, with either sign, after leading zeros
+    // that put the last digit past the 19th or past the digit count's wrap at 256; powers of ten
+    // and nines around the 19th digit; signs and dots.
+    let mut int_texts: Vec<String> = Vec::new();
+    for sign in ["", "-"] {
+        for zeros in [0, 1, 236, 237] {
+            for last in ['7', '8', '9'] {
+                for tail in ["", "5"] {
+                    int_texts.push(format!(
+                        "{sign}{}922337203685477580{last}{tail}",
+                        "0".repeat(zeros)
+                    ));
+                }
+            }
+        }
+        for n in 18..=20 {
+            int_texts.push(format!("{sign}1{}", "0".repeat(n)));
+            int_texts.push(format!("{sign}{}", "9".repeat(n)));
+        }
+    }
+    int_texts.extend(
+        [
+            "00000000000000000000009",
+            "000000000000000000000123456789",
+            "5-3",
+            "-0-5",
+            "0-5",
+            "--5",
+            "1.5",
+            "-",
+            "",
+        ]
+        .map(String::from),
+    );
+    let ints: Vec<Variant> = int_texts
+        .iter()
+        .map(|t| Variant::String(t.as_str().into()))
+        .collect();
+    let colours = text(&[
+        "#f80",
+        "F8A",
+        "#f80a",
+        "F80A",
+        "#ff8800",
+        "12345678",
+        "#12345678",
+        "#abcdef",
+        "#12345",
+        "#ff80zz",
+        "ff8",
+        "Dark Green",
+        "dark-green",
+        "",
+        "0",
+        "nope",
+    ]);
+    let paths = text(&[
+        "a:b:", "a::b", "/", "", ":", ":x", "/a//b/:c", "a:b:c:", "//", "/:x", "a/",
+    ]);
+    let floats: Vec<Variant> = [
+        9_223_372_036_854_775_808.0,
+        -9_223_372_036_854_775_808.0,
+        1e30,
+        9.2e18,
+        -9.2e18,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -0.0,
+        0.999,
+        2_147_483_648.0,
+        -2_147_483_649.0,
+    ]
+    .into_iter()
+    .map(Variant::Float)
+    .collect();
+    let path = |names: &[&str], subnames: &[&str], absolute: bool| {
+        let texts = |t: &[&str]| t.iter().map(|&t| Text::from(t)).collect();
+        Variant::node_path(NodePath {
+            names: texts(names),
+            subnames: texts(subnames),
+            absolute,
+        })
+    };
+    // One kind of element a packed array's operator meets, each in an Array of its own, so that
+    // an element the codec does not model (a float as text, say) leaves the others in.
+    let plain = vec![
+        Variant::Nil,
+        Variant::Bool(true),
+        Variant::Bool(false),
+        Variant::Int(-3),
+        Variant::Int(0x1_2345_6789),
+        Variant::Float(2.75),
+        Variant::String("s".into()),
+        Variant::StringName("sn".into()),
+        path(&["a", "b"], &["c"], true),
+        path(&["a"], &[], false),
+        Variant::Callable,
+        Variant::Object(Box::new(Object::Null)),
+        Variant::Color([0.25, 0.5, 0.75, 1.0]),
+        Variant::Vector2i([3, -4].into_iter().collect()),
+        Variant::Vector3i([3, -4, 5].into_iter().collect()),
+        Variant::Vector4i([3, -4, 5, -6].into_iter().collect()),
+    ];
+    let alone = |items: &[Variant]| -> Vec<Variant> {
+        items
+            .iter()
+            .map(|v| Variant::Array(Array::new(vec![v.clone()])))
+            .collect()
+    };
+    let all = |items: &[Variant]| vec![Variant::Array(Array::new(items.to_vec()))];
+    let reals = |v: &[f64]| reals_of(ctx.profile, v);
+    let nan_quaternions: Vec<Variant> = if ctx.profile.double_reals {
+        let (s, q) = (
+            f64::from_bits(0x7FF0_0000_0000_0001),
+            f64::from_bits(0x7FF8_0000_0000_0001),
+        );
+        vec![
+            Variant::Quaternion(Reals::from(vec![f64::NAN, 0.0, 0.0, 1.0])),
+            Variant::Quaternion(Reals::from(vec![s, q, 0.0, 1.0])),
+        ]
+    } else {
+        let (s, q) = (f32::from_bits(0x7F80_0001), f32::from_bits(0x7FC0_0001));
+        vec![
+            Variant::Quaternion(Reals::from(vec![f32::NAN, 0.0, 0.0, 1.0])),
+            Variant::Quaternion(Reals::from(vec![s, q, 0.0, 1.0])),
+        ]
+    };
+    let cases: Vec<(&str, T, Vec<Variant>)> = vec![
+        ("int_from_float_bounds", T::Int, floats.clone()),
+        ("Color_from_String_forms", T::Color, colours.clone()),
+        ("NodePath_from_String_forms", T::NodePath, paths),
+        (
+            "PackedInt64Array_from_Array_texts",
+            T::PackedInt64Array,
+            all(&ints),
+        ),
+        (
+            "PackedInt32Array_from_Array_texts",
+            T::PackedInt32Array,
+            all(&ints),
+        ),
+        (
+            "PackedInt64Array_from_Array_floats",
+            T::PackedInt64Array,
+            all(&floats),
+        ),
+        (
+            "PackedInt32Array_from_Array_floats",
+            T::PackedInt32Array,
+            all(&floats),
+        ),
+        (
+            "PackedColorArray_from_Array_texts",
+            T::PackedColorArray,
+            all(&colours),
+        ),
+        (
+            "PackedByteArray_from_Array_plain",
+            T::PackedByteArray,
+            alone(&plain),
+        ),
+        (
+            "PackedInt64Array_from_Array_plain",
+            T::PackedInt64Array,
+            alone(&plain),
+        ),
+        (
+            "PackedFloat32Array_from_Array_plain",
+            T::PackedFloat32Array,
+            alone(&plain),
+        ),
+        (
+            "PackedFloat64Array_from_Array_plain",
+            T::PackedFloat64Array,
+            alone(&plain),
+        ),
+        (
+            "PackedStringArray_from_Array_plain",
+            T::PackedStringArray,
+            alone(&plain),
+        ),
+        (
+            "PackedVector2Array_from_Array_plain",
+            T::PackedVector2Array,
+            alone(&plain),
+        ),
+        (
+            "PackedVector3Array_from_Array_plain",
+            T::PackedVector3Array,
+            alone(&plain),
+        ),
+        (
+            "PackedVector4Array_from_Array_plain",
+            T::PackedVector4Array,
+            alone(&plain),
+        ),
+        (
+            "PackedColorArray_from_Array_plain",
+            T::PackedColorArray,
+            alone(&plain),
+        ),
+        (
+            "Basis_from_Quaternion_nan",
+            T::Basis,
+            nan_quaternions.clone(),
+        ),
+        (
+            "Transform3D_from_Quaternion_nan",
+            T::Transform3D,
+            nan_quaternions,
+        ),
+        (
+            "RID_from_Object",
+            T::Rid,
+            vec![
+                Variant::Object(Box::new(Object::Null)),
+                Variant::Object(Box::new(Object::Id(5))),
+            ],
+        ),
+        (
+            "Transform2D_from_Transform3D_fractions",
+            T::Transform2D,
+            Variant::from_reals(
+                T::Transform3D,
+                reals(&[
+                    0.1, -2.5, 1e-7, 3.5, 1e20, -0.0, 7.0, 8.0, 9.0, 10.5, -11.5, 12.25,
+                ]),
+            )
+            .into_iter()
+            .collect(),
+        ),
+    ];
+    for (name, to, values) in cases {
+        if let Some(input) = typed_array(ctx, to, &values) {
+            ctx.decode(format!("decode/typed_conversions/{name}"), input, false);
+        }
+    }
+    // Nil is no type's element but Object's: the engine refuses the Array (the codec must not
+    // keep the nil).
+    let nil = ctx.id(T::Nil);
+    for to in [T::Int, T::Vector2, T::String, T::Array] {
+        let input = [le(&[ctx.id(T::Array) | 1 << 16, ctx.id(to), 1]), le(&[nil])].concat();
+        ctx.decode(
+            format!("decode/typed_conversions/{}_from_Nil", to.name()),
+            input,
+            false,
+        );
+    }
+}
+
+/// Values of type `from` chosen for what conversions do with them: fractions, negatives, values
+/// out of a narrower type's range, a rotation and a quaternion of another length, colour codes
+/// and names, digits with signs and text after them, and Arrays mixing all of these.
+fn chosen_to_convert(profile: Profile, from: VariantType) -> Vec<Variant> {
+    use VariantType as T;
+    let text = |t: &[&str]| t.iter().map(|t| Variant::String((*t).into())).collect();
+    let reals = |v: &[f64]| reals_of(profile, v);
+    let components = match from {
+        T::Vector2 => 2,
+        T::Vector3 => 3,
+        T::Rect2 | T::Vector4 => 4,
+        T::Transform2D => 6,
+        T::Basis => 9,
+        T::Transform3D => 12,
+        T::Projection => 16,
+        _ => 0,
+    };
+    match from {
+        T::Float => vec![
+            Variant::Float(2.75),
+            Variant::Float(-1e30),
+            Variant::Float(-0.5),
+        ],
+        T::Int => vec![
+            Variant::Int(-3),
+            Variant::Int(i64::MAX),
+            Variant::Int(0x11223344),
+        ],
+        T::Bool => vec![Variant::Bool(true), Variant::Bool(false)],
+        T::String => text(&[
+            "#ff000080",
+            "dark_green",
+            "12",
+            "0-5",
+            "--5",
+            " 42abc",
+            "a/b:c",
+        ]),
+        T::Quaternion => [[0.5, 0.5, 0.5, 0.5], [1.0, 2.0, 3.0, 4.0], [0.0; 4]]
+            .iter()
+            .map(|q| Variant::Quaternion(reals(q)))
+            .collect(),
+        T::Vector2i | T::Rect2i | T::Vector3i | T::Vector4i => {
+            let n = if from == T::Vector2i {
+                2
+            } else if from == T::Vector3i {
+                3
+            } else {
+                4
+            };
+            let v: I32s = [3, -4, i32::MAX, i32::MIN][..n].iter().copied().collect();
+            Variant::from_ints(from, v).into_iter().collect()
+        }
+        T::Array => {
+            let mixed = vec![
+                Variant::Bool(true),
+                Variant::Int(-3),
+                Variant::Float(2.75),
+                Variant::Float(-1e30),
+                Variant::String("12".into()),
+                Variant::String("#ff000080".into()),
+                Variant::Int(0x11223344),
+                Variant::Nil,
+                Variant::Vector2(reals(&[1.5, -2.5])),
+                Variant::Vector3(reals(&[1.5, -2.5, 3.25])),
+                Variant::Color([0.25, 0.5, 0.75, 1.0]),
+            ];
+            vec![Variant::Array(Array::new(mixed))]
+        }
+        _ if components > 0 => {
+            let v: Vec<f64> = (0..components).map(|i| i as f64 * 1.5 - 2.25).collect();
+            Variant::from_reals(from, reals(&v)).into_iter().collect()
+        }
+        _ => vec![],
+    }
+}
+
+/// An Array typed as `to` holding those of `values` that the codec decodes in it on their own
+/// (the others would be refused as conversions it does not model), or none if none is left.
+fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>> {
+    let (arr, to_id) = (ctx.id(VariantType::Array), ctx.profile.id_of(to)?);
+    let decodes =
+        |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
+    let mut input = le(&[arr | 1 << 16, to_id, 0]);
+    let mut n = 0u32;
+    for v in values {
+        let Some(b) = ctx.canonical(v) else { continue };
+        let one = [le(&[arr | 1 << 16, to_id, 1]), b.clone()].concat();
+        if decodes(&one) {
+            input.extend(b);
+            n += 1;
+        }
+    }
+    input[8..12].copy_from_slice(&n.to_le_bytes());
+    (n > 0).then_some(input)
+}
+
+/// Components of the profile's width.
+fn reals_of(profile: Profile, v: &[f64]) -> Reals {
+    if profile.double_reals {
+        Reals::from(v.to_vec())
+    } else {
+        Reals::from(v.iter().map(|&x| x as f32).collect::<Vec<_>>())
+    }
+}
