@@ -1,11 +1,12 @@
 //! The typed-container conversions of 4.x (`gdmarshal::typed::CONVERSIONS`): an Array typed as
 //! one type holding elements of another, which the engine converts as it reads them.
 
+use gdmarshal::header::FLAG_OBJECT_AS_ID;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 use gdmarshal::value::{Array, I32s, NodePath, Object, Reals, Text, Variant};
 
-use super::{Ctx, le};
+use super::{Ctx, le, s};
 
 /// Every conversion a 4.x typed Array makes (`gdmarshal::typed::CONVERSIONS`): for each pair, an
 /// Array of the target type holding values of the source type, drawn from a fixed seed with a
@@ -303,6 +304,23 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
             ctx.decode(format!("decode/typed_conversions/{name}"), input, false);
         }
     }
+    // A null object as the wire has it (an id of 0; the encoder writes a null object as nil),
+    // inside an Array that becomes a PackedStringArray, and alone in an RID array.
+    let (array, object) = (ctx.id(T::Array), ctx.id(T::Object) | FLAG_OBJECT_AS_ID);
+    let null = le(&[object, 0, 0]);
+    let (strings, rid) = (ctx.id(T::PackedStringArray), ctx.id(T::Rid));
+    let typed =
+        |to: u32, element: &[u8]| [le(&[array | 1 << 16, to, 1]), element.to_vec()].concat();
+    ctx.decode(
+        s("decode/typed_conversions/PackedStringArray_from_Array_null_object"),
+        typed(strings, &[le(&[array, 1]), null.clone()].concat()),
+        false,
+    );
+    ctx.decode(
+        s("decode/typed_conversions/RID_from_null_object"),
+        typed(rid, &null),
+        false,
+    );
     // Nil is no type's element but Object's: the engine refuses the Array (the codec must not
     // keep the nil).
     let nil = ctx.id(T::Nil);
