@@ -446,17 +446,29 @@ def measure(score, mutants):
             "per_file": per_file, "not_run": not_run, "unmeasured": unmeasured}
 
 
+# The kinds of score 2's list whose mutants change only what the testee protocol cannot show
+# (the dump, an error's words or offset, reserved room, speed, text for people): no corpus case
+# could catch one. The other kinds are out of reach: code the kit never reaches, or an input no
+# recorded case holds; the corpus's reach is measured by their share.
+UNSEEN_KINDS = ("dump-only", "error-detail", "capacity-only", "speed-only", "not-carried")
+
+
 def out_of_reach(score, measured):
-    """(survivors excluded as out of the corpus's reach, mutants, mutants that compile) of one
-    score's measure: the survivors whose entry is in mutation-equivalent-corpus.txt alone, not the
-    ones that behave the same on every input (mutation-equivalent.txt)."""
+    """(out of reach, unseen by the protocol, mutants, mutants that compile) of one score's
+    measure: the survivors whose entry is in mutation-equivalent-corpus.txt alone (not the ones
+    that behave the same on every input, mutation-equivalent.txt), split by their kind."""
     corpus_only = load_entries(EQUIVALENT_CORPUS)
     everywhere = load_entries(EQUIVALENT)
-    n = sum(1 for entry in measured["paired"].values()
-            if score == "corpus" and entry in corpus_only and entry not in everywhere)
+    reach = unseen = 0
+    for entry in measured["paired"].values():
+        if score == "corpus" and entry in corpus_only and entry not in everywhere:
+            if kind_of(corpus_only[entry])[0] in UNSEEN_KINDS:
+                unseen += 1
+            else:
+                reach += 1
     total = sum(c["total"] for c in measured["per_file"].values())
     viable = total - sum(c["unviable"] for c in measured["per_file"].values())
-    return n, total, viable
+    return reach, unseen, total, viable
 
 
 def render():
@@ -487,11 +499,14 @@ def render():
             files = ", ".join(f"{f} ({n})" for f, n in sorted(m[s]["unmeasured"].items()))
             notes.append(f"Configured for {SHORT[s]} but with no outcome yet: {files}.")
     if "corpus" in m:
-        n, total, viable = out_of_reach("corpus", m["corpus"])
+        n, unseen, total, viable = out_of_reach("corpus", m["corpus"])
         notes.append(f"Excluded from {SHORT['corpus']} as out of the corpus's reach (listed only in "
-                     "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt)): "
+                     "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt), kinds "
+                     "`out-of-reach`, `no-corpus-case` and `filter-only`): "
                      f"{n} of {total} mutants ({pct(n, total)}), {n} of the {viable} that compile "
-                     f"({pct(n, viable)}).")
+                     f"({pct(n, viable)}). Excluded because they change only what the testee "
+                     "protocol does not show (kinds " + ", ".join(f"`{k}`" for k in UNSEEN_KINDS)
+                     + f"): {unseen} ({pct(unseen, total)}).")
     if any(m[s]["not_run"] is None for s in scores):
         notes.append("cargo-mutants is not installed where this page was written: the mutants not "
                      "yet run are not counted (–).")

@@ -209,11 +209,13 @@ class Ledger(unittest.TestCase):
         unreachable = "src/m.rs:6:7: replace > with >= in b"
         everywhere = "src/m.rs:6:7: replace > with < in b"
         in_both = "src/m.rs:6:7: replace > with == in b"
+        unseen = "src/m.rs:6:9: delete ! in b"
         self.run_of("corpus", [(caught, 2, "CaughtMutant", 1, a, 1),
                                (unviable, 2, "Unviable", 1, a, 1),
                                (unreachable, 6, "MissedMutant", 5, b, 1),
                                (everywhere, 6, "MissedMutant", 5, b, 1),
-                               (in_both, 6, "MissedMutant", 5, b, 1)])
+                               (in_both, 6, "MissedMutant", 5, b, 1),
+                               (unseen, 6, "MissedMutant", 5, b, 1)])
         report.record(os.path.join(self.dir.name, "results"))
         # Only the entry of the corpus's list alone counts: one that behaves the same on every
         # input is not out of reach, whichever lists hold it.
@@ -222,12 +224,18 @@ class Ledger(unittest.TestCase):
                    f"{in_both}\tsame-result: b answers alike\n")
         self.write("docs/mutation-equivalent-corpus.txt",
                    f"{unreachable}\tout-of-reach: the kit never calls b\n"
-                   f"{in_both}\tout-of-reach: the kit never calls b\n")
+                   f"{in_both}\tout-of-reach: the kit never calls b\n"
+                   f"{unseen}\terror-detail: only the words of b's refusal\n")
         lines = report.render().split("\n")
+        # Out of reach and unseen by the protocol are counted apart, by the entry's kind.
         self.assertIn("Excluded from score 2 as out of the corpus's reach (listed only in "
-                      "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt)): "
-                      "1 of 5 mutants (20.0%), 1 of the 4 that compile (25.0%).", lines)
-        self.assertIn("| Score 2: the corpus as a gate | 5 | 1 | 0 | 1 | 3 | 0 | 100.0% | – |",
+                      "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt), kinds "
+                      "`out-of-reach`, `no-corpus-case` and `filter-only`): "
+                      "1 of 6 mutants (16.7%), 1 of the 5 that compile (20.0%). Excluded because "
+                      "they change only what the testee protocol does not show (kinds "
+                      "`dump-only`, `error-detail`, `capacity-only`, `speed-only`, "
+                      "`not-carried`): 1 (16.7%).", lines)
+        self.assertIn("| Score 2: the corpus as a gate | 6 | 1 | 0 | 1 | 4 | 0 | 100.0% | – |",
                       lines)
         # Without score 2's outcomes the page says nothing of it.
         os.remove(report.LEDGER)
