@@ -197,6 +197,21 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
     let cases: Vec<(&str, T, Vec<Variant>)> = vec![
         ("int_from_float_bounds", T::Int, floats.clone()),
         ("Color_from_String_forms", T::Color, colours.clone()),
+        // Every digit of each form other than 0, so that each one's place shows.
+        (
+            "Color_from_String_digits",
+            T::Color,
+            text(&[
+                "#f8a",
+                "#f8a5",
+                "F8A5",
+                "#ff8a5c",
+                "#9abcdef1",
+                "123",
+                "1234",
+                "123456",
+            ]),
+        ),
         ("NodePath_from_String_forms", T::NodePath, paths),
         (
             "PackedInt64Array_from_Array_texts",

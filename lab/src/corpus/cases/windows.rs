@@ -9,8 +9,9 @@ use super::{Ctx, le};
 
 /// Strings of 15 to 24 bytes, each with a byte at the edge of what the window judges (the last
 /// of 15 or 16, the 17th to 23rd, the first and the 17th together) that is NUL, not ASCII or not
-/// UTF-8, inside an Array and followed by three ints, so that the window is read; then the same
-/// as StringNames where the profile has them, and plain ones as a control.
+/// UTF-8, inside an Array and followed by three ints, so that the window is read, and those of 17
+/// or more bytes again as an Array's last value followed by letters outside it; then the same as
+/// StringNames where the profile has them, and plain ones as a control.
 pub(super) fn string_windows(ctx: &mut Ctx) {
     let letters = |n: usize| -> Vec<u8> { (b'a'..=b'z').cycle().take(n).collect() };
     let with = |n: usize, at: usize, bytes: &[u8]| -> Vec<u8> {
@@ -48,6 +49,21 @@ pub(super) fn string_windows(ctx: &mut Ctx) {
             b.resize(b.len().next_multiple_of(4), 0);
             b.extend(le(&[int, 1, int, 2, int, 3]));
             ctx.add(format!("string_windows/{}/{k}", ty.name()), b);
+        }
+        // The last value, with letters after it that are not part of it: the window's bytes past
+        // a string of 17 or more are then plain, where a value's header would have zero bytes.
+        for (k, raw) in strings
+            .iter()
+            .filter(|(_, raw)| (17..24).contains(&raw.len()))
+        {
+            let mut b = le(&[array, 1, id, raw.len() as u32]);
+            b.extend_from_slice(raw);
+            b.resize(b.len().next_multiple_of(4), 0);
+            b.extend_from_slice(b"zzzzzzzz");
+            ctx.add(
+                format!("string_windows/{}/{k}/before_letters", ty.name()),
+                b,
+            );
         }
     }
 }
