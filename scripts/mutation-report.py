@@ -349,10 +349,11 @@ KINDS = {
     "out-of-reach": "code the Rust kit (`testees/rust`) never reaches between a request and its "
                     "answer: Variant's own equality where `keys::same` compares itself, the table "
                     "of all profiles, queries for callers, the hex helpers, the encoder's general "
-                    "path alone",
+                    "path alone, store_var framing, the nesting check of tagged JSON read as text",
     "no-corpus-case": "only an input no corpus case can hold would tell: more elements than a "
-                      "request line holds, float tokens outside the schema, a value no engine "
-                      "object can be built to hold",
+                      "request line holds, float tokens outside the schema, tagged JSON that "
+                      "`to_json` never writes, a value no engine object can be built to hold, a "
+                      "conversion the codec refuses as not modelled",
 }
 UNTAGGED = "untagged"
 TAG = re.compile(r"([a-z]+(?:-[a-z]+)*): ")
@@ -387,8 +388,8 @@ LISTS = {
     "equivalent": ("Equivalent on every input: [mutation-equivalent.txt](mutation-equivalent.txt)",
                    "Left out of both scores; `scripts/mutants.sh diff` does not fail on them. "
                    "Where only one score's run has the mutant survive, the line says so."),
-    "corpus": ("Out of the corpus's reach: [mutation-equivalent-corpus.txt]"
-               "(mutation-equivalent-corpus.txt)",
+    "corpus": ("Unseen by the protocol or out of the corpus's reach: "
+               "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt)",
                "Left out of score 2 only: score 1 catches each of them."),
 }
 
@@ -450,7 +451,8 @@ def measure(score, mutants):
 # (the dump, an error's words or offset, reserved room, speed, text for people): no corpus case
 # could catch one. The other kinds are out of reach: code the kit never reaches, or an input no
 # recorded case holds; the corpus's reach is measured by their share.
-UNSEEN_KINDS = ("dump-only", "error-detail", "capacity-only", "speed-only", "not-carried")
+UNSEEN_KINDS = ("dump-only", "error-detail", "capacity-only", "speed-only", "filter-only",
+                "not-carried")
 
 
 def out_of_reach(score, measured):
@@ -502,7 +504,7 @@ def render():
         n, unseen, total, viable = out_of_reach("corpus", m["corpus"])
         notes.append(f"Excluded from {SHORT['corpus']} as out of the corpus's reach (listed only in "
                      "[mutation-equivalent-corpus.txt](mutation-equivalent-corpus.txt), kinds "
-                     "`out-of-reach`, `no-corpus-case` and `filter-only`): "
+                     "`out-of-reach` and `no-corpus-case`): "
                      f"{n} of {total} mutants ({pct(n, total)}), {n} of the {viable} that compile "
                      f"({pct(n, viable)}). Excluded because they change only what the testee "
                      "protocol does not show (kinds " + ", ".join(f"`{k}`" for k in UNSEEN_KINDS)
