@@ -149,7 +149,8 @@ impl Cause {
             }
             Cause::FreshObjectId => {
                 "bytes2var makes an `EncodedObjectAsID` holding the id read; the oracle's re-encoding of it \
-                 writes that wrapper's own instance id, new on every run (the id read is stable: see the tree)"
+                 writes that wrapper's own instance id, new on every run (the id read is stable: see the tree), \
+                 as does the wrapper's text where a typed PackedStringArray converts it to a String"
             }
             Cause::F32ThroughF64 => {
                 "the 3.x oracle reads a float32 through a GDScript float (f64): a signalling NaN comes back \
@@ -209,6 +210,18 @@ fn has_object_id(v: &Value) -> bool {
     }
 }
 
+/// Whether a tagged tree holds text that names an `EncodedObjectAsID` by its own instance id, as
+/// 4.x's `String(Variant)` writes a placeholder (an object id converted to text by a typed
+/// PackedStringArray: `<EncodedObjectAsID#-9223372…>`).
+fn names_a_placeholder(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.starts_with("<EncodedObjectAsID#"),
+        Value::Object(o) => o.values().any(names_a_placeholder),
+        Value::Array(a) => a.iter().any(names_a_placeholder),
+        _ => false,
+    }
+}
+
 /// The cause of an answer, as the engine wrote it, that differed between two runs of the same
 /// case (corpus records, saved reproducers).
 pub fn nondeterministic(r: &Record) -> Cause {
@@ -227,7 +240,8 @@ pub fn nondeterministic(r: &Record) -> Cause {
 /// campaign seed 4001: a NodePath name's padding byte, beside an object id written in full).
 pub fn nondeterministic_in_campaign(r: &Record) -> Cause {
     let nodepath = mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath");
-    if !nodepath && r.objects && [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
+    let trees = || [&r.tree, &r.value].into_iter().flatten();
+    if !nodepath && (r.objects && trees().any(has_object_id) || trees().any(names_a_placeholder)) {
         Cause::FreshObjectId
     } else {
         nondeterministic_apart_from_ids(r)
@@ -275,6 +289,19 @@ mod tests {
         r.tree = Some(serde_json::json!({"type": "Object", "id": "5"}));
         assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectId);
         r.tree = Some(serde_json::json!({"type": "int", "value": "1"}));
+        assert_eq!(
+            nondeterministic_in_campaign(&r),
+            Cause::Unexplained(Kind::EngineDefect)
+        );
+        // A placeholder converted to text names its own instance id, with objects or not (4.6.3,
+        // campaign seed 9101, case 33278: an object id in an Array typed as PackedStringArray).
+        r.objects = false;
+        r.tree = Some(
+            serde_json::json!({"type": "Array", "element_type": {"builtin": "PackedStringArray"},
+            "value": [{"type": "PackedStringArray", "value": ["<EncodedObjectAsID#-9223371994122123445>"]}]}),
+        );
+        assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectId);
+        r.tree = Some(serde_json::json!({"type": "String", "value": "EncodedObjectAsID"}));
         assert_eq!(
             nondeterministic_in_campaign(&r),
             Cause::Unexplained(Kind::EngineDefect)
