@@ -341,8 +341,8 @@ KINDS = {
     "dump-only": "only the annotated dump (the decoder's trace, `gdmarshal::inspect`), which the "
                  "testee protocol does not carry",
     "error-detail": "only an error's byte offset or words, or which of two reads refuses the "
-                    "input: conform judges a refusal by its verdict (with `--strict-errors`, its "
-                    "kind too)",
+                    "input with the same kind: the gate judges a refusal by its verdict and kind "
+                    "(`conform --strict-errors`)",
     "not-carried": "only something else the testee protocol does not carry: a float token's "
                    "spelling (floats are compared by their bits), text for people, the stack a "
                    "drop needs",

@@ -41,6 +41,8 @@ fn conform(version: &str, select: &[&str]) -> (u64, u64) {
             .args([
                 "conform", "--testee", KIT, "--godot", version, "--format", "json",
             ])
+            // As the kits are held (scripts/kits.sh): a refusal must also be of the engine's kind.
+            .arg("--strict-errors")
             // The corpus of the tree under test (a mutation run's copy holds its own), not the
             // one the judge was built beside, which may change while a run goes on.
             .arg("--corpus")
