@@ -6,8 +6,9 @@ use std::process::ExitCode;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{EXIT_FOUND, EXIT_TROUBLE, fail};
+use gdmarshal_lab::corpus::generate::{generate, generate_keeping};
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
-use gdmarshal_lab::corpus::{self, all_cases, generate::generate, known};
+use gdmarshal_lab::corpus::{self, all_cases, known};
 use gdmarshal_lab::oracle;
 use gdmarshal_lab::{Answerer, ThisCodec};
 
@@ -21,7 +22,7 @@ pub struct CorpusArgs {
 #[derive(clap::Subcommand, Debug)]
 enum CorpusCommand {
     /// Ask every installed engine every case and rewrite its corpus file.
-    Generate(GenerateArgs),
+    Generate(NewCorpusArgs),
     /// Check the codec against every case, and (with engines) that the engines still answer as
     /// the corpus says: the regression gate.
     Check(CheckArgs),
@@ -35,6 +36,19 @@ enum CorpusCommand {
     /// stored properties of the classes its records hold, and rewrite corpus/classes/ and its
     /// checksums (what `corpus check` judges full objects and script paths with).
     Classes(GenerateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct NewCorpusArgs {
+    #[command(flatten)]
+    common: GenerateArgs,
+    /// Keep the recorded answer of every case that the engine's corpus file already answers as
+    /// the case is asked now (same name, input or value, and objects), and ask the engine only
+    /// the others (new cases, and those whose input or value changed): cases are added with the
+    /// earlier records left byte for byte as they were. `corpus check` holds the kept answers to
+    /// the engines.
+    #[arg(long)]
+    keep_recorded: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -89,7 +103,7 @@ struct CheckArgs {
 pub fn run_corpus(a: &CorpusArgs) -> ExitCode {
     match &a.command {
         CorpusCommand::Generate(g) => {
-            g.limits.install();
+            g.common.limits.install();
             generate_cmd(g)
         }
         CorpusCommand::Check(c) => {
@@ -203,7 +217,17 @@ pub(crate) fn print_refused(engine: &str, refused: usize) {
     }
 }
 
-fn generate_cmd(a: &GenerateArgs) -> ExitCode {
+fn generate_cmd(g: &NewCorpusArgs) -> ExitCode {
+    let a = &g.common;
+    // What is recorded now, by version, when the earlier answers are to be kept.
+    let recorded = if g.keep_recorded && a.dir.join("manifest.json").exists() {
+        match corpus::load(&a.dir) {
+            Ok(c) => c,
+            Err(e) => return fail(format!("--keep-recorded: {e}")),
+        }
+    } else {
+        Vec::new()
+    };
     let engines = match start_engines(&a.engines) {
         Ok(e) => e,
         Err(e) => return fail(e),
@@ -211,12 +235,22 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
     for mut engine in engines {
         let info = engine.info().clone();
         let cases = all_cases(info.profile);
+        let earlier = recorded
+            .iter()
+            .find(|c| c.entry.version == info.version)
+            .map_or(&[][..], |c| &c.records[..]);
         let b = bar(cases.len(), engine.name());
-        let generated = generate(&mut engine, &cases, &mut |done| b.set_position(done as u64));
+        let generated = if g.keep_recorded {
+            generate_keeping(&mut engine, &cases, earlier, &mut |done| {
+                b.set_position(done as u64)
+            })
+        } else {
+            generate(&mut engine, &cases, &mut |done| b.set_position(done as u64)).map(|r| (r, 0))
+        };
         b.finish_and_clear();
         print_incidents(&info.version, &engine.take_incidents());
         print_refused(&info.version, engine.refused());
-        let records = match generated {
+        let (records, kept) = match generated {
             Ok(r) => r,
             Err(e) => {
                 for u in &e.unanswered {
@@ -240,8 +274,13 @@ fn generate_cmd(a: &GenerateArgs) -> ExitCode {
             .iter()
             .filter(|r| matches!(r.verdict, corpus::Verdict::Crashed | corpus::Verdict::Hung))
             .count();
+        let kept = if g.keep_recorded {
+            format!(" ({kept} kept as recorded, {} asked)", records.len() - kept)
+        } else {
+            String::new()
+        };
         outln!(
-            "Godot {}: {} cases, {} invalid ({:.0}%), {} nondeterministic, {} crashed or hung the engine",
+            "Godot {}: {} cases{kept}, {} invalid ({:.0}%), {} nondeterministic, {} crashed or hung the engine",
             info.version,
             records.len(),
             invalid,

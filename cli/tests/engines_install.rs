@@ -288,6 +288,33 @@ fn a_served_release_is_installed_checked_and_answers() {
     );
     assert_eq!(code, 0, "{out}{err}");
     assert!(recorded.join("godot-4.6.3.stable.jsonl").is_file());
+
+    // Asked again keeping what is recorded: nothing is asked and the file stays byte for byte;
+    // a file that fails its checks is refused, not regenerated.
+    let file = recorded.join("godot-4.6.3.stable.jsonl");
+    let before = std::fs::read(&file).unwrap();
+    let keep = [
+        "corpus",
+        "generate",
+        "--engine",
+        "4.6.3",
+        "--corpus",
+        dir,
+        "--keep-recorded",
+    ];
+    let (code, out, err) = run(&cache, &keep);
+    assert_eq!(code, 0, "{out}{err}");
+    let n = recorded_cases("4.6.3.stable");
+    assert!(
+        out.contains(&format!("{n} cases ({n} kept as recorded, 0 asked)")),
+        "{out}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    std::fs::write(&file, [&before[..], b"\n"].concat()).unwrap();
+    let (code, out, err) = run(&cache, &keep);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("--keep-recorded: "), "{err}");
+    std::fs::write(&file, &before).unwrap();
     let testee = format!("{} testee", common::BIN);
     let (code, out, err) = run(
         &cache,

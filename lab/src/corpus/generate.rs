@@ -148,3 +148,108 @@ pub fn generate(
         })
     }
 }
+
+/// [`generate`] for the cases that `recorded` does not answer as they are asked now
+/// ([`Record::answers`]: a new name, or an input or value that changed); the others keep their
+/// recorded answer as it is. Returns every case's record in the order of `cases`, and how many
+/// were kept. Adding cases to a corpus this way leaves the earlier records byte for byte as they
+/// were (the engine's own words in `error`, such as a backtrace's line numbers, would otherwise
+/// change with the oracle's script); `gdmarshal corpus check` holds the kept answers to the
+/// engines.
+pub fn generate_keeping(
+    engine: &mut dyn Answerer,
+    cases: &[Case],
+    recorded: &[Record],
+    progress: &mut dyn FnMut(usize),
+) -> Result<(Vec<Record>, usize), GenerateFailed> {
+    let profile = engine.profile();
+    let by_name: std::collections::HashMap<&str, &Record> =
+        recorded.iter().map(|r| (r.name.as_str(), r)).collect();
+    let kept: Vec<Option<&Record>> = cases
+        .iter()
+        .map(|c| {
+            by_name
+                .get(c.name())
+                .copied()
+                .filter(|r| r.answers(c, profile))
+        })
+        .collect();
+    let ask: Vec<Case> = cases
+        .iter()
+        .zip(&kept)
+        .filter(|(_, k)| k.is_none())
+        .map(|(c, _)| c.clone())
+        .collect();
+    let mut asked = generate(engine, &ask, progress)?.into_iter();
+    let n_kept = kept.iter().flatten().count();
+    let records = kept
+        .into_iter()
+        .map(|k| match k {
+            Some(r) => Some(r.clone()),
+            None => asked.next(),
+        })
+        .collect::<Option<Vec<Record>>>()
+        .expect("one record for each case asked");
+    Ok((records, n_kept))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::all_cases;
+    use crate::this_codec::ThisCodec;
+
+    /// An answerer that counts the cases it is asked.
+    struct Counting {
+        inner: ThisCodec,
+        asked: Vec<String>,
+    }
+
+    impl Answerer for Counting {
+        fn name(&self) -> &str {
+            "counting"
+        }
+        fn version(&self) -> &str {
+            "counting"
+        }
+        fn profile(&self) -> gdmarshal::profile::Profile {
+            self.inner.profile()
+        }
+        fn answer(&mut self, cases: &[Case]) -> Vec<crate::Answer> {
+            self.asked
+                .extend(cases.iter().map(|c| c.name().to_string()));
+            self.inner.answer(cases)
+        }
+    }
+
+    #[test]
+    fn only_new_and_changed_cases_are_asked_and_the_rest_kept_as_recorded() {
+        let profile: gdmarshal::profile::Profile = "4.6".parse().unwrap();
+        let cases: Vec<Case> = all_cases(profile).into_iter().take(40).collect();
+        let mut engine = Counting {
+            inner: ThisCodec::new(profile),
+            asked: Vec::new(),
+        };
+        let full = generate(&mut engine, &cases, &mut |_| {}).unwrap();
+        // Recorded: every case but the 4th, the 10th with another input, and words of its own
+        // in the 20th's error text, which must survive.
+        let mut recorded = full.clone();
+        recorded[19].error = "as recorded".into();
+        recorded[9].input = Some("00".into());
+        recorded.remove(3);
+        engine.asked.clear();
+        let (records, kept) =
+            generate_keeping(&mut engine, &cases, &recorded, &mut |_| {}).unwrap();
+        assert_eq!(kept, 38);
+        let names = |i: usize| cases[i].name().to_string();
+        // Each case asked twice, as generate does.
+        assert_eq!(engine.asked, [names(3), names(9), names(3), names(9)]);
+        assert_eq!(records.len(), cases.len());
+        for (r, c) in records.iter().zip(&cases) {
+            assert_eq!(r.name, c.name());
+        }
+        assert_eq!(records[19].error, "as recorded");
+        assert_eq!(records[9], full[9]);
+        assert_eq!(records[3], full[3]);
+    }
+}

@@ -127,7 +127,25 @@ pub enum NoRecord {
     NoAnswer(String),
 }
 
+/// What a record keeps of the case it answers: the input (hex) of a decode case, the value
+/// (tagged JSON) of an encode case.
+fn question(case: &Case, profile: Profile) -> (Option<String>, Option<Value>) {
+    match case {
+        Case::Decode { input, .. } => (Some(hex(input)), None),
+        Case::Encode { value, .. } => (None, Some(to_json(value, profile, FloatStyle::Shortest))),
+    }
+}
+
 impl Record {
+    /// Whether this record answers `case` as it is asked now: the same name, direction and
+    /// objects, and the same input or value.
+    pub fn answers(&self, case: &Case, profile: Profile) -> bool {
+        self.name == case.name()
+            && self.direction == case.direction()
+            && self.objects == case.objects()
+            && (self.input.clone(), self.value.clone()) == question(case, profile)
+    }
+
     /// The record of an engine's answer to a case, or why the answer makes none.
     pub fn of(case: &Case, answer: &Answer, profile: Profile) -> Result<Record, NoRecord> {
         let mut r = Record {
@@ -143,12 +161,7 @@ impl Record {
             nondeterministic: Vec::new(),
             error: String::new(),
         };
-        match case {
-            Case::Decode { input, .. } => r.input = Some(hex(input)),
-            Case::Encode { value, .. } => {
-                r.value = Some(to_json(value, profile, FloatStyle::Shortest));
-            }
-        }
+        (r.input, r.value) = question(case, profile);
         let words = match (answer, r.direction) {
             (
                 Answer::Decoded {
