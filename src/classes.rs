@@ -19,9 +19,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::profile::Profile;
 use crate::value::{ContainerType, Object, Variant};
 
 mod places;
+mod setters;
 mod stored;
 
 use places::{Places, Step};
@@ -39,6 +41,8 @@ pub struct ClassList {
     defaults: HashMap<String, ClassDefaults>,
     /// The res:// paths of the project's scripts, where known.
     scripts: Option<HashSet<String>>,
+    /// The profile whose setters convert a property given a value of another type, where known.
+    setters: Option<Profile>,
 }
 
 /// Why a value does not fit an engine's classes; each names where in the value, as the
@@ -136,6 +140,17 @@ impl ClassList {
             by_name: classes.into_iter().map(|(n, p, i)| (n, (p, i))).collect(),
             defaults: HashMap::new(),
             scripts: None,
+            setters: None,
+        }
+    }
+
+    /// The same list, completing full objects as `profile`'s engines set a property given a
+    /// value of another type than its default ([`ClassList::fill_stored`]); without it such a
+    /// value is refused.
+    pub fn with_setters_of(self, profile: Profile) -> ClassList {
+        ClassList {
+            setters: Some(profile),
+            ..self
         }
     }
 

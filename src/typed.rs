@@ -471,7 +471,7 @@ fn to_float<F: Default>(
 
 /// `Variant::operator String()` for the types whose text is plain; floats and math types would
 /// need the engine's number formatting, and objects' text names live instance ids.
-fn to_text(v: &Variant) -> Result<String, &'static str> {
+pub(crate) fn to_text(v: &Variant) -> Result<String, &'static str> {
     Ok(match v {
         Variant::Nil => "<null>".into(),
         Variant::Bool(b) => b.to_string(),

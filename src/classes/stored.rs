@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 
 use super::places::{Places, Step};
+use super::setters::{Setter, set_as};
 use super::{ClassError, ClassList, Path};
 use crate::value::{Object, Variant};
 
@@ -69,9 +70,11 @@ impl ClassList {
     /// Completes every full object in `v` as the engine holds it after decoding, and writes it:
     /// the class's stored properties in its order, each with the value set where one was given
     /// (the last one of that name), else its default; a property the class does not have is
-    /// dropped, as `set()` ignores it. Refuses, leaving `v` part-way, where the result depends on
-    /// what the codec does not know: a class without defaults, a value of another type than the
-    /// default (the setter converts it), a property that is not stored, or metadata.
+    /// dropped, as `set()` ignores it. A value of another type than the default is set as the
+    /// setters of the list's profile convert it ([`ClassList::with_setters_of`]). Refuses,
+    /// leaving `v` part-way, where the result depends on what the codec does not know: a class
+    /// without defaults, a value of another type whose conversion is not reproduced (or a list
+    /// without a profile), a property that is not stored, or metadata.
     pub fn fill_stored(&self, v: &mut Variant) -> Result<(), ClassError> {
         // Without recursion: a value may nest thousands deep.
         let mut places = Places::new();
@@ -138,10 +141,15 @@ impl ClassList {
         let mut out = d.stored.clone();
         for (name, value) in given {
             if let Some((_, slot)) = out.iter_mut().find(|(n, _)| *n == name) {
-                if !same_kind(slot, &value) {
-                    return Err(unmodelled(&name, CONVERTED));
+                if same_kind(slot, &value) {
+                    *slot = value;
+                    continue;
                 }
-                *slot = value;
+                match self.setters.map(|p| set_as(p, slot, &value)) {
+                    Some(Setter::Set(v)) => *slot = v,
+                    Some(Setter::Keep) => {}
+                    Some(Setter::Unknown) | None => return Err(unmodelled(&name, CONVERTED)),
+                }
             } else if name.starts_with("metadata/") {
                 return Err(unmodelled(&name, METADATA));
             } else if d.is_unstored(&name) {
@@ -323,6 +331,53 @@ mod tests {
                 ("resource_name", Variant::String("o".into())),
                 ("script", Variant::Nil),
             ])
+        );
+    }
+
+    /// With a profile's setters, a value of another type is set as its engines set it, in the
+    /// order given: Godot 4.6.3 sets `resource_name` from 5 as "5" and from nil then "b" as "b"
+    /// (campaign seed 9101, case 225466); 3.6.2 keeps what the property held ("a", given 5
+    /// after it); a conversion not reproduced is still refused.
+    #[test]
+    fn the_profile_s_setters_decide_values_of_another_type() {
+        let name = |given: Vec<Variant>| {
+            resource(given.into_iter().map(|v| ("resource_name", v)).collect())
+        };
+        let named = |text: &str| {
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(false)),
+                ("resource_name", Variant::String(text.into())),
+                ("script", Variant::Nil),
+            ])
+        };
+        let four = list().with_setters_of(profile());
+        let three = list().with_setters_of("3.6".parse().unwrap());
+        let cases = [
+            (&four, vec![Variant::Int(5)], named("5")),
+            (
+                &four,
+                vec![Variant::Nil, Variant::String("b".into())],
+                named("b"),
+            ),
+            (
+                &three,
+                vec![Variant::String("a".into()), Variant::Int(5)],
+                named("a"),
+            ),
+        ];
+        for (list, given, want) in cases {
+            let mut v = name(given);
+            list.fill_stored(&mut v).unwrap();
+            assert_eq!(v, want);
+        }
+        let mut v = name(vec![Variant::Float(2.5)]);
+        assert_eq!(
+            four.fill_stored(&mut v),
+            Err(ClassError::UnmodelledProperty {
+                path: "$".into(),
+                property: "resource_name".into(),
+                why: CONVERTED,
+            })
         );
     }
 

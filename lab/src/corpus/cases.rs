@@ -1846,7 +1846,7 @@ fn typed_dictionaries(ctx: &mut Ctx) {
 }
 
 /// `decode/objects/{name}` for each input, objects allowed.
-fn with_objects(ctx: &mut Ctx, inputs: Vec<(&str, Vec<u8>)>) {
+fn with_objects(ctx: &mut Ctx, inputs: Vec<(impl std::fmt::Display, Vec<u8>)>) {
     for (k, input) in inputs {
         ctx.decode(format!("decode/objects/{k}"), input, true);
     }
@@ -1996,10 +1996,64 @@ fn stored_properties(ctx: &mut Ctx) {
         ),
     ];
     let options = gdmarshal::EncodeOptions { full_objects: true };
-    let inputs = values
+    let mut inputs: Vec<(String, Vec<u8>)> = values
         .into_iter()
-        .filter_map(|(k, v)| Some((k, gdmarshal::encode(&v, ctx.profile, options).ok()?)))
+        .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))
         .collect();
+    // A Resource's String and bool properties given a value of each other kind: what the
+    // setter makes of it (`gdmarshal::classes::ClassList::with_setters_of`).
+    let resource = |props: Vec<(&str, Variant)>| {
+        Variant::object(Object::Full {
+            class: s("Resource"),
+            properties: props.into_iter().map(|(n, v)| (s(n), v)).collect(),
+        })
+    };
+    let path = Variant::node_path(NodePath {
+        names: vec!["a".into()],
+        subnames: vec![],
+        absolute: true,
+    });
+    let others = [
+        ("int", Variant::Int(5)),
+        ("int0", Variant::Int(0)),
+        ("nil", Variant::Nil),
+        ("bool", Variant::Bool(true)),
+        ("float", Variant::Float(2.5)),
+        ("string", Variant::String("true".into())),
+        ("string_name", Variant::StringName("sn".into())),
+        ("node_path", path),
+        ("array", Variant::Array(Array::new(vec![Variant::Int(1)]))),
+        (
+            "vector2",
+            Variant::Vector2(reals(ctx.profile, 2, 0x3fc0_0000)),
+        ),
+    ];
+    let mut other_type = Vec::new();
+    for (property, own) in [("name", "string"), ("local", "bool")] {
+        let full = if property == "name" {
+            "resource_name"
+        } else {
+            "resource_local_to_scene"
+        };
+        for (kind, v) in others.iter().filter(|(k, _)| *k != own) {
+            other_type.push((
+                format!("stored_other_type_{property}_from_{kind}"),
+                resource(vec![(full, v.clone())]),
+            ));
+        }
+    }
+    other_type.push((
+        s("stored_other_type_name_after_text"),
+        resource(vec![
+            ("resource_name", Variant::String("a".into())),
+            ("resource_name", Variant::Int(5)),
+        ]),
+    ));
+    for (k, v) in other_type {
+        if let Ok(b) = gdmarshal::encode(&v, ctx.profile, options) {
+            inputs.push((k, b));
+        }
+    }
     with_objects(ctx, inputs);
 }
 

@@ -151,8 +151,8 @@ pub fn load(
         line: e.line(),
         message: e.to_string(),
     })?;
-    let list =
-        class_list(&v).ok_or_else(|| problem("no list of [name, parent, instantiable]".into()))?;
+    let list = class_list(&v, profile)
+        .ok_or_else(|| problem("no list of [name, parent, instantiable]".into()))?;
     let defaults = class_defaults(&v, profile).ok_or_else(|| problem("no defaults".into()))?;
     Ok(Some(
         defaults

@@ -17,7 +17,7 @@ impl Engine {
     /// Asks the engine for its classes (and a 4.x engine's project scripts).
     pub fn classes(&mut self) -> Result<ClassList, AskError> {
         let j = self.classes_answer()?;
-        class_list(&j).ok_or(AskError::NoClasses(j))
+        class_list(&j, self.info().profile).ok_or(AskError::NoClasses(j))
     }
 
     /// The engine's answer to the `classes` request, as it gave it.
@@ -42,9 +42,10 @@ impl Engine {
     }
 }
 
-/// The class list of a `classes` answer, with the project's scripts where it has them; `None`
-/// if it holds no list of `[name, parent, instantiable]`.
-pub fn class_list(j: &Value) -> Option<ClassList> {
+/// The class list of a `classes` answer of an engine of `profile`, with the project's scripts
+/// where it has them and the profile's setters; `None` if it holds no list of `[name, parent,
+/// instantiable]`.
+pub fn class_list(j: &Value, profile: Profile) -> Option<ClassList> {
     let read = |c: &Value| {
         let [name, parent, instantiable] = c.as_array()?.as_slice() else {
             return None;
@@ -56,7 +57,8 @@ pub fn class_list(j: &Value) -> Option<ClassList> {
         ))
     };
     let list = j.get("classes").and_then(Value::as_array)?;
-    let classes = ClassList::new(list.iter().map(read).collect::<Option<Vec<_>>>()?);
+    let classes =
+        ClassList::new(list.iter().map(read).collect::<Option<Vec<_>>>()?).with_setters_of(profile);
     // 4.x engines also tell the project's scripts, which their decoders load.
     let scripts = j.get("scripts").and_then(Value::as_array).map(|s| {
         s.iter()
