@@ -37,6 +37,12 @@ pub struct Decoded {
     /// `bytes_to_var`. This can exceed the input length by up to 3 when the input ends inside the
     /// padding of a trailing `PackedByteArray`, which the engines accept.
     pub consumed: usize,
+    /// Elements of typed containers that were decoded and then dropped as the engine drops an
+    /// element it does not convert (an Array's element, a Dictionary's entry by its key), where
+    /// they hold a full object: the engine instantiated the object (and loaded its script) on
+    /// the way, so a class or script it lacks fails the whole input even though the value
+    /// keeps nothing of it. What an engine has is its own to know (`classes::ClassList`).
+    pub dropped: Vec<Variant>,
 }
 
 /// Decodes one value from the start of `bytes`.
@@ -80,12 +86,14 @@ fn run<T: Trace>(
         pool,
         missing_padding: 0,
         reserve_budget: bytes.len(),
+        dropped: Vec::new(),
     };
     let mut value = Variant::Nil;
     d.value(0, &mut value).map_err(|e| *e)?;
     Ok(Decoded {
         value,
         consumed: d.r.pos() + d.missing_padding,
+        dropped: d.dropped,
     })
 }
 
@@ -103,6 +111,8 @@ struct Decoder<'a, 't, T: Trace> {
     /// reservations stay within what the input could hold (a 40-byte value per 4 bytes at most),
     /// however deep the containers that claim huge counts are nested.
     reserve_budget: usize,
+    /// See [`Decoded::dropped`].
+    dropped: Vec<Variant>,
 }
 
 type R<V> = Result<V, Failure>;
@@ -111,6 +121,25 @@ type R<V> = Result<V, Failure>;
 pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
 impl<'a, T: Trace> Decoder<'a, '_, T> {
+    /// Whether `v` holds a full object (only ever decoded with objects allowed).
+    fn objects_in(&self, v: &Variant) -> bool {
+        if !self.opts.allow_objects {
+            return false;
+        }
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            match v {
+                Variant::Object(o) if matches!(**o, Object::Full { .. }) => return true,
+                Variant::Array(a) => stack.extend(a.items()),
+                Variant::Dictionary(d) => {
+                    stack.extend(d.entries().iter().flat_map(|(k, v)| [k, v]))
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     fn u32(&mut self, name: &'static str) -> R<u32> {
         let start = self.r.pos();
         let v = self.r.u32(name)?;
@@ -716,9 +745,13 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
+                let saved = self.objects_in(&item).then(|| item.clone());
                 let kept = typed::admit(&element_type, item, self.profile)
                     .map_err(|u| self.unmodelled(at, u))?;
-                items.extend(kept);
+                match kept {
+                    Some(item) => items.push(item),
+                    None => self.dropped.extend(saved),
+                }
             }
             i += 1;
         }
@@ -809,10 +842,20 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             // `d[key] = value` checks the key's type but not the value's: the engine converts or
             // drops a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
+                let saved =
+                    (self.objects_in(k) || self.objects_in(v)).then(|| [k.clone(), v.clone()]);
                 let profile = self.profile;
+                let mut dropped = false;
                 entries
-                    .admit_last(|k| typed::admit(&key_type, k, profile))
+                    .admit_last(|k| {
+                        let kept = typed::admit(&key_type, k, profile);
+                        dropped = matches!(kept, Ok(None));
+                        kept
+                    })
                     .map_err(|u| self.unmodelled(at, u))?;
+                if dropped {
+                    self.dropped.extend(saved.into_iter().flatten());
+                }
             } else {
                 entries.settle_last();
             }
@@ -923,6 +966,67 @@ mod tests {
         v.parse().unwrap()
     }
 
+    /// A full object in a typed container that drops it is kept apart in `dropped` (with the
+    /// value of its entry, for a Dictionary's key), since the engine instantiates it before
+    /// dropping it: Godot 4.6.3 refuses these inputs with a class it lacks and drops a Resource
+    /// (the corpus's `decode/objects/dropped_*` cases); without full objects nothing is kept.
+    #[test]
+    fn dropped_elements_with_full_objects_are_kept_apart() {
+        let objects = DecodeOptions {
+            allow_objects: true,
+        };
+        let full = |class: &str| {
+            Variant::object(Object::Full {
+                class: class.into(),
+                properties: vec![],
+            })
+        };
+        let decoded = |hex: &str, opts| decode(&unhex(hex).unwrap(), p("4.6"), opts).unwrap();
+        let array = "1c0001002500000001000000180000000b0000004e6f53756368436c6173730000000000";
+        let d = decoded(array, objects);
+        assert_eq!(
+            d.value,
+            Variant::Array(Array::typed(
+                ContainerType::Builtin(VariantType::PackedColorArray),
+                vec![]
+            ))
+        );
+        assert_eq!(d.dropped, [full("NoSuchClass")]);
+        let dictionary = "1b000100020000000200000018000000080000005265736f75726365000000000200000001000000020000000200000018000000080000005265736f7572636500000000";
+        let d = decoded(dictionary, objects);
+        assert_eq!(d.dropped, [full("Resource"), Variant::Int(1)]);
+        let Variant::Dictionary(kept) = &d.value else {
+            panic!("{:?}", d.value)
+        };
+        assert_eq!(kept.entries(), [(Variant::Int(2), full("Resource"))]);
+        // An element dropped with an object nested in it is kept, one with none is not.
+        let written = |item: Variant, full_objects| {
+            let typed = Array::typed(ContainerType::Builtin(VariantType::Int), vec![item]);
+            let options = crate::encode::EncodeOptions { full_objects };
+            crate::encode::encode(&Variant::Array(typed), p("4.6"), options).unwrap()
+        };
+        let ints = |item| written(item, true);
+        let nested = Variant::Array(Array::new(vec![Variant::Array(Array::new(vec![full(
+            "NoSuchClass",
+        )]))]));
+        let d = decode(&ints(nested.clone()), p("4.6"), objects).unwrap();
+        assert_eq!(d.dropped, [nested]);
+        let in_dictionary = Variant::Dictionary(crate::value::Dictionary::new(vec![(
+            Variant::Int(1),
+            full("NoSuchClass"),
+        )]));
+        let d = decode(&ints(in_dictionary.clone()), p("4.6"), objects).unwrap();
+        assert_eq!(d.dropped, [in_dictionary]);
+        // An object written as its id (a placeholder the decoder does not instantiate by class)
+        // is not kept.
+        let by_id = Variant::Array(Array::new(vec![Variant::object(Object::Id(5))]));
+        let d = decode(&written(by_id, false), p("4.6"), objects).unwrap();
+        assert_eq!(d.dropped, []);
+        let plain = Variant::Array(Array::new(vec![Variant::Int(7)]));
+        let d = decode(&ints(plain), p("4.6"), objects).unwrap();
+        assert_eq!(d.dropped, []);
+    }
+
     /// The error decoding `hex` under 4.6 (without objects) ends in: the input must be refused.
     fn refused_by_46(hex: &str) -> DecodeError {
         let bytes = unhex(hex).unwrap();
@@ -939,6 +1043,7 @@ mod tests {
             pool: &mut BufferPool::new(),
             missing_padding: 0,
             reserve_budget: bytes.len(),
+            dropped: Vec::new(),
         })
     }
 

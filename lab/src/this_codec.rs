@@ -90,7 +90,10 @@ impl ThisCodec {
         };
         match decode(input, self.profile, options) {
             Ok(d) => {
-                self.check_decoded(&d.value)?;
+                // The engine instantiated the objects of dropped elements too.
+                for v in d.dropped.iter().chain([&d.value]) {
+                    self.check_decoded(v)?;
+                }
                 let held = objects.then(|| self.as_engine_holds(&d.value)).flatten();
                 let value = held.as_ref().unwrap_or(&d.value);
                 Ok((

@@ -4,7 +4,9 @@
 use gdmarshal::header::FLAG_OBJECT_AS_ID;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
-use gdmarshal::value::{Array, I32s, NodePath, Object, Reals, Text, Variant};
+use gdmarshal::value::{
+    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Text, Variant,
+};
 
 use super::{Ctx, le, s};
 
@@ -336,6 +338,38 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
         typed(rid, &null),
         false,
     );
+    // A full object in a typed container that drops it (no conversion to the element or key
+    // type): the engine instantiates it first, so a class it lacks fails the whole input, and
+    // one it has leaves nothing behind.
+    let full = |class: &str| {
+        Variant::object(Object::Full {
+            class: class.into(),
+            properties: vec![],
+        })
+    };
+    let with_full = gdmarshal::EncodeOptions { full_objects: true };
+    for (class, what) in [("Resource", "resource"), ("NoSuchClass", "unknown_class")] {
+        let colours = ContainerType::Builtin(T::PackedColorArray);
+        let array = Variant::Array(Array::typed(colours, vec![full(class)]));
+        let mut dropped = vec![(format!("in_typed_array_{what}"), array)];
+        if ctx.profile.typed_dictionaries() {
+            let ints = ContainerType::Builtin(T::Int);
+            let entries = vec![
+                (full(class), Variant::Int(1)),
+                (Variant::Int(2), full(class)),
+            ];
+            let d = Dictionary::typed(ints, ContainerType::None, entries);
+            dropped.push((
+                format!("key_of_typed_dictionary_{what}"),
+                Variant::Dictionary(d),
+            ));
+        }
+        for (name, v) in dropped {
+            if let Ok(b) = gdmarshal::encode(&v, ctx.profile, with_full) {
+                ctx.decode(format!("decode/objects/dropped_{name}"), b, true);
+            }
+        }
+    }
     // Nil is no type's element but Object's: the engine refuses the Array (the codec must not
     // keep the nil).
     let nil = ctx.id(T::Nil);
