@@ -15,7 +15,7 @@ use crate::reader::{Failure, Reader};
 use crate::stack;
 use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, plain_window};
 use crate::trace::{NoTrace, Trace};
-use crate::typed;
+use crate::typed::{self, Admitted};
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
     Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
@@ -117,27 +117,30 @@ struct Decoder<'a, 't, T: Trace> {
 
 type R<V> = Result<V, Failure>;
 
+/// Whether `v` holds a full object.
+fn holds_full_object(v: &Variant) -> bool {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Variant::Object(o) if matches!(**o, Object::Full { .. }) => return true,
+            Variant::Array(a) => stack.extend(a.items()),
+            Variant::Dictionary(d) => stack.extend(d.entries().iter().flat_map(|(k, v)| [k, v])),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The class Godot gives objects that were decoded from instance ids.
 pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
 impl<'a, T: Trace> Decoder<'a, '_, T> {
-    /// Whether `v` holds a full object (only ever decoded with objects allowed).
-    fn objects_in(&self, v: &Variant) -> bool {
-        if !self.opts.allow_objects {
-            return false;
+    /// Keeps what a typed container dropped where it holds a full object ([`Decoded::dropped`]).
+    /// Each dropped value is walked once, as it leaves the value decoded.
+    fn keep_dropped<const N: usize>(&mut self, values: [Variant; N]) {
+        if values.iter().any(holds_full_object) {
+            self.dropped.extend(values);
         }
-        let mut stack = vec![v];
-        while let Some(v) = stack.pop() {
-            match v {
-                Variant::Object(o) if matches!(**o, Object::Full { .. }) => return true,
-                Variant::Array(a) => stack.extend(a.items()),
-                Variant::Dictionary(d) => {
-                    stack.extend(d.entries().iter().flat_map(|(k, v)| [k, v]))
-                }
-                _ => {}
-            }
-        }
-        false
     }
 
     fn u32(&mut self, name: &'static str) -> R<u32> {
@@ -745,12 +748,11 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             self.child(depth + 1, format_args!("[{i}]"), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
-                let saved = self.objects_in(&item).then(|| item.clone());
-                let kept = typed::admit(&element_type, item, self.profile)
-                    .map_err(|u| self.unmodelled(at, u))?;
-                match kept {
-                    Some(item) => items.push(item),
-                    None => self.dropped.extend(saved),
+                match typed::admit(&element_type, item, self.profile)
+                    .map_err(|u| self.unmodelled(at, u))?
+                {
+                    Admitted::Kept(item) => items.push(item),
+                    Admitted::Dropped(item) => self.keep_dropped([item]),
                 }
             }
             i += 1;
@@ -842,19 +844,12 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             // `d[key] = value` checks the key's type but not the value's: the engine converts or
             // drops a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
-                let saved =
-                    (self.objects_in(k) || self.objects_in(v)).then(|| [k.clone(), v.clone()]);
                 let profile = self.profile;
-                let mut dropped = false;
-                entries
-                    .admit_last(|k| {
-                        let kept = typed::admit(&key_type, k, profile);
-                        dropped = matches!(kept, Ok(None));
-                        kept
-                    })
+                let dropped = entries
+                    .admit_last(|k| typed::admit(&key_type, k, profile))
                     .map_err(|u| self.unmodelled(at, u))?;
-                if dropped {
-                    self.dropped.extend(saved.into_iter().flatten());
+                if let Some((k, v)) = dropped {
+                    self.keep_dropped([k, v]);
                 }
             } else {
                 entries.settle_last();

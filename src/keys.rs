@@ -17,6 +17,7 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 use crate::profile::{Family, Profile};
+use crate::typed::Admitted;
 use crate::value::{Components, Object, Reals, Variant};
 
 /// How a version's `hash_compare` differs from 4.x's, for the keys it decodes.
@@ -433,18 +434,21 @@ impl EntrySet {
     }
 
     /// Like [`EntrySet::settle_last`], but the key first goes through `admit`, which may convert
-    /// it, refuse the entry (`Ok(None)`) or fail (the entry is then dropped and the error returned).
+    /// it, drop the entry (returned) or fail (the entry is then dropped and the error returned).
     pub fn admit_last<E>(
         &mut self,
-        admit: impl FnOnce(Variant) -> Result<Option<Variant>, E>,
-    ) -> Result<(), E> {
+        admit: impl FnOnce(Variant) -> Result<Admitted, E>,
+    ) -> Result<Option<(Variant, Variant)>, E> {
         let Some((k, v)) = self.entries.pop() else {
-            return Ok(());
+            return Ok(None);
         };
-        if let Some(k) = admit(k)? {
-            self.insert(k, v);
-        }
-        Ok(())
+        Ok(match admit(k)? {
+            Admitted::Kept(k) => {
+                self.insert(k, v);
+                None
+            }
+            Admitted::Dropped(k) => Some((k, v)),
+        })
     }
 
     /// The entries in order.

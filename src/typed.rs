@@ -100,15 +100,30 @@ pub struct Unmodelled {
     pub why: &'static str,
 }
 
-/// The element as the container stores it: `Ok(None)` if the container drops it, [`Unmodelled`] if
-/// the engine keeps it converted in a way the codec does not reproduce.
-pub fn admit(
-    t: &ContainerType,
-    v: Variant,
-    profile: Profile,
-) -> Result<Option<Variant>, Unmodelled> {
+/// What a typed container does with an element.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Admitted {
+    /// The container stores this value (the element, converted where the types differ).
+    Kept(Variant),
+    /// The container drops the element, given back as it was read.
+    Dropped(Variant),
+}
+
+impl Admitted {
+    /// The value stored, if any.
+    pub fn kept(self) -> Option<Variant> {
+        match self {
+            Admitted::Kept(v) => Some(v),
+            Admitted::Dropped(_) => None,
+        }
+    }
+}
+
+/// The element as the container stores it, or dropped; [`Unmodelled`] if the engine keeps it
+/// converted in a way the codec does not reproduce.
+pub fn admit(t: &ContainerType, v: Variant, profile: Profile) -> Result<Admitted, Unmodelled> {
     let to = match t {
-        ContainerType::None => return Ok(Some(v)),
+        ContainerType::None => return Ok(Admitted::Kept(v)),
         ContainerType::Builtin(ty) => *ty,
         ContainerType::ClassName(_) | ContainerType::Script(_) => T::Object,
     };
@@ -116,17 +131,17 @@ pub fn admit(
         && matches!(**o, Object::Id(_))
         && !holds_object_ids(t)
     {
-        return Ok(None);
+        return Ok(Admitted::Dropped(v));
     }
     let from = v.get_type();
     if from == to || (to == T::Object && from == T::Nil) {
-        return Ok(Some(v));
+        return Ok(Admitted::Kept(v));
     }
     if !converts(from, to) {
-        return Ok(None);
+        return Ok(Admitted::Dropped(v));
     }
     convert(to, v, profile.double_reals)
-        .map(Some)
+        .map(Admitted::Kept)
         .map_err(|why| Unmodelled { from, to, why })
 }
 
@@ -523,7 +538,9 @@ mod tests {
     use super::*;
 
     fn admit46(t: VariantType, v: Variant) -> Option<Variant> {
-        admit(&ContainerType::Builtin(t), v, "4.6".parse().unwrap()).unwrap()
+        admit(&ContainerType::Builtin(t), v, "4.6".parse().unwrap())
+            .unwrap()
+            .kept()
     }
 
     #[test]
@@ -619,7 +636,9 @@ mod tests {
 
     /// `admit` under the profile of a double-precision 4.6 build, whose real_t is double.
     fn admit46_double(t: VariantType, v: Variant) -> Option<Variant> {
-        admit(&ContainerType::Builtin(t), v, "4.6-double".parse().unwrap()).unwrap()
+        admit(&ContainerType::Builtin(t), v, "4.6-double".parse().unwrap())
+            .unwrap()
+            .kept()
     }
 
     #[test]
