@@ -93,9 +93,7 @@ mod tests {
                 (&local, Variant::Int(2), set(Variant::Bool(true))),
                 (&local, Variant::Int(0), set(Variant::Bool(false))),
                 (&local, Variant::Float(0.5), set(Variant::Bool(true))),
-                (&local, Variant::Float(0.0), set(Variant::Bool(false))),
                 (&local, text("true"), set(Variant::Bool(true))),
-                (&local, text(""), set(Variant::Bool(false))),
                 (&local, Variant::Nil, set(Variant::Bool(false))),
                 (&local, vector.clone(), Setter::Unknown),
             ];
@@ -114,7 +112,6 @@ mod tests {
                 (&local, Variant::Int(2), set(Variant::Bool(true))),
                 (&local, Variant::Int(0), set(Variant::Bool(false))),
                 (&local, Variant::Float(0.5), set(Variant::Bool(true))),
-                (&local, Variant::Float(0.0), set(Variant::Bool(false))),
                 (&local, text("true"), Setter::Keep),
                 (&local, Variant::Nil, Setter::Keep),
                 (&local, vector.clone(), Setter::Keep),
