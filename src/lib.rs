@@ -104,6 +104,7 @@ pub mod properties;
 mod reader;
 mod stack;
 mod string;
+mod stringify;
 mod text;
 pub mod trace;
 pub mod typed;

@@ -12,8 +12,8 @@
 //! [`CONVERSIONS`] states which element types each type converts from, as the engine showed them;
 //! [`admit`] applies it. Every conversion was checked against Godot 4.6.3, and the vectors that show
 //! each rule are in `tests/engine_rules.rs`. A few conversions depend on things the bytes do not
-//! carry (the live objects of the engine process, the engine's float formatting and parsing, its
-//! approximate rotation checks): for those [`admit`] answers [`Unmodelled`] rather than guess, and
+//! carry (the live objects of the engine process, the engine's float parsing, its approximate
+//! rotation checks): for those [`admit`] answers [`Unmodelled`] rather than guess, and
 //! the decoder reports it as an error.
 
 use crate::convert::{
@@ -21,6 +21,7 @@ use crate::convert::{
 };
 use crate::decode::ENCODED_OBJECT_AS_ID;
 use crate::profile::Profile;
+use crate::stringify::stringify;
 use crate::types::VariantType;
 use crate::value::{Array, Components, ContainerType, I32s, Object, Reals, Variant};
 
@@ -435,7 +436,7 @@ fn packed_from(to: VariantType, items: &[Variant], wide: bool) -> Result<Variant
         T::PackedStringArray => V::PackedStringArray(
             items
                 .iter()
-                .map(|v| to_text(v).map(Into::into))
+                .map(|v| stringify(v).map(Into::into))
                 .collect::<Result<_, _>>()?,
         ),
         T::PackedVector2Array => V::PackedVector2Array(to_vectors(items, 2, wide)?),
@@ -481,21 +482,6 @@ fn to_float<F: Default>(
         Variant::Float(f) => from_float(*f),
         Variant::String(_) => return Err("String::to_float"),
         _ => F::default(),
-    })
-}
-
-/// `Variant::operator String()` for the types whose text is plain; floats and math types would
-/// need the engine's number formatting, and objects' text names live instance ids.
-pub(crate) fn to_text(v: &Variant) -> Result<String, &'static str> {
-    Ok(match v {
-        Variant::Nil => "<null>".into(),
-        Variant::Bool(b) => b.to_string(),
-        Variant::Int(i) => i.to_string(),
-        Variant::String(s) | Variant::StringName(s) => s.to_string(),
-        Variant::NodePath(np) => convert::node_path_text(np),
-        Variant::Callable => "null::null".into(),
-        Variant::Object(o) if matches!(**o, Object::Null) => "<Object#null>".into(),
-        _ => return Err("Variant::stringify of this type"),
     })
 }
 

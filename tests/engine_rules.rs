@@ -821,7 +821,7 @@ const VECTORS: &[V] = &[
         name: "packed_string/from_float",
         input: "1c00010022000000010000001c00000001000000030000000000c03f",
         objects: false,
-        answer: Unmodelled {
+        answer: Accepted {
             consumed: 28,
             tree: r#"{"element_type":{"builtin":"PackedStringArray"},"type":"Array","value":[{"type":"PackedStringArray","value":["1.5"]}]}"#,
             reencoded: "1c0001002200000001000000220000000100000004000000312e3500",

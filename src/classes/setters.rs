@@ -3,15 +3,17 @@
 //!
 //! Probed on every verified engine with a Resource given each kind of value
 //! (`decode/objects/stored_other_type_*` in the corpus). 4.x converts the value with `Variant`'s
-//! operator of the argument's type: `resource_name` from 5 is "5", from nil "<null>", from
-//! `[1]` "[1]"; `resource_local_to_scene` from "true", 2 or 0.5 is true. 3.x's builds (debug
+//! operator of the argument's type: a String property takes the value's text
+//! ([`crate::stringify`]: `resource_name` from 5 is "5", from nil "<null>", from 2.5 "2.5", from
+//! `[1]` "[1]"), a bool property whether the value is not its type's zero (`resource_local_to_scene`
+//! from "true", 2, 0.5, a path, `[1]` or `Vector2(1.5, 1.5)` is true). 3.x's builds (debug
 //! checks on, as every verified 3.x engine has them) call the setter only when
 //! `Variant::can_convert_strict` allows the type, and otherwise leave the property as it was: a
 //! String property takes a NodePath's text and nothing else, a bool property an int or a float.
 
 use crate::convert::node_path_text;
 use crate::profile::Profile;
-use crate::typed::to_text;
+use crate::stringify::{booleanize, stringify};
 use crate::value::Variant;
 
 /// What the setter makes of a value.
@@ -21,8 +23,8 @@ pub(super) enum Setter {
     Set(Variant),
     /// The setter is not called: the property keeps what it held.
     Keep,
-    /// What the engine makes of it is not reproduced here (float formatting, a container's
-    /// text, a property of another type).
+    /// What the engine makes of it is not reproduced here (an object's text, which names its
+    /// instance id; a property neither String nor bool).
     Unknown,
 }
 
@@ -33,7 +35,7 @@ pub(super) fn set_as(profile: Profile, default: &Variant, given: &Variant) -> Se
     let four = profile.major() >= 4;
     match (default, given) {
         (V::String(_), given) if four => {
-            to_text(given).map_or(Setter::Unknown, |t| Setter::Set(V::String(t.into())))
+            stringify(given).map_or(Setter::Unknown, |t| Setter::Set(V::String(t.into())))
         }
         (V::String(_), V::NodePath(np)) => {
             let unicode = np.names.iter().chain(&np.subnames).all(|t| t.is_unicode());
@@ -44,14 +46,10 @@ pub(super) fn set_as(profile: Profile, default: &Variant, given: &Variant) -> Se
             }
         }
         (V::String(_), _) => Setter::Keep,
-        (V::Bool(_), given) => match (given, four) {
-            (V::Int(i), _) => Setter::Set(V::Bool(*i != 0)),
-            (V::Float(f), _) => Setter::Set(V::Bool(*f != 0.0)),
-            (V::Nil, true) => Setter::Set(V::Bool(false)),
-            (V::String(s) | V::StringName(s), true) => Setter::Set(V::Bool(!s.is_empty())),
-            (_, true) => Setter::Unknown,
-            (_, false) => Setter::Keep,
-        },
+        (V::Bool(_), given) if four => Setter::Set(V::Bool(booleanize(given))),
+        (V::Bool(_), V::Int(i)) => Setter::Set(V::Bool(*i != 0)),
+        (V::Bool(_), V::Float(f)) => Setter::Set(V::Bool(*f != 0.0)),
+        (V::Bool(_), _) => Setter::Keep,
         _ => Setter::Unknown,
     }
 }
@@ -87,15 +85,17 @@ mod tests {
                 (&name, Variant::Bool(true), set(text("true"))),
                 (&name, Variant::StringName("sn".into()), set(text("sn"))),
                 (&name, path.clone(), set(text("/a"))),
-                // "2.5", "[1]" and "(1.5, 1.5)": the engine's float formatting.
-                (&name, Variant::Float(2.5), Setter::Unknown),
-                (&name, array.clone(), Setter::Unknown),
+                (&name, Variant::Float(2.5), set(text("2.5"))),
+                (&name, array.clone(), set(text("[1]"))),
+                (&name, vector.clone(), set(text("(1.5, 1.5)"))),
                 (&local, Variant::Int(2), set(Variant::Bool(true))),
                 (&local, Variant::Int(0), set(Variant::Bool(false))),
                 (&local, Variant::Float(0.5), set(Variant::Bool(true))),
                 (&local, text("true"), set(Variant::Bool(true))),
                 (&local, Variant::Nil, set(Variant::Bool(false))),
-                (&local, vector.clone(), Setter::Unknown),
+                (&local, path.clone(), set(Variant::Bool(true))),
+                (&local, array.clone(), set(Variant::Bool(true))),
+                (&local, vector.clone(), set(Variant::Bool(true))),
             ];
             for (default, given, want) in cases {
                 assert_eq!(set_as(p, default, &given), want, "{p} {given:?}");

@@ -17,9 +17,11 @@ use gdmarshal::value::{
 use crate::case::Case;
 
 mod conversions;
+mod stringify;
 mod windows;
 
 use conversions::{conversion_edges, typed_conversions};
+use stringify::stringify;
 use windows::string_windows;
 
 const INTS: &[i64] = &[
@@ -1259,6 +1261,10 @@ const INVALID_FAMILIES: &[Family] = &[
     Family {
         name: "string_windows",
         cases: string_windows,
+    },
+    Family {
+        name: "stringify",
+        cases: stringify,
     },
 ];
 

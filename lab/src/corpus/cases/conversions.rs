@@ -462,13 +462,34 @@ fn chosen_to_convert(profile: Profile, from: VariantType) -> Vec<Variant> {
 
 /// An Array typed as `to` holding those of `values` that the codec decodes in it on their own
 /// (the others would be refused as conversions it does not model), or none if none is left.
+/// Arrays whose elements' text needs the engine's number formatting are left out of a
+/// PackedStringArray, as they were when these cases were recorded: `decode/stringify/*` pins
+/// that text, and these cases stay as recorded.
 fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>> {
     let (arr, to_id) = (ctx.id(VariantType::Array), ctx.profile.id_of(to)?);
     let decodes =
         |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
+    let plain_text = |v: &Variant| match v {
+        Variant::Array(a) => a.items().iter().all(|item| {
+            matches!(
+                item,
+                Variant::Nil
+                    | Variant::Bool(_)
+                    | Variant::Int(_)
+                    | Variant::String(_)
+                    | Variant::StringName(_)
+                    | Variant::NodePath(_)
+                    | Variant::Callable
+            ) || matches!(item.as_object(), Some(Object::Null))
+        }),
+        _ => true,
+    };
     let mut input = le(&[arr | 1 << 16, to_id, 0]);
     let mut n = 0u32;
     for v in values {
+        if to == VariantType::PackedStringArray && !plain_text(v) {
+            continue;
+        }
         let Some(b) = ctx.canonical(v) else { continue };
         let one = [le(&[arr | 1 << 16, to_id, 1]), b.clone()].concat();
         if decodes(&one) {
@@ -481,7 +502,7 @@ fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>
 }
 
 /// Components of the profile's width.
-fn reals_of(profile: Profile, v: &[f64]) -> Reals {
+pub(super) fn reals_of(profile: Profile, v: &[f64]) -> Reals {
     if profile.double_reals {
         Reals::from(v.to_vec())
     } else {

@@ -1,0 +1,311 @@
+//! The text 4.x makes of a value (`Variant::stringify`, `gdmarshal`'s `stringify` module): an
+//! Array typed as PackedStringArray converts each element of an Array it is given to its text,
+//! and a String property's setter takes the text of a value of another type (a bool property,
+//! whether the value is its type's zero).
+
+use gdmarshal::types::VariantType;
+use gdmarshal::value::{Array, Dictionary, NodePath, Object, Signal, Variant};
+
+use super::conversions::reals_of;
+use super::{Ctx, le, s};
+
+/// `decode/stringify/*`: numbers at every width and magnitude, a value of every type, strings
+/// with every escape, nesting at the recursion limit; and `decode/objects/stored_text_*`: a
+/// Resource's `resource_name` and `resource_local_to_scene` given values of other types.
+pub(super) fn stringify(ctx: &mut Ctx) {
+    use VariantType as T;
+    if !ctx.profile.typed_arrays() {
+        return;
+    }
+    let profile = ctx.profile;
+    let reals = |v: &[f64]| reals_of(profile, v);
+    let mut bits = splitmix(0x5eed_5719);
+    // Doubles: the ends of each decimals range, ties, and values drawn from bit patterns and
+    // from every magnitude.
+    let mut floats: Vec<f64> = vec![
+        0.1,
+        1.0 / 3.0,
+        -0.0,
+        1e14 + 0.5,
+        123_456_789_012_345.6,
+        1e15 + 0.5,
+        999_999_999_999_999.5,
+        99.999_999_999_999_99,
+        9.999_999_999_999_999,
+        10.000_000_000_000_002,
+        0.000_000_000_000_025,
+        0.000_030_517_578_125,
+        5e-15,
+        -1e-20,
+        5e-324,
+        9.223_372_036_854_776e18,
+        -9.223_372_036_854_776e18,
+        1e300,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    ];
+    for k in 0..120 {
+        let r = bits();
+        floats.push(if k % 3 == 0 {
+            f64::from_bits(r)
+        } else {
+            let unit = (r >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+            unit * 10f64.powi((r % 40) as i32 - 20)
+        });
+    }
+    // Components: the same, at the profile's width (six decimals in single precision).
+    let mut components: Vec<f64> = vec![
+        0.1,
+        1.0 / 3.0,
+        12.345_678,
+        123.031_25,
+        1_234_567.9,
+        5_000_000.5,
+        5_000_001.5,
+        12_345_678.9,
+        99.999_999,
+        -1e-7,
+        0.000_001_5,
+        0.000_000_5,
+        3.4e38,
+        f64::NAN,
+        -0.0,
+    ];
+    for _ in 0..60 {
+        let r = bits();
+        let unit = (r >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
+        components.push(unit * 10f64.powi((r % 20) as i32 - 10));
+    }
+    let vectors: Vec<Variant> = components
+        .chunks(2)
+        .map(|c| Variant::Vector2(reals(&[c[0], *c.get(1).unwrap_or(&0.0)])))
+        .collect();
+    let fours: Vec<Variant> = components
+        .chunks(4)
+        .filter(|c| c.len() == 4)
+        .flat_map(|c| {
+            let c = [c[0], c[1], c[2], c[3]];
+            [
+                Variant::Quaternion(reals(&c)),
+                Variant::Plane(reals(&c)),
+                Variant::Color(c.map(|x| x as f32)),
+            ]
+        })
+        .collect();
+    let text = |t: &str| Variant::String(t.into());
+    let path = |names: &[&str], subnames: &[&str], absolute| {
+        Variant::node_path(NodePath {
+            names: names.iter().map(|n| (*n).into()).collect(),
+            subnames: subnames.iter().map(|n| (*n).into()).collect(),
+            absolute,
+        })
+    };
+    let of = |ty: VariantType, v: &[f64]| Variant::from_reals(ty, reals(v)).expect("size");
+    let count = |n: usize| (0..n).map(|i| i as f64 * 1.25 - 2.5).collect::<Vec<_>>();
+    let array = |items: Vec<Variant>| Variant::Array(Array::new(items));
+    let each_type = vec![
+        Variant::Nil,
+        Variant::Bool(true),
+        Variant::Int(i64::MIN),
+        Variant::Float(2.5),
+        text("top \"level\"\n"),
+        of(T::Vector2, &count(2)),
+        Variant::Vector2i([1, -2].into_iter().collect()),
+        of(T::Rect2, &count(4)),
+        Variant::Rect2i([1, 2, 3, i32::MIN].into_iter().collect()),
+        of(T::Vector3, &count(3)),
+        Variant::Vector3i([1, 2, 3].into_iter().collect()),
+        of(T::Transform2D, &count(6)),
+        of(T::Vector4, &count(4)),
+        Variant::Vector4i([1, 2, 3, 4].into_iter().collect()),
+        of(T::Plane, &count(4)),
+        of(T::Quaternion, &count(4)),
+        of(T::Aabb, &count(6)),
+        of(T::Basis, &count(9)),
+        of(T::Transform3D, &count(12)),
+        of(T::Projection, &count(16)),
+        Variant::Color([0.25, -0.0, 1.0, 0.03125]),
+        Variant::StringName("name".into()),
+        path(&["a", "b"], &["c", "d"], true),
+        Variant::Rid(u64::MAX),
+        Variant::object(Object::Null),
+        Variant::Callable,
+        Variant::Signal(Box::new(Signal {
+            name: s("changed"),
+            object_id: 0x7fff_0000_0000_0001,
+        })),
+        Variant::Dictionary(Dictionary::new(vec![])),
+        Variant::Dictionary(Dictionary::new(vec![
+            (text("b"), Variant::Int(1)),
+            (Variant::StringName("k".into()), path(&["p"], &[], false)),
+            (
+                of(T::Vector2, &[1.0, 2.0]),
+                array(vec![Variant::Float(0.1)]),
+            ),
+            (Variant::Nil, array(vec![])),
+        ])),
+        array(vec![array(vec![Variant::Int(3)]), text("s")]),
+        Variant::PackedByteArray(vec![0, 255]),
+        Variant::PackedInt32Array(vec![-1, i32::MAX]),
+        Variant::PackedInt64Array(vec![i64::MIN, 5]),
+        Variant::PackedFloat32Array(vec![0.1, 1.0, f32::NAN, 123.456, 1e20]),
+        Variant::PackedFloat64Array(vec![0.1, -0.0, f64::NEG_INFINITY, 5e-324]),
+        Variant::PackedStringArray(vec!["a".into(), "b\"c".into(), "\n".into(), "".into()]),
+        Variant::PackedVector2Array(reals(&[0.1, 2.0, -1e-7, 1.5])),
+        Variant::PackedVector3Array(reals(&[1.0, 2.0, 3.25])),
+        Variant::PackedColorArray(vec![[0.5, 0.25, 0.125, 0.0625]]),
+        Variant::PackedVector4Array(reals(&[1.0, 2.0, 3.0, 0.1])),
+    ];
+    // Inside a container a string is quoted with C escapes; every character the escapes know,
+    // and some they leave alone.
+    let escapes: Vec<Variant> = [
+        "q\"uote",
+        "it's",
+        "back\\slash",
+        "\u{7}\u{8}\u{c}\n\r\t\u{b}",
+        "\u{1}\u{1b}\u{7f}",
+        "é✓😀\u{a0}",
+    ]
+    .into_iter()
+    .map(text)
+    .collect();
+    let escaped = vec![
+        array(escapes.clone()),
+        array(
+            escapes
+                .iter()
+                .map(|t| match t {
+                    Variant::String(s) => Variant::StringName(s.clone()),
+                    _ => unreachable!(),
+                })
+                .collect(),
+        ),
+        array(vec![path(&["a\"b", "c\\d"], &["e'f"], false)]),
+        Variant::Dictionary(Dictionary::new(
+            escapes.iter().map(|k| (k.clone(), k.clone())).collect(),
+        )),
+    ];
+    let nested = |levels: usize, dictionary: bool| {
+        let mut v = Variant::Int(1);
+        for _ in 0..levels {
+            v = if dictionary {
+                Variant::Dictionary(Dictionary::new(vec![(text("s"), v)]))
+            } else {
+                array(vec![v])
+            };
+        }
+        // The typed array's own element is the outermost level's Array.
+        array(vec![v])
+    };
+    let strings = ctx.id(T::PackedStringArray);
+    let mut cases: Vec<(String, Vec<Variant>)> = vec![
+        (
+            s("floats"),
+            floats.into_iter().map(Variant::Float).collect(),
+        ),
+        (s("vectors"), vectors),
+        (s("quaternions_planes_colours"), fours),
+        (s("each_type"), each_type),
+        (s("escapes"), escaped),
+    ];
+    for (levels, dictionary, name) in [
+        (101, false, "arrays_101"),
+        (102, false, "arrays_102"),
+        (101, true, "dictionaries_101"),
+        (102, true, "dictionaries_102"),
+    ] {
+        let Variant::Array(a) = nested(levels, dictionary) else {
+            unreachable!()
+        };
+        cases.push((s(name), a.items().to_vec()));
+    }
+    for (name, items) in cases {
+        let element = ctx.canonical(&array(items)).expect("encodable");
+        let arr = ctx.id(T::Array);
+        let input = [le(&[arr | 1 << 16, strings, 1]), element].concat();
+        ctx.decode(format!("decode/stringify/{name}"), input, false);
+    }
+    stored_text(ctx);
+}
+
+/// A Resource's String property given a value of each type that has a text of its own, and its
+/// bool property given values at and beside their type's zero.
+fn stored_text(ctx: &mut Ctx) {
+    use VariantType as T;
+    let profile = ctx.profile;
+    let of = |ty: VariantType, v: &[f64]| Variant::from_reals(ty, reals_of(profile, v));
+    let identity3 = [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    let named = [
+        ("color", Some(Variant::Color([1.0, 0.502, 0.0, 1.0]))),
+        ("quaternion", of(T::Quaternion, &[0.0, 0.0, 0.0, 1.0])),
+        ("plane", of(T::Plane, &[0.0, 1.0, 0.0, 0.5])),
+        ("basis", of(T::Basis, &identity3)),
+        (
+            "dictionary",
+            Some(Variant::Dictionary(Dictionary::new(vec![(
+                Variant::String("k".into()),
+                Variant::Float(0.1),
+            )]))),
+        ),
+        (
+            "packed_float32",
+            Some(Variant::PackedFloat32Array(vec![0.1, 1e20])),
+        ),
+        ("nan", Some(Variant::Float(f64::NAN))),
+    ];
+    let local = [
+        ("color_black", Some(Variant::Color([0.0, 0.0, 0.0, 1.0]))),
+        ("color_clear", Some(Variant::Color([0.0; 4]))),
+        (
+            "quaternion_identity",
+            of(T::Quaternion, &[0.0, 0.0, 0.0, 1.0]),
+        ),
+        ("quaternion_zero", of(T::Quaternion, &[0.0; 4])),
+        ("basis_identity", of(T::Basis, &identity3)),
+        ("transform2d_zero", of(T::Transform2D, &[0.0; 6])),
+        ("vector2_negative_zero", of(T::Vector2, &[-0.0, 0.0])),
+        ("nan", Some(Variant::Float(f64::NAN))),
+        ("empty_array", Some(Variant::Array(Array::new(vec![])))),
+        (
+            "empty_packed_strings",
+            Some(Variant::PackedStringArray(vec![])),
+        ),
+        (
+            "empty_node_path",
+            Some(Variant::node_path(NodePath {
+                names: vec![],
+                subnames: vec![],
+                absolute: false,
+            })),
+        ),
+    ];
+    let cases = named
+        .into_iter()
+        .map(|(k, v)| (format!("name_from_{k}"), "resource_name", v))
+        .chain(
+            local
+                .into_iter()
+                .map(|(k, v)| (format!("local_from_{k}"), "resource_local_to_scene", v)),
+        );
+    let options = gdmarshal::EncodeOptions { full_objects: true };
+    for (name, property, value) in cases {
+        let resource = Variant::object(Object::Full {
+            class: s("Resource"),
+            properties: vec![(s(property), value.expect("size"))],
+        });
+        let input = gdmarshal::encode(&resource, profile, options).expect("encodable");
+        ctx.decode(format!("decode/objects/stored_text_{name}"), input, true);
+    }
+}
+
+/// Deterministic 64-bit values (SplitMix64), so that the cases stay the same.
+fn splitmix(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
