@@ -102,10 +102,12 @@ pub mod profile;
 #[cfg(feature = "test-support")]
 pub mod properties;
 mod reader;
+mod rotation;
 mod stack;
 mod string;
 mod stringify;
 mod text;
+mod to_float;
 pub mod trace;
 pub mod typed;
 pub mod types;

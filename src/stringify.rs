@@ -140,7 +140,9 @@ fn write(out: &mut String, v: &Variant, depth: u32) -> Result<(), &'static str> 
         V::Object(o) => match **o {
             Object::Null => out.push_str("<Object#null>"),
             _ => {
-                return Err("the text of an object, which names the instance id the engine gave it");
+                return Err(
+                    "the text of an object, which names the instance id the engine gave it",
+                );
             }
         },
         V::Callable => out.push_str("null::null"),

@@ -12,16 +12,19 @@
 //! [`CONVERSIONS`] states which element types each type converts from, as the engine showed them;
 //! [`admit`] applies it. Every conversion was checked against Godot 4.6.3, and the vectors that show
 //! each rule are in `tests/engine_rules.rs`. A few conversions depend on things the bytes do not
-//! carry (the live objects of the engine process, the engine's float parsing, its approximate
-//! rotation checks): for those [`admit`] answers [`Unmodelled`] rather than guess, and
-//! the decoder reports it as an error.
+//! carry (the live objects of the engine process) or that were measured only on single-precision
+//! builds (the rotation check of Quaternion from Basis, the NaN payloads of Basis from
+//! Quaternion): for those [`admit`] answers [`Unmodelled`] rather than guess, and the decoder
+//! reports it as an error.
 
 use crate::convert::{
     self, BLACK, Real, basis_from_quaternion, cast_i32, cast_i64, color_from_text, color_hex,
 };
 use crate::decode::ENCODED_OBJECT_AS_ID;
 use crate::profile::Profile;
+use crate::rotation;
 use crate::stringify::stringify;
+use crate::to_float::string_to_float;
 use crate::types::VariantType;
 use crate::value::{Array, Components, ContainerType, I32s, Object, Reals, Variant};
 
@@ -205,27 +208,31 @@ fn basis_of(q: &Reals, tail: usize) -> Result<Reals, &'static str> {
     if q.len() != 4 {
         return Err(WRONG_SIZE);
     }
-    // Where NaNs of two payloads meet, which one an operation passes on depends on the operand
-    // order the engine's compiler chose (x86 keeps the first operand's); with at most one payload
-    // (quieted) every result is that NaN or the default one, as computed here.
-    let payloads: Vec<u64> = match q.components() {
-        Components::F32(v) => v
-            .iter()
-            .filter(|x| x.is_nan())
-            .map(|x| u64::from(x.to_bits() | 1 << 22))
-            .collect(),
-        Components::F64(v) => v
-            .iter()
-            .filter(|x| x.is_nan())
-            .map(|x| x.to_bits() | 1 << 51)
-            .collect(),
-    };
-    if payloads.iter().any(|p| *p != payloads[0]) {
-        return Err("which of two NaN payloads the engine's compiled operand order passes on");
-    }
     Ok(match q.components() {
-        Components::F32(v) => run(v, tail, 0.0).into(),
-        Components::F64(v) => run(v, tail, 0.0).into(),
+        // Where NaNs of two payloads meet, which one an operation passes on follows the operand
+        // order the engine's compiler chose (x86 keeps the first operand's), as measured.
+        Components::F32(v) => match rotation::basis_of_nan_quaternion([v[0], v[1], v[2], v[3]]) {
+            Some(b) => b
+                .into_iter()
+                .chain(std::iter::repeat_n(0.0, tail))
+                .collect(),
+            None => run(v, tail, 0.0).into(),
+        },
+        Components::F64(v) => {
+            // With at most one payload (quieted) every result is that NaN or the default one,
+            // as computed here; the order of a double-precision build was not measured.
+            let payloads: Vec<u64> = v
+                .iter()
+                .filter(|x| x.is_nan())
+                .map(|x| x.to_bits() | 1 << 51)
+                .collect();
+            if payloads.iter().any(|p| *p != payloads[0]) {
+                return Err(
+                    "which of two NaN payloads the engine's compiled operand order passes on",
+                );
+            }
+            run(v, tail, 0.0).into()
+        }
     })
 }
 
@@ -358,10 +365,20 @@ fn convert(to: VariantType, v: Variant, wide: bool) -> Result<Variant, &'static 
         (T::Basis, V::Quaternion(q)) => V::Basis(basis_of(&q, 0)?),
         (T::Transform3D, V::Quaternion(q)) => V::Transform3D(basis_of(&q, 3)?),
         // `Basis::get_quaternion` first checks `is_rotation()` with approximate comparisons and
-        // gives the identity (with an error print) when it fails.
-        (T::Quaternion, V::Basis(_)) => {
-            return Err("Basis::get_quaternion's approximate rotation check");
-        }
+        // gives the identity (with an error print) when it fails; measured in single precision.
+        (T::Quaternion, V::Basis(r)) => match r.components() {
+            Components::F32(v) if v.len() == 9 => V::Quaternion(
+                rotation::quaternion_from_basis(std::array::from_fn(|i| v[i]))
+                    .into_iter()
+                    .collect(),
+            ),
+            Components::F32(_) => return Err(WRONG_SIZE),
+            Components::F64(_) => {
+                return Err(
+                    "Basis::get_quaternion's approximate rotation check in double precision",
+                );
+            }
+        },
         // A null object and an object id's placeholder (`EncodedObjectAsID`, which has no
         // `get_rid`) both give `RID()`; a full object answers its own `get_rid()`.
         (T::Rid, V::Object(o)) => match *o {
@@ -425,13 +442,13 @@ fn packed_from(to: VariantType, items: &[Variant], wide: bool) -> Result<Variant
             items
                 .iter()
                 .map(|v| to_float(v, |i| i as f64, |f| f))
-                .collect::<Result<_, _>>()?,
+                .collect(),
         ),
         T::PackedFloat32Array => V::PackedFloat32Array(
             items
                 .iter()
                 .map(|v| to_float(v, |i| i as f32, |f| f as f32))
-                .collect::<Result<_, _>>()?,
+                .collect(),
         ),
         T::PackedStringArray => V::PackedStringArray(
             items
@@ -469,20 +486,16 @@ fn to_int(v: &Variant, cast: fn(f64) -> i64) -> Result<i64, &'static str> {
     })
 }
 
-/// `Variant::operator float()` / `operator double()`; a String would go through
-/// `String::to_float`, which is not reproduced.
-fn to_float<F: Default>(
-    v: &Variant,
-    from_int: fn(i64) -> F,
-    from_float: fn(f64) -> F,
-) -> Result<F, &'static str> {
-    Ok(match v {
+/// `Variant::operator float()` / `operator double()`: a String through `String::to_float`
+/// (a double, rounded to a float for the narrower operator); types without a number give 0.
+fn to_float<F: Default>(v: &Variant, from_int: fn(i64) -> F, from_float: fn(f64) -> F) -> F {
+    match v {
         Variant::Bool(b) => from_int(*b as i64),
         Variant::Int(i) => from_int(*i),
         Variant::Float(f) => from_float(*f),
-        Variant::String(_) => return Err("String::to_float"),
+        Variant::String(s) => from_float(string_to_float(&s.to_string_lossy())),
         _ => F::default(),
-    })
+    }
 }
 
 /// `Variant::operator Vector2/3/4()` over `items`, flattened: vector elements of any size and

@@ -17,10 +17,12 @@ use gdmarshal::value::{
 use crate::case::Case;
 
 mod conversions;
+mod measured;
 mod stringify;
 mod windows;
 
 use conversions::{conversion_edges, typed_conversions};
+use measured::measured_conversions;
 use stringify::stringify;
 use windows::string_windows;
 
@@ -1265,6 +1267,10 @@ const INVALID_FAMILIES: &[Family] = &[
     Family {
         name: "stringify",
         cases: stringify,
+    },
+    Family {
+        name: "measured_conversions",
+        cases: measured_conversions,
     },
 ];
 

@@ -44,7 +44,7 @@ pub(super) fn typed_conversions(ctx: &mut Ctx) {
             values.extend((0..2).filter_map(|_| {
                 gdmarshal::generate::canonical_value_of(&mut u, &options, from).ok()
             }));
-            if let Some(input) = typed_array(ctx, *to, &values) {
+            if let Some(input) = typed_array_as_recorded(ctx, *to, &values) {
                 inputs.push((format!("{}_from_{}", to.name(), from.name()), input));
             }
         }
@@ -317,7 +317,7 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
         ),
     ];
     for (name, to, values) in cases {
-        if let Some(input) = typed_array(ctx, to, &values) {
+        if let Some(input) = typed_array_as_recorded(ctx, to, &values) {
             ctx.decode(format!("decode/typed_conversions/{name}"), input, false);
         }
     }
@@ -460,36 +460,46 @@ fn chosen_to_convert(profile: Profile, from: VariantType) -> Vec<Variant> {
     }
 }
 
+/// [`typed_array`] of the families recorded before the codec modelled the text of numbers and
+/// `String::to_float`: Arrays holding what it did not model then are left out as they were, so
+/// that these cases stay as recorded (elements whose text needs the engine's number formatting in
+/// a PackedStringArray, pinned by `decode/stringify/*`; strings in a packed float array, pinned by
+/// `*_from_Array_float_texts`).
+fn typed_array_as_recorded(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>> {
+    let as_recorded = |v: &&Variant| {
+        let Variant::Array(a) = v else { return true };
+        a.items().iter().all(|item| match to {
+            VariantType::PackedStringArray => {
+                matches!(
+                    item,
+                    Variant::Nil
+                        | Variant::Bool(_)
+                        | Variant::Int(_)
+                        | Variant::String(_)
+                        | Variant::StringName(_)
+                        | Variant::NodePath(_)
+                        | Variant::Callable
+                ) || matches!(item.as_object(), Some(Object::Null))
+            }
+            VariantType::PackedFloat32Array | VariantType::PackedFloat64Array => {
+                !matches!(item, Variant::String(_))
+            }
+            _ => true,
+        })
+    };
+    let kept: Vec<Variant> = values.iter().filter(as_recorded).cloned().collect();
+    typed_array(ctx, to, &kept)
+}
+
 /// An Array typed as `to` holding those of `values` that the codec decodes in it on their own
 /// (the others would be refused as conversions it does not model), or none if none is left.
-/// Arrays whose elements' text needs the engine's number formatting are left out of a
-/// PackedStringArray, as they were when these cases were recorded: `decode/stringify/*` pins
-/// that text, and these cases stay as recorded.
-fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>> {
+pub(super) fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Option<Vec<u8>> {
     let (arr, to_id) = (ctx.id(VariantType::Array), ctx.profile.id_of(to)?);
     let decodes =
         |b: &[u8]| gdmarshal::decode(b, ctx.profile, gdmarshal::DecodeOptions::default()).is_ok();
-    let plain_text = |v: &Variant| match v {
-        Variant::Array(a) => a.items().iter().all(|item| {
-            matches!(
-                item,
-                Variant::Nil
-                    | Variant::Bool(_)
-                    | Variant::Int(_)
-                    | Variant::String(_)
-                    | Variant::StringName(_)
-                    | Variant::NodePath(_)
-                    | Variant::Callable
-            ) || matches!(item.as_object(), Some(Object::Null))
-        }),
-        _ => true,
-    };
     let mut input = le(&[arr | 1 << 16, to_id, 0]);
     let mut n = 0u32;
     for v in values {
-        if to == VariantType::PackedStringArray && !plain_text(v) {
-            continue;
-        }
         let Some(b) = ctx.canonical(v) else { continue };
         let one = [le(&[arr | 1 << 16, to_id, 1]), b.clone()].concat();
         if decodes(&one) {

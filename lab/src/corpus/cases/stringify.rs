@@ -300,7 +300,7 @@ fn stored_text(ctx: &mut Ctx) {
 }
 
 /// Deterministic 64-bit values (SplitMix64), so that the cases stay the same.
-fn splitmix(mut state: u64) -> impl FnMut() -> u64 {
+pub(super) fn splitmix(mut state: u64) -> impl FnMut() -> u64 {
     move || {
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = state;
