@@ -177,10 +177,11 @@ fn classes_cmd(a: &GenerateArgs) -> ExitCode {
             })
         };
         outln!(
-            "{version}: {} classes, {} scripts, defaults of {} classes",
+            "{version}: {} classes, {} scripts, defaults of {} classes and {} given a script",
             count("classes"),
             count("scripts"),
-            count("defaults")
+            count("defaults"),
+            count("scripted")
         );
     }
     ExitCode::SUCCESS

@@ -1104,7 +1104,31 @@ func class_defaults(req: Dictionary) -> Dictionary:
 			if not (p.usage & PROPERTY_USAGE_STORAGE):
 				unstored.append(p.name)
 		out[c] = {"tree": tree(o, 0), "unstored": unstored}
-	return {"ok": true, "defaults": out}
+	# A class given one of the project's scripts, as the decoder sets a full object's script.
+	var scripted := []
+	for pair in req.get("scripted", []):
+		if not (pair is Array) or pair.size() != 2 or not (pair[0] is String) or not (pair[1] is String):
+			continue
+		var c: String = pair[0]
+		var path: String = pair[1]
+		if not ClassDB.class_exists(c) or not ClassDB.can_instantiate(c):
+			continue
+		if not path.begins_with("res://") or not ResourceLoader.exists(path, "Script"):
+			continue
+		var s = ResourceLoader.load(path, "Script")
+		var o = ClassDB.instantiate(c)
+		if o == null or s == null:
+			continue
+		o.set_script(s)
+		var unstored := []
+		for p in o.get_property_list():
+			if not (p.usage & PROPERTY_USAGE_STORAGE):
+				unstored.append(p.name)
+		scripted.append([c, path, {"tree": tree(o, 0), "unstored": unstored}])
+	var answer := {"ok": true, "defaults": out}
+	if req.has("scripted"):
+		answer["scripted"] = scripted
+	return answer
 
 
 # A Basis made from three distinct axes (the constructor's arguments are the x, y and z

@@ -16,6 +16,16 @@ use crate::answer::Answer;
 use crate::case::Case;
 use crate::oracle::IncidentRecord;
 
+/// The classes whose fresh objects' stored properties a batch of cases needs: classes alone, and
+/// (4.x) classes given one of the project's scripts, as (class, script path).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wanted {
+    /// Classes of full objects.
+    pub classes: BTreeSet<String>,
+    /// Classes of full objects whose `script` property names a script, with that script.
+    pub scripted: BTreeSet<(String, String)>,
+}
+
 /// Something that answers cases the way one Godot version does (or claims to).
 pub trait Answerer {
     /// A short name for messages (an engine's `4.6`, `gdmarshal`, a testee's own name).
@@ -66,9 +76,9 @@ pub trait Answerer {
     }
 
     /// The same classes, with the stored properties and defaults of those named in `wanted`
-    /// that the engine can instantiate (each asked once), so that the codec completes full
-    /// objects as the engine holds them ([`ClassList::fill_stored`]).
-    fn classes_with_defaults(&mut self, wanted: &BTreeSet<String>) -> Option<Arc<ClassList>> {
+    /// that the engine can instantiate, alone or given a script (each asked once), so that the
+    /// codec completes full objects as the engine holds them ([`ClassList::fill_stored`]).
+    fn classes_with_defaults(&mut self, wanted: &Wanted) -> Option<Arc<ClassList>> {
         let _ = wanted;
         self.classes()
     }

@@ -352,8 +352,9 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
 /// class lacks, and refuses a script path the project lacks. Each case was a known difference
 /// (`full-object`, `script-not-in-project`) before. A property of another type than its default
 /// is set as the engine's setter converts it (4.6 turns an int into its text, 3.x keeps what the
-/// property held); one whose conversion the codec does not reproduce (a float's text in 4.6, a
-/// `script` given an int) stays a known difference.
+/// property held); one whose conversion the codec does not reproduce (a Vector2 property given an
+/// int in 4.6, a `script` given an int in 3.x) stays a known difference. On 4.x an object given
+/// the project's script is held with the defaults of its class given that script.
 #[test]
 fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
     use gdmarshal::encode::{EncodeOptions, encode};
@@ -450,7 +451,10 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             j.detail
         );
         // The defaults, as the engine holds them in a fresh Resource.
-        let wanted = ["Resource".to_string()].into_iter().collect();
+        let wanted = gdmarshal_lab::answerer::Wanted {
+            classes: ["Resource".to_string()].into_iter().collect(),
+            ..Default::default()
+        };
         let classes = engine.classes_with_defaults(&wanted).unwrap();
         let stored: Vec<&str> = classes
             .defaults("Resource")
@@ -463,5 +467,37 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             "{}",
             spec.name
         );
+        if !profile.typed_arrays() {
+            continue;
+        }
+        // 4.x: a Resource given the project's script holds the script's path; a misnamed
+        // property beside it is dropped, so the codec agrees once it has those defaults.
+        let item = "res://fixtures/item.gd";
+        let wanted = gdmarshal_lab::answerer::Wanted {
+            scripted: [("Resource".to_string(), item.to_string())].into(),
+            ..Default::default()
+        };
+        let classes = engine.classes_with_defaults(&wanted).unwrap();
+        let script = classes
+            .scripted_defaults("Resource", item)
+            .unwrap()
+            .stored()
+            .iter()
+            .find(|(n, _)| n == "script")
+            .map(|(_, v)| v.clone());
+        assert_eq!(
+            script,
+            Some(gdmarshal::Variant::String(item.into())),
+            "{}",
+            spec.name
+        );
+        let scripted = full(
+            "Resource",
+            json!([["resourze_name", {"type": "String", "value": "x"}],
+                   ["script", {"type": "String", "value": item}]]),
+        );
+        let case = [decode("scripted", bytes(&scripted))];
+        let j = &campaign::classify_batch(&mut engine, &case, &known)[0];
+        assert_agree(&spec.name, &case[0], j);
     }
 }

@@ -67,6 +67,25 @@ impl ClassList {
         self.defaults.get(class)
     }
 
+    /// The same list, with the stored properties and defaults of an object of `class` given the
+    /// project's script at `script` (its `script` property holding the path): 4.x decoders load
+    /// the script a full object names and set it, and the object then holds the script's stored
+    /// variables too.
+    pub fn with_scripted_defaults(
+        mut self,
+        class: impl Into<String>,
+        script: impl Into<String>,
+        d: ClassDefaults,
+    ) -> ClassList {
+        self.scripted.insert((class.into(), script.into()), d);
+        self
+    }
+
+    /// The stored properties and defaults of `class` given the script at `script`, where known.
+    pub fn scripted_defaults(&self, class: &str, script: &str) -> Option<&ClassDefaults> {
+        self.scripted.get(&(class.to_string(), script.to_string()))
+    }
+
     /// Completes every full object in `v` as the engine holds it after decoding, and writes it:
     /// the class's stored properties in its order, each with the value set where one was given
     /// (the last one of that name), else its default; a property the class does not have is
@@ -127,7 +146,20 @@ impl ClassList {
         given: Vec<(String, Variant)>,
         path: Path,
     ) -> Result<Vec<(String, Variant)>, ClassError> {
-        let Some(d) = self.defaults.get(class) else {
+        // The script the object ends up with: the decoder sets each `script` given in turn.
+        let script = given
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "script")
+            .and_then(|(_, v)| match v {
+                Variant::String(s) => Some(s.to_string_lossy().into_owned()),
+                _ => None,
+            });
+        let d = match &script {
+            Some(script) => self.scripted_defaults(class, script),
+            None => self.defaults.get(class),
+        };
+        let Some(d) = d else {
             return Err(ClassError::NoDefaults {
                 path: path(),
                 class: class.to_string(),
@@ -140,6 +172,10 @@ impl ClassList {
         };
         let mut out = d.stored.clone();
         for (name, value) in given {
+            // The defaults hold the script the object ends up with.
+            if name == "script" && script.is_some() {
+                continue;
+            }
             if let Some((_, slot)) = out.iter_mut().find(|(n, _)| *n == name) {
                 if same_kind(slot, &value) {
                     *slot = value;
@@ -262,6 +298,47 @@ mod tests {
             class: "Resource".into(),
             properties: props.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
         })
+    }
+
+    /// An object given one of the project's scripts holds the stored properties of its class
+    /// with that script (Godot 4.6.3's `class_defaults` of Resource given
+    /// res://fixtures/item.gd, and its answer to corpus `decode/objects/scripted_misnamed_property`:
+    /// the misnamed property dropped, the defaults kept, the script written as its path).
+    #[test]
+    fn a_script_s_object_is_filled_from_the_defaults_with_that_script() {
+        let item = || Variant::String("res://fixtures/item.gd".into());
+        let defaults = ClassDefaults::new(
+            vec![
+                ("resource_local_to_scene".to_string(), Variant::Bool(false)),
+                ("resource_name".to_string(), Variant::String("".into())),
+                ("script".to_string(), item()),
+            ],
+            ["hp".to_string()],
+        );
+        let with_script =
+            list().with_scripted_defaults("Resource", "res://fixtures/item.gd", defaults);
+        let given = || {
+            resource(vec![
+                ("resNurce_local_to_scene", Variant::Bool(true)),
+                ("script", item()),
+            ])
+        };
+        let mut v = given();
+        with_script.fill_stored(&mut v).unwrap();
+        assert_eq!(
+            v,
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(false)),
+                ("resource_name", Variant::String("".into())),
+                ("script", item()),
+            ])
+        );
+        // Without those defaults the object is refused.
+        let mut v = given();
+        assert!(matches!(
+            list().fill_stored(&mut v),
+            Err(ClassError::NoDefaults { .. })
+        ));
     }
 
     /// What depends on the engine's setters is refused, with where and why: Godot 4.6.3 sets

@@ -1,6 +1,6 @@
 //! Classifying the engine's and the codec's answers to campaign cases.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -9,10 +9,11 @@ use super::reasons::Reason;
 use super::{causes, from_bytes};
 use crate::answer::Answer;
 use crate::answerer::Answerer;
+use crate::answerer::Wanted;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
-use crate::corpus::tree::classes_in;
+use crate::corpus::tree::{classes_in, scripted_in, scripted_in_input};
 use crate::corpus::{Case, Record, Rejection, Verdict};
 use crate::judge::Outcome;
 use crate::this_codec::ThisCodec;
@@ -192,10 +193,18 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
         })
         .collect();
     // The classes of the full objects to judge, whose stored properties the codec needs.
-    let mut wanted = BTreeSet::new();
+    let mut wanted = Wanted::default();
     for r in pending.iter().filter(|r| r.objects) {
         if let Some(t) = r.tree.as_ref().or(r.value.as_ref()) {
-            classes_in(t, &mut wanted);
+            classes_in(t, &mut wanted.classes);
+            scripted_in(t, &mut wanted.scripted);
+        }
+        if let Some(input) = r
+            .input
+            .as_deref()
+            .and_then(|h| gdmarshal::json::unhex(h).ok())
+        {
+            scripted_in_input(&input, profile, &mut wanted.scripted);
         }
     }
     let mut codec = ThisCodec::new(profile).with_classes(engine.classes_with_defaults(&wanted));

@@ -18,11 +18,13 @@ use crate::case::Case;
 
 mod conversions;
 mod measured;
+mod scripted;
 mod stringify;
 mod windows;
 
 use conversions::{conversion_edges, typed_conversions};
 use measured::measured_conversions;
+use scripted::scripted_objects;
 use stringify::stringify;
 use windows::string_windows;
 
@@ -1271,6 +1273,10 @@ const INVALID_FAMILIES: &[Family] = &[
     Family {
         name: "measured_conversions",
         cases: measured_conversions,
+    },
+    Family {
+        name: "scripted_objects",
+        cases: scripted_objects,
     },
 ];
 

@@ -1,8 +1,10 @@
 //! The engines' classes, recorded beside their answers (`corpus/classes/godot-VERSION.json`):
 //! what a decoder with objects depends on that the bytes do not carry. Each file holds an
 //! engine's answers as given (godot_project/README.md): `classes` (every class, its parent and
-//! whether it can be instantiated), `scripts` (4.x: its project's scripts) and `defaults` (the
-//! stored properties and defaults of the classes of the full objects in that engine's records).
+//! whether it can be instantiated), `scripts` (4.x: its project's scripts), `defaults` (the
+//! stored properties and defaults of the classes of the full objects in that engine's records)
+//! and `scripted` (4.x: the same of those classes given the scripts the records' full objects
+//! name).
 //! Classes differ between builds of one version (an editor build has more than a template), so
 //! these are the classes of the build that recorded the corpus. `classes/SHA256SUMS` holds each
 //! file's SHA-256; `gdmarshal corpus classes` records them, and `corpus check` judges the codec
@@ -20,9 +22,9 @@ use gdmarshal::profile::Profile;
 use super::Record;
 use super::integrity::{CorpusError, sha256_hex};
 use super::source::Source;
-use super::tree::classes_in;
+use super::tree::{classes_in, scripted_in, scripted_in_input};
 use crate::error::FileError;
-use crate::oracle::classes::{class_defaults, class_list};
+use crate::oracle::classes::{class_defaults, class_list, scripted_defaults};
 use crate::oracle::{AskError, Engine};
 
 /// The folder, in the corpus folder.
@@ -41,18 +43,41 @@ pub fn file_name(version: &str) -> String {
 pub fn record(engine: &mut Engine, records: &[Record]) -> Result<Value, AskError> {
     let classes = engine.classes_answer()?;
     let mut wanted = BTreeSet::new();
+    let mut scripted = BTreeSet::new();
     for r in records.iter().filter(|r| r.objects) {
         for t in [&r.tree, &r.value].into_iter().flatten() {
             classes_in(t, &mut wanted);
+            scripted_in(t, &mut scripted);
+        }
+        if let Some(input) = r
+            .input
+            .as_deref()
+            .and_then(|h| gdmarshal::json::unhex(h).ok())
+        {
+            scripted_in_input(&input, engine.info().profile, &mut scripted);
         }
     }
     let wanted: Vec<String> = wanted.into_iter().collect();
-    let defaults = engine.class_defaults_answer(&wanted)?;
+    // Only a 4.x engine loads the scripts a full object names (its `classes` answer lists its
+    // project's scripts); pairs of a script the project lacks are left out.
+    let project: BTreeSet<&str> = classes
+        .get("scripts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let scripted: Vec<(String, String)> = scripted
+        .into_iter()
+        .filter(|(_, s)| project.contains(s.as_str()))
+        .collect();
+    let defaults = engine.class_defaults_answer(&wanted, &scripted)?;
     let mut out = Map::new();
     for (key, answer) in [
         ("classes", &classes),
         ("scripts", &classes),
         ("defaults", &defaults),
+        ("scripted", &defaults),
     ] {
         if let Some(v) = answer.get(key) {
             out.insert(key.to_string(), v.clone());
@@ -154,9 +179,12 @@ pub fn load(
     let list = class_list(&v, profile)
         .ok_or_else(|| problem("no list of [name, parent, instantiable]".into()))?;
     let defaults = class_defaults(&v, profile).ok_or_else(|| problem("no defaults".into()))?;
-    Ok(Some(
-        defaults
-            .into_iter()
-            .fold(list, |l, (c, d)| l.with_defaults(c, d)),
-    ))
+    let list = defaults
+        .into_iter()
+        .fold(list, |l, (c, d)| l.with_defaults(c, d));
+    // Files recorded before scripted defaults were asked have none.
+    let scripted = scripted_defaults(&v, profile).unwrap_or_default();
+    Ok(Some(scripted.into_iter().fold(list, |l, (c, s, d)| {
+        l.with_scripted_defaults(c, s, d)
+    })))
 }

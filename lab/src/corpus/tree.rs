@@ -46,6 +46,68 @@ pub fn classes_in(tree: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// Every (class, script path) of a full object in a tagged-JSON tree whose `script` property is
+/// a String (the path a 4.x decoder loads), at any depth.
+pub fn scripted_in(tree: &Value, out: &mut BTreeSet<(String, String)>) {
+    match tree {
+        Value::Object(m) => {
+            if m.get("type").and_then(Value::as_str) == Some("Object")
+                && let Some(c) = m.get("class").and_then(Value::as_str)
+                && let Some(props) = m.get("properties").and_then(Value::as_array)
+            {
+                for p in props {
+                    if let Some([name, v]) = p.as_array().map(Vec::as_slice)
+                        && name.as_str() == Some("script")
+                        && v.get("type").and_then(Value::as_str) == Some("String")
+                        && let Some(path) = v.get("value").and_then(Value::as_str)
+                    {
+                        out.insert((c.to_string(), path.to_string()));
+                    }
+                }
+            }
+            m.values().for_each(|v| scripted_in(v, out));
+        }
+        Value::Array(a) => a.iter().for_each(|v| scripted_in(v, out)),
+        _ => {}
+    }
+}
+
+/// Every (class, script path) of a full object in what `input` decodes to with objects, in
+/// `profile`: the scripts the engine's decoder loads, which the engine's answer does not show
+/// where it could not set one (a script of another base class).
+pub fn scripted_in_input(
+    input: &[u8],
+    profile: gdmarshal::Profile,
+    out: &mut BTreeSet<(String, String)>,
+) {
+    let options = gdmarshal::DecodeOptions {
+        allow_objects: true,
+    };
+    let Ok(d) = gdmarshal::decode(input, profile, options) else {
+        return;
+    };
+    let mut stack: Vec<&gdmarshal::Variant> = vec![&d.value];
+    while let Some(v) = stack.pop() {
+        match v {
+            gdmarshal::Variant::Object(o) => {
+                if let gdmarshal::value::Object::Full { class, properties } = &**o {
+                    for (name, p) in properties {
+                        if let (true, gdmarshal::Variant::String(path)) = (name == "script", p) {
+                            out.insert((class.clone(), path.to_string_lossy().into_owned()));
+                        }
+                        stack.push(p);
+                    }
+                }
+            }
+            gdmarshal::Variant::Array(a) => stack.extend(a.items()),
+            gdmarshal::Variant::Dictionary(d) => {
+                stack.extend(d.entries().iter().flat_map(|(k, v)| [k, v]));
+            }
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

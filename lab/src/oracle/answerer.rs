@@ -62,26 +62,48 @@ impl Answerer for Engine {
 
     fn classes_with_defaults(
         &mut self,
-        wanted: &std::collections::BTreeSet<String>,
+        wanted: &crate::answerer::Wanted,
     ) -> Option<std::sync::Arc<gdmarshal::classes::ClassList>> {
         let list = Answerer::classes(self)?;
         let new: Vec<String> = wanted
+            .classes
             .iter()
             .filter(|c| list.instantiable(c) && !self.defaults_asked.contains(*c))
             .cloned()
             .collect();
-        if new.is_empty() {
+        // Only a 4.x engine's list names its project's scripts, which its decoder loads.
+        let scripted: Vec<(String, String)> = wanted
+            .scripted
+            .iter()
+            .filter(|(c, s)| {
+                list.instantiable(c)
+                    && list.scripts().is_some_and(|all| all.contains(s))
+                    && !self.scripted_asked.contains(&(c.clone(), s.clone()))
+            })
+            .cloned()
+            .collect();
+        if new.is_empty() && scripted.is_empty() {
             return Some(list);
         }
         self.defaults_asked.extend(new.iter().cloned());
+        self.scripted_asked.extend(scripted.iter().cloned());
         // A class the engine did not answer for stays without defaults: the codec then leaves
         // its objects as given.
-        let Ok(defaults) = self.class_defaults(&new) else {
-            return Some(list);
-        };
-        let more = defaults
-            .into_iter()
-            .fold((*list).clone(), |l, (c, d)| l.with_defaults(c, d));
+        let mut more = (*list).clone();
+        if !new.is_empty()
+            && let Ok(defaults) = self.class_defaults(&new)
+        {
+            more = defaults
+                .into_iter()
+                .fold(more, |l, (c, d)| l.with_defaults(c, d));
+        }
+        if !scripted.is_empty()
+            && let Ok(defaults) = self.scripted_defaults(&scripted)
+        {
+            more = defaults
+                .into_iter()
+                .fold(more, |l, (c, s, d)| l.with_scripted_defaults(c, s, d));
+        }
         let more = std::sync::Arc::new(more);
         self.class_list = Some(Some(more.clone()));
         Some(more)

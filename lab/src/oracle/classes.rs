@@ -32,14 +32,71 @@ impl Engine {
         &mut self,
         classes: &[String],
     ) -> Result<Vec<(String, ClassDefaults)>, AskError> {
-        let j = self.class_defaults_answer(classes)?;
+        let j = self.class_defaults_answer(classes, &[])?;
         class_defaults(&j, self.info().profile).ok_or(AskError::NoDefaults(j))
     }
 
-    /// The engine's answer to the `class_defaults` request for these classes, as it gave it.
-    pub fn class_defaults_answer(&mut self, classes: &[String]) -> Result<Value, AskError> {
-        self.ask_one(json!({"op": "class_defaults", "classes": classes}).to_string())
+    /// The engine's answer to the `class_defaults` request for these classes, and (4.x) these
+    /// classes given the project's scripts, as it gave it.
+    pub fn class_defaults_answer(
+        &mut self,
+        classes: &[String],
+        scripted: &[(String, String)],
+    ) -> Result<Value, AskError> {
+        let mut request = json!({"op": "class_defaults", "classes": classes});
+        if !scripted.is_empty() {
+            request["scripted"] = json!(scripted);
+        }
+        self.ask_one(request.to_string())
     }
+
+    /// Asks a 4.x engine for the stored properties and defaults of each class given the
+    /// project's script (class, script path): one entry for each pair it can make, read from its
+    /// tree of a fresh object of the class with the script set.
+    pub fn scripted_defaults(
+        &mut self,
+        pairs: &[(String, String)],
+    ) -> Result<Vec<(String, String, ClassDefaults)>, AskError> {
+        let j = self.class_defaults_answer(&[], pairs)?;
+        scripted_defaults(&j, self.info().profile).ok_or(AskError::NoDefaults(j))
+    }
+}
+
+/// Stored properties and defaults read from a tree of a fresh object of `class`; `None` where
+/// the tree is not a full object of it (`EncodedObjectAsID` answers as an id).
+fn defaults_of(class: &str, d: &Value, profile: Profile) -> Option<ClassDefaults> {
+    let value = from_json(d.get("tree")?, profile).ok()?;
+    let Some(Object::Full {
+        class: written,
+        properties,
+    }) = value.as_object()
+    else {
+        return None;
+    };
+    let unstored = d.get("unstored")?.as_array()?;
+    let unstored: Vec<String> = unstored
+        .iter()
+        .map(|n| n.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    (written == class).then(|| ClassDefaults::new(properties.clone(), unstored))
+}
+
+/// The defaults of the `scripted` entries of a `class_defaults` answer, read in `profile`;
+/// `None` if it holds no such list.
+pub fn scripted_defaults(
+    j: &Value,
+    profile: Profile,
+) -> Option<Vec<(String, String, ClassDefaults)>> {
+    let read = |e: &Value| {
+        let [class, script, d] = e.as_array()?.as_slice() else {
+            return None;
+        };
+        let (class, script) = (class.as_str()?, script.as_str()?);
+        let d = defaults_of(class, d, profile)?;
+        Some((class.to_string(), script.to_string(), d))
+    };
+    let all = j.get("scripted").and_then(Value::as_array)?;
+    Some(all.iter().filter_map(read).collect())
 }
 
 /// The class list of a `classes` answer of an engine of `profile`, with the project's scripts
@@ -76,23 +133,7 @@ pub fn class_list(j: &Value, profile: Profile) -> Option<ClassList> {
 /// out.
 pub fn class_defaults(j: &Value, profile: Profile) -> Option<Vec<(String, ClassDefaults)>> {
     let read = |(class, d): (&String, &Value)| -> Option<(String, ClassDefaults)> {
-        let value = from_json(d.get("tree")?, profile).ok()?;
-        let Some(Object::Full {
-            class: written,
-            properties,
-        }) = value.as_object()
-        else {
-            return None;
-        };
-        let unstored = d.get("unstored")?.as_array()?;
-        let unstored: Vec<String> = unstored
-            .iter()
-            .map(|n| n.as_str().map(str::to_string))
-            .collect::<Option<_>>()?;
-        (written == class).then(|| {
-            let d = ClassDefaults::new(properties.clone(), unstored);
-            (class.clone(), d)
-        })
+        Some((class.clone(), defaults_of(class, d, profile)?))
     };
     let all = j.get("defaults").and_then(Value::as_object)?;
     Some(all.iter().filter_map(read).collect())

@@ -91,6 +91,8 @@ pub struct Engine {
     pub(super) class_list: Option<Option<std::sync::Arc<gdmarshal::classes::ClassList>>>,
     /// The classes whose defaults were asked for, answered or not.
     pub(super) defaults_asked: std::collections::BTreeSet<String>,
+    /// The (class, script) pairs whose defaults were asked for, answered or not.
+    pub(super) scripted_asked: std::collections::BTreeSet<(String, String)>,
 }
 
 impl Engine {
@@ -121,6 +123,7 @@ impl Engine {
             ids_as_read: false,
             class_list: None,
             defaults_asked: Default::default(),
+            scripted_asked: Default::default(),
             restarts: 0,
             findings: Vec::new(),
             incidents: Vec::new(),
