@@ -633,12 +633,6 @@ pub fn run_engine(
             }
             run.built_from_bytes += u64::from(j.built_from_bytes);
             if let Some(reason) = j.reason {
-                eprintln!(
-                    "UNCMP {:?} {} INPUT {:?}",
-                    reason,
-                    j.detail.replace("\n", " | "),
-                    &batch[k]
-                );
                 run.uncompared
                     .entry(j.class)
                     .or_default()
