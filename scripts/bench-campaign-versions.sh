@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Campaign speed of this tree against an earlier revision, side by side in one run: for each
 # engine, `gdmarshal diff` of both builds with the same seed and cases, alternating, RUNS times;
-# prints each side's median cases/s and their ratio (docs/benchmarks.md, "Campaign speed across a
-# change"). The campaigns also show what each build leaves uncompared, by class.
+# prints each side's median cases/s (each run's in parentheses) and their ratio
+# (docs/benchmarks.md, "Campaign speed across a change").
 #
 #   scripts/bench-campaign-versions.sh --base REV [--engine NAME]... [--cases N] [--seed N] [--runs N]
 #
@@ -62,5 +62,6 @@ for engine in "${engines[@]}"; do
         after+=("$(rate "$new" "$engine" "$scratch/this-$engine-$run")")
     done
     b=$(median "${before[@]}") a=$(median "${after[@]}")
-    printf '| %s | %s | %s | %s | %s |\n' "$engine" "$b" "$a" "$(python3 -c "print(f'{$a / $b:.3f}')")" "$runs"
+    printf '| %s | %s (%s) | %s (%s) | %s | %s |\n' "$engine" "$b" "${before[*]}" "$a" "${after[*]}" \
+        "$(python3 -c "print(f'{$a / $b:.3f}')")" "$runs"
 done
