@@ -9,9 +9,8 @@
 //!   that makes nothing (`marshalls.cpp`, `ERR_UNAVAILABLE`): [`ClassList::check_decoded`];
 //! - a container typed by a class holds only objects of that class or its descendants
 //!   (`ContainerTypeValidate`), so none where the engine has no such class, and an object of a
-//!   class the engine lacks cannot exist: [`ClassList::check_encodable`] (a typed Dictionary's
-//!   decoder assigns values unchecked, so a decoded value may hold what this refuses: what an
-//!   engine decoded, it holds and writes back);
+//!   class the engine lacks cannot exist: [`ClassList::check_encodable`]; a typed Dictionary's
+//!   values are the exception, assigned unchecked by the decoder;
 //! - with objects, a 4.x decoder loads the script a typed container or a full object's `script`
 //!   property names, and refuses the input when its project has no Script there (`marshalls.cpp`,
 //!   "Invalid script path"): with the project's scripts known ([`ClassList::with_scripts`]),
@@ -256,10 +255,13 @@ impl ClassList {
                 Variant::Dictionary(d) => {
                     self.script_of(d.key_type(), rules, &path)?;
                     self.script_of(d.value_type(), rules, &path)?;
-                    let (kt, vt) = (Some(d.key_type()), Some(d.value_type()));
+                    // Only keys are checked against their type: the decoder assigns a value
+                    // through the reference `d[key]` returns, unchecked, so a 4.x engine holds
+                    // (and writes) any object as a value whatever the value type names.
+                    let kt = Some(d.key_type());
                     for (i, (k, val)) in d.entries().iter().enumerate() {
                         push(&mut stack, &mut places, k, kt, (at, || Step::Key(i)));
-                        push(&mut stack, &mut places, val, vt, (at, || Step::Value(i)));
+                        push(&mut stack, &mut places, val, None, (at, || Step::Value(i)));
                     }
                 }
                 _ => {}
@@ -396,6 +398,30 @@ mod tests {
         assert!(matches!(
             c.check_decoded(&inner),
             Err(ClassError::NotInstantiable { path, .. }) if path == "$.p"
+        ));
+    }
+
+    /// Godot 4.6.3 decodes a Dictionary whose value type names a class it lacks, holding an
+    /// object id as a value, and writes it back: values are assigned unchecked (corpus
+    /// `decode/objects/typed_dictionary_value_class_missing`). Keys are checked.
+    #[test]
+    fn a_typed_dictionary_s_values_are_not_checked_against_their_class() {
+        let c = list();
+        let id = Variant::object(Object::Id(12345));
+        let typed = |key: ContainerType, value: ContainerType, entry: (Variant, Variant)| {
+            Variant::Dictionary(Dictionary::typed(key, value, vec![entry]))
+        };
+        let missing = ContainerType::ClassName("\u{1b}".into());
+        let as_value = typed(
+            ContainerType::Builtin(crate::VariantType::Int),
+            missing.clone(),
+            (Variant::Int(1), id.clone()),
+        );
+        assert_eq!(c.check_encodable(&as_value), Ok(()));
+        let as_key = typed(missing, ContainerType::None, (id, Variant::Int(1)));
+        assert!(matches!(
+            c.check_encodable(&as_key),
+            Err(ClassError::NoSuchClass { path, .. }) if path == "${key 0}"
         ));
     }
 

@@ -611,7 +611,20 @@ mod tests {
     #[test]
     fn booleans_as_godot_4_6_makes_them() {
         use Variant as V;
-        // Engine answers (Godot 4.6.3, `resource_local_to_scene` set to each value).
+        let empty_path = |absolute| {
+            V::node_path(NodePath {
+                names: vec![],
+                subnames: vec![],
+                absolute,
+            })
+        };
+        let path_a = V::node_path(NodePath {
+            names: vec!["a".into()],
+            subnames: vec![],
+            absolute: false,
+        });
+        // Engine answers (Godot 4.6.3, `resource_local_to_scene` set to each value, and `if v:`;
+        // the corpus's `decode/objects/stored_text_local_from_*`).
         let cases = [
             (V::Float(-0.0), false),
             (V::Float(f64::NAN), true),
@@ -634,6 +647,72 @@ mod tests {
             (V::Array(Array::new(vec![V::Nil])), true),
             (V::PackedFloat64Array(vec![0.0]), true),
             (V::PackedVector4Array(f32s(&[])), false),
+            (V::Nil, false),
+            (V::Bool(false), false),
+            (V::Bool(true), true),
+            (V::Int(0), false),
+            (V::Int(-1), true),
+            (V::Float(1e-300), true),
+            (V::String("".into()), false),
+            (V::StringName("a".into()), true),
+            (empty_path(false), false),
+            (path_a.clone(), true),
+            (V::Rect2(f32s(&[0.0; 4])), false),
+            (V::Vector2i([0, 1].into_iter().collect()), true),
+            (V::Vector2i([0, 0].into_iter().collect()), false),
+            (V::Aabb(f32s(&[0.0; 6])), false),
+            (V::Plane(f32s(&[0.0; 4])), false),
+            (V::Vector4(f32s(&[0.0, 0.0, 0.0, 1.0])), true),
+            (
+                V::Transform3D(f32s(&[
+                    1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+                ])),
+                false,
+            ),
+            (
+                V::Transform3D(f32s(&[
+                    1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0,
+                ])),
+                true,
+            ),
+            (
+                V::Basis(f32s(&[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0])),
+                false,
+            ),
+            (
+                V::Projection(f32s(&[
+                    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+                ])),
+                false,
+            ),
+            (V::Projection(f32s(&[0.0; 16])), true),
+            (V::Color([1.0, 1.0, 1.0, 0.0]), true),
+            (V::Rid(0), false),
+            (V::object(Object::Id(5)), true),
+            (
+                V::Signal(Box::new(Signal {
+                    name: String::new(),
+                    object_id: 0,
+                })),
+                false,
+            ),
+            (V::Dictionary(Dictionary::new(vec![])), false),
+            (
+                V::Dictionary(Dictionary::new(vec![(V::Int(0), V::Int(0))])),
+                true,
+            ),
+            (V::Array(Array::new(vec![])), false),
+            (V::PackedByteArray(vec![]), false),
+            (V::PackedByteArray(vec![0]), true),
+            (V::PackedInt32Array(vec![]), false),
+            (V::PackedInt64Array(vec![]), false),
+            (V::PackedFloat32Array(vec![]), false),
+            (V::PackedStringArray(vec![]), false),
+            (V::PackedStringArray(vec!["".into()]), true),
+            (V::PackedVector2Array(f32s(&[])), false),
+            (V::PackedVector3Array(f32s(&[])), false),
+            (V::PackedColorArray(vec![]), false),
+            (V::PackedVector4Array(f32s(&[0.0; 4])), true),
         ];
         for (v, want) in cases {
             assert_eq!(booleanize(&v), want, "{v:?}");

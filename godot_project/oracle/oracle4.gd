@@ -37,6 +37,7 @@ var stand_in_script_paths := {}  # a stand-in script's instance id -> the path i
 var full_unsupported := ""  # why this request's value has no full encoding
 var main_object = null  # the object of res://oracle/main.gd running this (set by it)
 var cannot_hold := ""  # why the engine cannot hold the value asked to encode (stand_in)
+var in_value := false  # building a typed Dictionary's value, which the decoder assigns unchecked
 
 
 func run(port: int, secret: String) -> void:
@@ -480,6 +481,7 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	stand_ins = {}
 	full_unsupported = ""
 	cannot_hold = ""
+	in_value = false
 	placeholders = {}
 	slot = [TYPE_NIL, &"", null]
 	var v = build(req.get("tree"), 0)
@@ -808,6 +810,7 @@ func build_object(n: Dictionary, depth: int):
 		if problem != "":
 			return null
 		slot = [TYPE_NIL, &"", null]
+		in_value = false
 		var value = build(kv[1], depth + 1)
 		if problem != "" or unsupported != "":
 			return null
@@ -825,6 +828,7 @@ func build_array(n: Dictionary, depth: int):
 	var items := []
 	for x in list(n.get("value"), -1):
 		slot = t
+		in_value = false
 		items.append(build(x, depth + 1))
 	if problem != "" or unsupported != "":
 		return null
@@ -844,9 +848,13 @@ func build_dict(n: Dictionary, depth: int):
 		if problem != "":
 			return null
 		slot = kt
+		in_value = false
 		var k = build(kv[0], depth + 1)
 		slot = vt
-		d[k] = build(kv[1], depth + 1)
+		in_value = true
+		var v = build(kv[1], depth + 1)
+		in_value = false
+		d[k] = v
 	if problem != "" or unsupported != "":
 		return null
 	if not n.has("key_type") and not n.has("value_type"):
@@ -865,8 +873,12 @@ func stand_in(bits: int):
 	if slot[0] != TYPE_NIL and slot[0] != TYPE_OBJECT:
 		unsupported = "an object that exists only by its instance id cannot be built"
 		return null
-	# No object can go where the engine has no such class: the value cannot exist here.
+	# No object can go where the engine has no such class: the value cannot exist here, but for
+	# a typed Dictionary's value, which the decoder assigns unchecked (no script can build it).
 	if script == null and cls != &"" and not ClassDB.class_exists(cls):
+		if in_value:
+			unsupported = "an object that exists only by its instance id cannot be built from a script as a typed Dictionary's value of a class this engine lacks"
+			return null
 		cannot_hold = "ERROR: no object can be in a container of class %s: this engine has no such class" % cls
 		return null
 	if script == null and (cls == &"" or ClassDB.is_parent_class(&"EncodedObjectAsID", cls)):
