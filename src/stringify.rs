@@ -606,6 +606,17 @@ mod tests {
             nest(102),
             format!("{}[...]{}", "[".repeat(101), "]".repeat(101))
         );
+        // Dictionaries count with Arrays (corpus `decode/stringify/dictionaries_101` and `_102`).
+        let nest = |levels: usize| {
+            let mut v = Variant::Int(1);
+            for _ in 0..levels {
+                v = Variant::Dictionary(Dictionary::new(vec![(Variant::String("s".into()), v)]));
+            }
+            stringify(&v).unwrap()
+        };
+        let (open, close) = ("{ \"s\": ".repeat(101), " }".repeat(101));
+        assert_eq!(nest(101), format!("{open}1{close}"));
+        assert_eq!(nest(102), format!("{open}{{ ... }}{close}"));
     }
 
     #[test]
@@ -715,6 +726,17 @@ mod tests {
             (V::PackedVector4Array(f32s(&[0.0; 4])), true),
         ];
         for (v, want) in cases {
+            assert_eq!(booleanize(&v), want, "{v:?}");
+        }
+        // Double-precision components (Godot 4.6.3 built with `precision=double`, the corpus's
+        // `decode/objects/stored_text_local_from_*`).
+        let f64s = |v: &[f64]| -> Reals { v.iter().copied().collect() };
+        for (v, want) in [
+            (V::Vector2(f64s(&[-0.0, 0.0])), false),
+            (V::Quaternion(f64s(&[0.0, 0.0, 0.0, 1.0])), false),
+            (V::Quaternion(f64s(&[0.0; 4])), true),
+            (V::Transform2D(f64s(&[0.0; 6])), true),
+        ] {
             assert_eq!(booleanize(&v), want, "{v:?}");
         }
     }
