@@ -592,8 +592,20 @@ const BASES: &[[u32; 9]] = &[
     ],
 ];
 
+/// Bases at the exact edges of get_quaternion's comparisons: a dot product of two columns of
+/// exactly `CMP_EPSILON` (f32 1e-5) for each pair, and half turns whose two smaller diagonal
+/// elements are equal (which one leads decides the quaternion's sign), as rows.
+const TIES: &[[f32; 9]] = &[
+    [1.0, 0.0, 1e-5, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0],
+    [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1e-5, 1.0],
+    [-1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, -1.0, 0.0],
+    [-1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0],
+    [0.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0],
+];
+
 /// `decode/typed_conversions/*_from_Array_float_texts`, `Quaternion_from_Basis_edges`,
-/// `Quaternion_from_Basis_drawn` and `*_from_Quaternion_nan_payloads` (4.x).
+/// `Quaternion_from_Basis_drawn`, `Quaternion_from_Basis_ties` and `*_from_Quaternion_nan_payloads`
+/// (4.x).
 pub(super) fn measured_conversions(ctx: &mut Ctx) {
     use VariantType as T;
     if !ctx.profile.typed_arrays() {
@@ -682,6 +694,11 @@ pub(super) fn measured_conversions(ctx: &mut Ctx) {
         ),
         ("Quaternion_from_Basis_edges", T::Quaternion, edges),
         ("Quaternion_from_Basis_drawn", T::Quaternion, drawn),
+        (
+            "Quaternion_from_Basis_ties",
+            T::Quaternion,
+            TIES.iter().map(|b| basis(*b)).collect(),
+        ),
         (
             "Basis_from_Quaternion_nan_payloads",
             T::Basis,
