@@ -363,7 +363,7 @@ mod tests {
             let got = quaternion_from_basis(rows.map(f32::from_bits));
             assert_eq!(got.map(f32::to_bits), want, "{rows:x?}");
         }
-        // At the comparisons' edges (corpus `decode/typed_conversions/Quaternion_from_Basis_ties`):
+        // At the comparisons' edges (corpus `decode/typed_conversions/Quaternion_from_Basis_ties*`):
         // a dot product of exactly 1e-5 fails the check; of two equal smaller diagonal elements
         // the first leads, which decides the sign.
         let h = f32::from_bits(0x3f35_04f3);
@@ -387,6 +387,15 @@ mod tests {
             (
                 [0.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0],
                 [h, 0.0, -h, 0.0],
+            ),
+            // `Quaternion_from_Basis_ties_xy`: the first two diagonal elements equal.
+            (
+                [0.0, -1.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, -1.0],
+                [h, -h, 0.0, 0.0],
+            ),
+            (
+                [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, -1.0],
+                [h, h, 0.0, 0.0],
             ),
         ] {
             let got = quaternion_from_basis(rows);

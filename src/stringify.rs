@@ -707,6 +707,21 @@ mod tests {
                 })),
                 false,
             ),
+            (
+                V::Signal(Box::new(Signal {
+                    name: String::new(),
+                    object_id: 1 << 40,
+                })),
+                true,
+            ),
+            (
+                V::Signal(Box::new(Signal {
+                    name: "changed".into(),
+                    object_id: 0,
+                })),
+                true,
+            ),
+            (V::Rid(5), true),
             (V::Dictionary(Dictionary::new(vec![])), false),
             (
                 V::Dictionary(Dictionary::new(vec![(V::Int(0), V::Int(0))])),

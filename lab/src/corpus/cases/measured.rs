@@ -603,6 +603,12 @@ const TIES: &[[f32; 9]] = &[
     [0.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0],
 ];
 
+/// Half turns whose two larger diagonal elements, the first and the second, are equal.
+const TIES_XY: &[[f32; 9]] = &[
+    [0.0, -1.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, -1.0],
+    [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, -1.0],
+];
+
 /// `decode/typed_conversions/*_from_Array_float_texts`, `Quaternion_from_Basis_edges`,
 /// `Quaternion_from_Basis_drawn`, `Quaternion_from_Basis_ties` and `*_from_Quaternion_nan_payloads`
 /// (4.x).
@@ -698,6 +704,11 @@ pub(super) fn measured_conversions(ctx: &mut Ctx) {
             "Quaternion_from_Basis_ties",
             T::Quaternion,
             TIES.iter().map(|b| basis(*b)).collect(),
+        ),
+        (
+            "Quaternion_from_Basis_ties_xy",
+            T::Quaternion,
+            TIES_XY.iter().map(|b| basis(*b)).collect(),
         ),
         (
             "Basis_from_Quaternion_nan_payloads",

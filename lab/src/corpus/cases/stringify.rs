@@ -268,6 +268,21 @@ fn stored_text(ctx: &mut Ctx) {
         ("nan", Some(Variant::Float(f64::NAN))),
         ("empty_array", Some(Variant::Array(Array::new(vec![])))),
         (
+            "signal_of_an_id",
+            Some(Variant::Signal(Box::new(Signal {
+                name: String::new(),
+                object_id: 1 << 40,
+            }))),
+        ),
+        (
+            "signal_named",
+            Some(Variant::Signal(Box::new(Signal {
+                name: s("changed"),
+                object_id: 0,
+            }))),
+        ),
+        ("rid", Some(Variant::Rid(5))),
+        (
             "empty_packed_strings",
             Some(Variant::PackedStringArray(vec![])),
         ),
