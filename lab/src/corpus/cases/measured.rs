@@ -609,6 +609,12 @@ const TIES_XY: &[[f32; 9]] = &[
     [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, -1.0],
 ];
 
+/// Bases whose determinant is 1 but whose columns have other lengths: not conformal.
+const STRETCHED: &[[f32; 9]] = &[
+    [2.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 1.0],
+    [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.5],
+];
+
 /// `decode/typed_conversions/*_from_Array_float_texts`, `Quaternion_from_Basis_edges`,
 /// `Quaternion_from_Basis_drawn`, `Quaternion_from_Basis_ties` and `*_from_Quaternion_nan_payloads`
 /// (4.x).
@@ -709,6 +715,11 @@ pub(super) fn measured_conversions(ctx: &mut Ctx) {
             "Quaternion_from_Basis_ties_xy",
             T::Quaternion,
             TIES_XY.iter().map(|b| basis(*b)).collect(),
+        ),
+        (
+            "Quaternion_from_Basis_stretched",
+            T::Quaternion,
+            STRETCHED.iter().map(|b| basis(*b)).collect(),
         ),
         (
             "Basis_from_Quaternion_nan_payloads",
