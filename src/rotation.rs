@@ -388,6 +388,15 @@ mod tests {
                 [0.0, 0.0, -1.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0],
                 [h, 0.0, -h, 0.0],
             ),
+            // `Quaternion_from_Basis_trace_zero`: a trace of exactly 0 takes the diagonal branch.
+            (
+                [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+                [0.5, 0.5, 0.5, 0.5],
+            ),
+            (
+                [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0],
+                [0.5, 0.5, 0.5, -0.5],
+            ),
             // `Quaternion_from_Basis_stretched`: a determinant of 1, columns of other lengths.
             (
                 [2.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0, 1.0],

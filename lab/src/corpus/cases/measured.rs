@@ -615,6 +615,12 @@ const STRETCHED: &[[f32; 9]] = &[
     [1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.5],
 ];
 
+/// Turns of a third about (1, 1, 1), either way: a trace of exactly 0.
+const TRACE_ZERO: &[[f32; 9]] = &[
+    [0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0],
+];
+
 /// `decode/typed_conversions/*_from_Array_float_texts`, `Quaternion_from_Basis_edges`,
 /// `Quaternion_from_Basis_drawn`, `Quaternion_from_Basis_ties` and `*_from_Quaternion_nan_payloads`
 /// (4.x).
@@ -720,6 +726,11 @@ pub(super) fn measured_conversions(ctx: &mut Ctx) {
             "Quaternion_from_Basis_stretched",
             T::Quaternion,
             STRETCHED.iter().map(|b| basis(*b)).collect(),
+        ),
+        (
+            "Quaternion_from_Basis_trace_zero",
+            T::Quaternion,
+            TRACE_ZERO.iter().map(|b| basis(*b)).collect(),
         ),
         (
             "Basis_from_Quaternion_nan_payloads",
