@@ -617,6 +617,13 @@ mod tests {
         let (open, close) = ("{ \"s\": ".repeat(101), " }".repeat(101));
         assert_eq!(nest(101), format!("{open}1{close}"));
         assert_eq!(nest(102), format!("{open}{{ ... }}{close}"));
+        // And keys (corpus `decode/stringify/dictionary_keys_102`).
+        let mut key = Variant::Int(1);
+        for _ in 0..102 {
+            key = Variant::Dictionary(Dictionary::new(vec![(key, Variant::Int(0))]));
+        }
+        let want = format!("{}{{ ... }}{}", "{ ".repeat(101), ": 0 }".repeat(101));
+        assert_eq!(stringify(&key).unwrap(), want);
     }
 
     #[test]

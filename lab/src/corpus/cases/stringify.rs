@@ -220,6 +220,12 @@ pub(super) fn stringify(ctx: &mut Ctx) {
         };
         cases.push((s(name), a.items().to_vec()));
     }
+    // Keys count too: Dictionaries nested as keys, past the limit.
+    let mut key = Variant::Int(1);
+    for _ in 0..102 {
+        key = Variant::Dictionary(Dictionary::new(vec![(key, Variant::Int(0))]));
+    }
+    cases.push((s("dictionary_keys_102"), vec![key]));
     for (name, items) in cases {
         let element = ctx.canonical(&array(items)).expect("encodable");
         let arr = ctx.id(T::Array);
