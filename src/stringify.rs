@@ -76,9 +76,27 @@ pub(crate) fn booleanize(v: &Variant) -> bool {
     !zero
 }
 
+/// A math value whose components are not as many as its type has: only a value built by hand
+/// can be so (the decoder reads each type's count).
+const WRONG_SIZE: &str = "a value whose components are not as many as its type has";
+
 /// `Variant::stringify(recursion_count)`.
 fn write(out: &mut String, v: &Variant, depth: u32) -> Result<(), &'static str> {
     use Variant as V;
+    let sized = match v {
+        V::Vector2(r) => r.len() == 2,
+        V::Vector3(r) => r.len() == 3,
+        V::Vector4(r) | V::Quaternion(r) | V::Rect2(r) | V::Plane(r) => r.len() == 4,
+        V::Aabb(r) | V::Transform2D(r) => r.len() == 6,
+        V::Basis(r) => r.len() == 9,
+        V::Transform3D(r) => r.len() == 12,
+        V::Projection(r) => r.len() == 16,
+        V::Rect2i(i) => i.len() == 4,
+        _ => true,
+    };
+    if !sized {
+        return Err(WRONG_SIZE);
+    }
     match v {
         V::Nil => out.push_str("<null>"),
         V::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -586,6 +604,20 @@ mod tests {
         }
         // An object's text names the id the engine gave it.
         assert!(stringify(&V::object(Object::Id(5))).is_err());
+        // A value built by hand with too few components is refused, not read past its end.
+        for v in [
+            V::Vector2(f32s(&[1.0])),
+            V::Vector3(f32s(&[1.0, 2.0])),
+            V::Quaternion(f32s(&[1.0])),
+            V::Aabb(f32s(&[1.0])),
+            V::Basis(f32s(&[1.0; 3])),
+            V::Transform3D(f32s(&[1.0; 9])),
+            V::Projection(f32s(&[1.0; 4])),
+            V::Rect2i([1, 2].into_iter().collect()),
+            V::Array(Array::new(vec![V::Plane(f32s(&[]))])),
+        ] {
+            assert_eq!(stringify(&v), Err(WRONG_SIZE), "{v:?}");
+        }
     }
 
     #[test]
