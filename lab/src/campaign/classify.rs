@@ -158,7 +158,34 @@ pub fn codec_class(
 
 /// Runs `cases` on the engine and classifies each: asks the engine to decode its own output,
 /// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
+/// The three steps, [`engine_side_of`], [`EngineSide::judge`] and [`recheck`], can also be run
+/// apart: a campaign judges one batch with the codec while the engine answers the next.
 pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Judged> {
+    let judged = engine_side_of(engine, cases).judge(known);
+    recheck(engine, cases, judged)
+}
+
+/// A batch after the engine's answers: the cases they classify, and the records the codec
+/// still has to judge, with the codec that judges them (it holds the engine's classes).
+pub struct EngineSide {
+    version: String,
+    profile: Profile,
+    steps: Vec<Step>,
+    built: Vec<usize>,
+    codec: ThisCodec,
+}
+
+/// A batch the codec has judged: each case's class so far, and the cases to ask the engine
+/// again (a codec difference or a known difference may be the engine answering otherwise).
+pub struct CodecSide {
+    out: Vec<Judged>,
+    again: Vec<usize>,
+}
+
+/// The engine's answers to `cases` (with its verdict on decoding its own output, values built
+/// from the codec's bytes where no script can build them, and the classes of their full
+/// objects): everything the codec's judging needs from the engine.
+pub fn engine_side_of(engine: &mut dyn Answerer, cases: &[Case]) -> EngineSide {
     let profile = engine.profile();
     let version = engine.version().to_string();
     engine.compare_object_ids_as_read();
@@ -184,59 +211,85 @@ pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]
         .zip(&own)
         .map(|((r, unanswered), own)| engine_side(r, unanswered, own.as_ref()))
         .collect();
-    // The codec answers the cases the engine-side checks left, as recorded.
-    let pending: Vec<&Record> = steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::ToCodec(r) => Some(r),
-            Step::Judged(_) => None,
-        })
-        .collect();
     // The classes of the full objects to judge, whose stored properties the codec needs.
     let mut wanted = Wanted::default();
-    for r in pending.iter().filter(|r| r.objects) {
+    for s in &steps {
+        let Step::ToCodec(r) = s else { continue };
+        if !r.objects {
+            continue;
+        }
         if let Some(t) = r.tree.as_ref().or(r.value.as_ref()) {
             classes_in(t, &mut wanted.classes);
             scripted_in(t, &mut wanted.scripted);
         }
-        if let Some(input) = r
-            .input
-            .as_deref()
-            .and_then(|h| gdmarshal::json::unhex(h).ok())
-        {
+        if let Some(input) = r.input.as_deref().and_then(|h| unhex(h).ok()) {
             scripted_in_input(&input, profile, &mut wanted.scripted);
         }
     }
-    let mut codec = ThisCodec::new(profile).with_classes(engine.classes_with_defaults(&wanted));
-    let mut outcomes = judge_records(&mut codec, &pending, profile, &mut || {})
-        .into_iter()
-        .map(|(outcome, _)| outcome);
-    let mut out: Vec<Judged> = Vec::with_capacity(steps.len());
-    let mut again = Vec::new();
-    for (i, step) in steps.into_iter().enumerate() {
-        let r = match step {
-            Step::Judged(j) => {
-                out.push(j);
-                continue;
+    let codec = ThisCodec::new(profile).with_classes(engine.classes_with_defaults(&wanted));
+    EngineSide {
+        version,
+        profile,
+        steps,
+        built,
+        codec,
+    }
+}
+
+impl EngineSide {
+    /// The codec's answers to the records the engine left to it, classified against the
+    /// engine's (`known`: the expected differences). Asks no engine.
+    pub fn judge(mut self, known: &[Entry]) -> CodecSide {
+        let profile = self.profile;
+        // The codec answers the cases the engine-side checks left, as recorded.
+        let pending: Vec<&Record> = self
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::ToCodec(r) => Some(r),
+                Step::Judged(_) => None,
+            })
+            .collect();
+        let outcomes: Vec<Outcome> = judge_records(&mut self.codec, &pending, profile, &mut || {})
+            .into_iter()
+            .map(|(outcome, _)| outcome)
+            .collect();
+        let mut outcomes = outcomes.into_iter();
+        let mut out: Vec<Judged> = Vec::with_capacity(self.steps.len());
+        let mut again = Vec::new();
+        for (i, step) in self.steps.into_iter().enumerate() {
+            let r = match step {
+                Step::Judged(j) => {
+                    out.push(j);
+                    continue;
+                }
+                Step::ToCodec(r) => r,
+            };
+            let outcome = outcomes.next().expect("one outcome per pending record");
+            let (class, detail, reason) = codec_class(&self.version, &r, &outcome, profile, known);
+            if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
+                again.push(i);
             }
-            Step::ToCodec(r) => r,
-        };
-        let outcome = outcomes.next().expect("one outcome per pending record");
-        let (class, detail, reason) = codec_class(&version, &r, &outcome, profile, known);
-        if matches!(class, Class::CodecDiffers | Class::KnownDifference) {
-            again.push(i);
+            out.push(Judged {
+                class,
+                record: r,
+                detail,
+                reason,
+                built_from_bytes: false,
+            });
         }
-        out.push(Judged {
-            class,
-            record: r,
-            detail,
-            reason,
-            built_from_bytes: false,
-        });
+        for i in self.built {
+            out[i].built_from_bytes = true;
+        }
+        CodecSide { out, again }
     }
-    for i in built {
-        out[i].built_from_bytes = true;
-    }
+}
+
+/// The batch's classes once the engine has been asked again, in a request of their own, the
+/// cases where the codec differed: a different second answer makes the case engine
+/// nondeterministic.
+pub fn recheck(engine: &mut dyn Answerer, cases: &[Case], judged: CodecSide) -> Vec<Judged> {
+    let CodecSide { mut out, again } = judged;
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
         let mut second = run_once(engine, &cases2, &mut |_| {});

@@ -18,12 +18,13 @@ pub mod reasons;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::ScopedJoinHandle;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use classify::{Class, Judged, classify_batch};
+pub use classify::{Class, CodecSide, EngineSide, Judged, classify_batch};
 pub use reasons::{Reason, Uncompared};
 
 use crate::answerer::Answerer;
@@ -590,6 +591,10 @@ pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
 /// batch how far the run has got. When `cancel` is set the run stops before its next batch (a
 /// batch under way is finished, its findings minimized and saved) and ends
 /// [`RunEnd::Interrupted`], with the counts of the cases it ran.
+///
+/// Three things overlap, as the engine is the slow part: a thread makes the cases of the
+/// batches ahead, and the codec judges one batch on a thread of its own while the engine answers
+/// the next. What each batch is asked and how it is classified are as [`classify_batch`] does.
 pub fn run_engine(
     engine: &mut dyn Answerer,
     version: &str,
@@ -600,29 +605,102 @@ pub fn run_engine(
 ) -> Result<EngineRun, FileError> {
     let started = Instant::now();
     let profile = engine.profile();
-    let name = engine.name().to_string();
-    let sources = cases::mutation_sources(profile);
     let mut run = EngineRun {
-        engine: name.clone(),
+        engine: engine.name().to_string(),
         version: version.to_string(),
         from,
         ..Default::default()
     };
-    let mut saved_per_class: BTreeMap<Class, usize> = BTreeMap::new();
-    // The kinds (signatures) met so far, each with whether an open reproducer covers it.
-    let mut kinds: BTreeMap<String, bool> = BTreeMap::new();
+    let mut tally = Tally::default();
     let end = from + cfg.cases;
-    let mut start = from;
-    while start < end {
-        if cancel.load(Ordering::SeqCst) {
-            run.end = RunEnd::Interrupted;
-            break;
+    let sources = cases::mutation_sources(profile);
+    std::thread::scope(|scope| -> Result<(), FileError> {
+        let batches = batch_maker(scope, cfg.seed, from..end, profile, sources);
+        // The batch the codec is judging: its first index, its cases and the judging thread.
+        let mut judging: Option<(u64, Vec<Case>, ScopedJoinHandle<'_, CodecSide>)> = None;
+        loop {
+            let next = if cancel.load(Ordering::SeqCst) {
+                None
+            } else {
+                batches.recv().ok()
+            };
+            let asked = next.map(|(start, batch)| {
+                let side = classify::engine_side_of(engine, &batch);
+                (start, batch, side)
+            });
+            if let Some((start, batch, handle)) = judging.take() {
+                let codec_side = handle.join().expect("the codec's judging does not panic");
+                let judged = classify::recheck(engine, &batch, codec_side);
+                tally.batch(engine, cfg, &mut run, start, &batch, judged)?;
+                progress(&Progress {
+                    done: run.done,
+                    total: cfg.cases,
+                    counts: &run.counts,
+                    uncompared: &run.uncompared,
+                });
+            }
+            let Some((start, batch, side)) = asked else {
+                break;
+            };
+            let known = &cfg.known;
+            judging = Some((start, batch, scope.spawn(move || side.judge(known))));
         }
-        let stop = (start + BATCH as u64).min(end);
-        let batch: Vec<Case> = (start..stop)
-            .map(|i| cases::make_case(cfg.seed, i, profile, &sources))
-            .collect();
-        let judged = classify_batch(engine, &batch, &cfg.known);
+        Ok(())
+    })?;
+    if run.done < cfg.cases {
+        run.end = RunEnd::Interrupted;
+    }
+    run.secs = started.elapsed().as_secs_f64();
+    Ok(run)
+}
+
+/// A thread making the campaign's cases in batches of [`BATCH`], in order, a few batches ahead
+/// of the engine; each comes with its first index. It stops when the receiver is dropped.
+fn batch_maker<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    seed: u64,
+    indices: std::ops::Range<u64>,
+    profile: Profile,
+    sources: Vec<Vec<u8>>,
+) -> std::sync::mpsc::Receiver<(u64, Vec<Case>)> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
+    scope.spawn(move || {
+        let mut start = indices.start;
+        while start < indices.end {
+            let stop = (start + BATCH as u64).min(indices.end);
+            let batch: Vec<Case> = (start..stop)
+                .map(|i| cases::make_case(seed, i, profile, &sources))
+                .collect();
+            if tx.send((start, batch)).is_err() {
+                return;
+            }
+            start = stop;
+        }
+    });
+    rx
+}
+
+/// What a run has met so far beyond its counts: the findings saved per class, and the kinds
+/// (signatures) met, each with whether an open reproducer covers it.
+#[derive(Default)]
+struct Tally {
+    saved_per_class: BTreeMap<Class, usize>,
+    kinds: BTreeMap<String, bool>,
+}
+
+impl Tally {
+    /// Counts a judged batch (cases `start..`) into the run, and minimizes and saves each
+    /// finding of a kind not met before.
+    fn batch(
+        &mut self,
+        engine: &mut dyn Answerer,
+        cfg: &Config,
+        run: &mut EngineRun,
+        start: u64,
+        batch: &[Case],
+        judged: Vec<Judged>,
+    ) -> Result<(), FileError> {
+        let profile = engine.profile();
         for (k, j) in judged.iter().enumerate() {
             *run.counts.entry(j.class).or_default() += 1;
             if j.class == Class::EngineNondeterministic {
@@ -643,13 +721,13 @@ pub fn run_engine(
             }
             let gate = cfg.gate.as_ref().filter(|g| g.classes.contains(&j.class));
             let kind = signature(&batch[k], j, profile);
-            if let Some(&covered) = kinds.get(&kind) {
+            if let Some(&covered) = self.kinds.get(&kind) {
                 if gate.is_some() && !covered {
                     *run.uncovered.entry(j.class).or_default() += 1;
                 }
                 continue;
             }
-            let n = saved_per_class.entry(j.class).or_default();
+            let n = self.saved_per_class.entry(j.class).or_default();
             let save = *n < cfg.max_saved_per_class;
             if !save && gate.is_none() {
                 continue;
@@ -667,7 +745,7 @@ pub fn run_engine(
                 file.signature()
                     .is_ok_and(|sig| g.open.covers(&file.engine, &sig))
             });
-            kinds.insert(kind, covered);
+            self.kinds.insert(kind, covered);
             if gate.is_some() && !covered {
                 *run.uncovered.entry(j.class).or_default() += 1;
             }
@@ -677,17 +755,9 @@ pub fn run_engine(
         }
         run.incidents.extend(engine.take_incidents());
         run.refused = engine.refused();
-        run.done += stop - start;
-        progress(&Progress {
-            done: run.done,
-            total: cfg.cases,
-            counts: &run.counts,
-            uncompared: &run.uncompared,
-        });
-        start = stop;
+        run.done += batch.len() as u64;
+        Ok(())
     }
-    run.secs = started.elapsed().as_secs_f64();
-    Ok(run)
 }
 
 #[cfg(test)]
