@@ -386,18 +386,11 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             json!([["resource_name", {"type": "int", "value": "5"}]]),
         );
         // What a setter makes of a value given to a property neither String nor bool is not
-        // reproduced (3.x's `script`, 4.x's Vector2 `position`).
-        let unmodelled = if profile.major() >= 4 {
-            full(
-                "Node2D",
-                json!([["position", {"type": "int", "value": "5"}]]),
-            )
-        } else {
-            full(
-                "Resource",
-                json!([["script", {"type": "int", "value": "5"}]]),
-            )
-        };
+        // reproduced (a Vector2 `position` given an int).
+        let unmodelled = full(
+            "Node2D",
+            json!([["position", {"type": "int", "value": "5"}]]),
+        );
         let decode = |name: &str, input: Vec<u8>| Case::Decode {
             name: name.into(),
             input,
@@ -408,6 +401,22 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             decode("misnamed", bytes(&misnamed)),
             decode("bare", bytes(&full("Object", json!([])))),
             decode("converted", bytes(&converted)),
+            // 3.x sets any `script` that is not a Script as none; 4.x refuses an int and loads
+            // the script a path names.
+            decode(
+                "script-int",
+                bytes(&full(
+                    "Resource",
+                    json!([["script", {"type": "int", "value": "5"}]]),
+                )),
+            ),
+            decode(
+                "script-path",
+                bytes(&full(
+                    "Resource",
+                    json!([["script", {"type": "String", "value": "res://fixtures/item.gd"}]]),
+                )),
+            ),
             Case::Encode {
                 name: "named".into(),
                 value: named.clone(),

@@ -139,6 +139,15 @@ impl ClassList {
         Ok(())
     }
 
+    /// Whether setting a property of this name sets the object's metadata: a `metadata/` entry
+    /// (4.x; 3.x would drop it, refused all the same) or, but on 4.x, which has no such
+    /// property, the whole `__meta__` Dictionary that 3.x objects store (Godot 3.6.2's answer
+    /// to corpus `encode/depth/object_meta_int_at_1024`).
+    fn is_metadata(&self, name: &str) -> bool {
+        name.starts_with("metadata/")
+            || (name == "__meta__" && self.setters.is_none_or(|p| p.major() == 3))
+    }
+
     /// The stored properties of an object of `class` given `given`.
     fn filled(
         &self,
@@ -146,13 +155,16 @@ impl ClassList {
         given: Vec<(String, Variant)>,
         path: Path,
     ) -> Result<Vec<(String, Variant)>, ClassError> {
-        // The script the object ends up with: the decoder sets each `script` given in turn.
+        // The script the object ends up with: the decoder sets each `script` given in turn. A
+        // 4.x decoder loads the one a path names; 3.x sets the value as a script, and anything
+        // but an object sets none.
+        let loads_scripts = self.setters.is_none_or(|p| p.major() >= 4);
         let script = given
             .iter()
             .rev()
             .find(|(n, _)| n == "script")
             .and_then(|(_, v)| match v {
-                Variant::String(s) => Some(s.to_string_lossy().into_owned()),
+                Variant::String(s) if loads_scripts => Some(s.to_string_lossy().into_owned()),
                 _ => None,
             });
         let d = match &script {
@@ -172,8 +184,9 @@ impl ClassList {
         };
         let mut out = d.stored.clone();
         for (name, value) in given {
-            // The defaults hold the script the object ends up with.
-            if name == "script" && script.is_some() {
+            // The defaults hold the script the object ends up with (none where the last
+            // `script` given is Nil: setting it clears one set before).
+            if name == "script" {
                 continue;
             }
             if let Some((_, slot)) = out.iter_mut().find(|(n, _)| *n == name) {
@@ -186,7 +199,7 @@ impl ClassList {
                     Some(Setter::Keep) => {}
                     Some(Setter::Unknown) | None => return Err(unmodelled(&name, CONVERTED)),
                 }
-            } else if name.starts_with("metadata/") {
+            } else if self.is_metadata(&name) {
                 return Err(unmodelled(&name, METADATA));
             } else if d.is_unstored(&name) {
                 return Err(unmodelled(&name, UNSTORED));
@@ -337,6 +350,132 @@ mod tests {
         let mut v = given();
         assert!(matches!(
             list().fill_stored(&mut v),
+            Err(ClassError::NoDefaults { .. })
+        ));
+    }
+
+    /// A Nil `script` after a script's path clears the script: the object holds its class's
+    /// stored properties, with what was set meanwhile on them and without the script's variable
+    /// (Godot 4.6.3's answer to corpus `decode/objects/scripted_then_cleared`).
+    #[test]
+    fn a_script_cleared_by_a_later_nil_leaves_the_class_s_properties() {
+        let item = || Variant::String("res://fixtures/item.gd".into());
+        let defaults = ClassDefaults::new(
+            vec![
+                ("resource_local_to_scene".to_string(), Variant::Bool(false)),
+                ("resource_name".to_string(), Variant::String("".into())),
+                ("script".to_string(), item()),
+            ],
+            ["hp".to_string()],
+        );
+        let with_script =
+            list().with_scripted_defaults("Resource", "res://fixtures/item.gd", defaults);
+        let mut v = resource(vec![
+            ("script", item()),
+            ("resource_name", Variant::String("n".into())),
+            ("hp", Variant::Int(5)),
+            ("script", Variant::Nil),
+        ]);
+        with_script.fill_stored(&mut v).unwrap();
+        assert_eq!(
+            v,
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(false)),
+                ("resource_name", Variant::String("n".into())),
+                ("script", Variant::Nil),
+            ])
+        );
+    }
+
+    /// A 3.x object's `__meta__` (its metadata as one Dictionary, which Godot 3.6.2 stores and
+    /// writes back: corpus `encode/depth/object_meta_int_at_1024`) is refused as metadata, and a
+    /// `script` of Nil leaves the default the engine writes (a null object: 3.6.2's fresh
+    /// Reference); on 4.x, whose objects have no `__meta__` property (4.6.3's object.cpp sets
+    /// metadata through `metadata/` names only), it is dropped as any other name the class lacks.
+    #[test]
+    fn a_3x_object_s_meta_is_refused_as_metadata() {
+        let reference = |props: Vec<(&str, Variant)>| {
+            Variant::object(Object::Full {
+                class: "Reference".into(),
+                properties: props.into_iter().map(|(n, v)| (n.to_string(), v)).collect(),
+            })
+        };
+        let three = ClassList::new([("Reference".to_string(), "Object".to_string(), true)])
+            .with_defaults(
+                "Reference",
+                ClassDefaults::new(
+                    vec![("script".to_string(), Variant::object(Object::Null))],
+                    ["Reference".to_string()],
+                ),
+            );
+        let meta = || Variant::Dictionary(crate::value::Dictionary::default());
+        let given = || reference(vec![("script", Variant::Nil), ("__meta__", meta())]);
+        for list in [
+            three.clone(),
+            three.clone().with_setters_of("3.6".parse().unwrap()),
+        ] {
+            assert_eq!(
+                list.fill_stored(&mut given()),
+                Err(ClassError::UnmodelledProperty {
+                    path: "$".into(),
+                    property: "__meta__".into(),
+                    why: METADATA,
+                })
+            );
+        }
+        let mut v = reference(vec![("script", Variant::Nil)]);
+        three.fill_stored(&mut v).unwrap();
+        assert_eq!(
+            v,
+            reference(vec![("script", Variant::object(Object::Null))])
+        );
+        let mut v = resource(vec![("__meta__", meta())]);
+        list()
+            .with_setters_of(profile())
+            .fill_stored(&mut v)
+            .unwrap();
+        assert_eq!(
+            v,
+            resource(vec![
+                ("resource_local_to_scene", Variant::Bool(false)),
+                ("resource_name", Variant::String("".into())),
+                ("script", Variant::Nil),
+            ])
+        );
+    }
+
+    /// A 3.x decoder sets `script` as a script: a path or an int sets none, and the object holds
+    /// its class's defaults (Godot 3.2.3's and 3.6.2's answers to the lab's campaign test
+    /// `full_objects_and_script_paths_are_held_as_the_engine_holds_them`, cases `script-path`
+    /// and `script-int`); a list without a profile takes a path as 4.x does.
+    #[test]
+    fn a_3x_script_that_is_not_an_object_sets_none() {
+        let stored = vec![
+            ("resource_local_to_scene".to_string(), Variant::Bool(false)),
+            ("resource_name".to_string(), Variant::String("".into())),
+            ("script".to_string(), Variant::object(Object::Null)),
+        ];
+        let three = ClassList::new([("Resource".to_string(), "Reference".to_string(), true)])
+            .with_defaults("Resource", ClassDefaults::new(stored, []));
+        let path = || Variant::String("res://fixtures/item.gd".into());
+        for script in [path(), Variant::Int(5)] {
+            let mut v = resource(vec![("script", script)]);
+            three
+                .clone()
+                .with_setters_of("3.6".parse().unwrap())
+                .fill_stored(&mut v)
+                .unwrap();
+            assert_eq!(
+                v,
+                resource(vec![
+                    ("resource_local_to_scene", Variant::Bool(false)),
+                    ("resource_name", Variant::String("".into())),
+                    ("script", Variant::object(Object::Null)),
+                ])
+            );
+        }
+        assert!(matches!(
+            three.fill_stored(&mut resource(vec![("script", path())])),
             Err(ClassError::NoDefaults { .. })
         ));
     }

@@ -11,11 +11,10 @@ use super::{Ctx, le, s, with_objects};
 /// variable that is not stored).
 const ITEM: &str = "res://fixtures/item.gd";
 
-/// `decode/objects/scripted_*` and `decode/objects/typed_dictionary_value_class_missing`.
+/// `decode/objects/scripted_*` and `decode/objects/typed_dictionary_value_class_missing` (4.x);
+/// `decode/objects/script_*_sets_none` (3.x, whose decoder sets a `script` that is not an object
+/// as none).
 pub(super) fn scripted_objects(ctx: &mut Ctx) {
-    if !ctx.profile.typed_arrays() {
-        return;
-    }
     let object = |class: &str, props: Vec<(&str, Variant)>| {
         Variant::object(Object::Full {
             class: s(class),
@@ -23,6 +22,31 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
         })
     };
     let item = || Variant::String(ITEM.into());
+    let options = gdmarshal::EncodeOptions { full_objects: true };
+    if !ctx.profile.typed_arrays() {
+        let cases = [
+            (
+                "script_path_sets_none",
+                object(
+                    "Resource",
+                    vec![
+                        ("script", item()),
+                        ("resource_name", Variant::String("n".into())),
+                    ],
+                ),
+            ),
+            (
+                "script_int_sets_none",
+                object("Resource", vec![("script", Variant::Int(5))]),
+            ),
+        ];
+        let inputs = cases
+            .into_iter()
+            .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))
+            .collect();
+        with_objects(ctx, inputs);
+        return;
+    }
     let cases = [
         (
             "scripted_misnamed_property",
@@ -49,11 +73,24 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
             object("Resource", vec![("script", item()), ("script", item())]),
         ),
         (
+            // A Nil `script` clears the script set before; what was set meanwhile on the
+            // class's own properties stays (campaign seed 4081, case 149982).
+            "scripted_then_cleared",
+            object(
+                "Resource",
+                vec![
+                    ("script", item()),
+                    ("resource_name", Variant::String("n".into())),
+                    ("hp", Variant::Int(5)),
+                    ("script", Variant::Nil),
+                ],
+            ),
+        ),
+        (
             "scripted_class_the_script_does_not_extend",
             object("Node", vec![("script", item())]),
         ),
     ];
-    let options = gdmarshal::EncodeOptions { full_objects: true };
     let mut inputs: Vec<(String, Vec<u8>)> = cases
         .into_iter()
         .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))
