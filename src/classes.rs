@@ -16,7 +16,10 @@
 //!   "Invalid script path"): with the project's scripts known ([`ClassList::with_scripts`]),
 //!   [`ClassList::check_decoded`] refuses so too;
 //! - decoding a full object, the engine writes back every stored property of its class:
-//!   [`ClassList::fill_stored`], with the class's defaults ([`ClassDefaults`]).
+//!   [`ClassList::fill_stored`], with the class's defaults ([`ClassDefaults`]); each `script`
+//!   given is set in turn (a later Nil clears a script; 3.x sets anything but an object as no
+//!   script), and metadata (4.x's `metadata/` names, 3.x's `__meta__`) is refused as not
+//!   modelled.
 
 use std::collections::{HashMap, HashSet};
 
@@ -523,5 +526,9 @@ mod tests {
         assert_eq!(c.check_encodable(&typed("res://none.gd")), Ok(()));
         assert!(list().has_script("res://none.gd") && !c.has_script("res://none.gd"));
         assert_eq!(list().check_decoded(&scripted("res://none.gd")), Ok(()));
+        // The list says which scripts it knows, and that it knows none when not told.
+        let known: HashSet<String> = ["res://fixtures/item.gd".to_string()].into();
+        assert_eq!(c.scripts(), Some(&known));
+        assert_eq!(list().scripts(), None);
     }
 }

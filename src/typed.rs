@@ -661,6 +661,14 @@ mod tests {
     }
 
     #[test]
+    fn a_hand_built_basis_of_the_wrong_size_is_refused_not_read_past_its_end() {
+        // A decoded Basis always has nine components; one built by hand may not.
+        let short = Variant::Basis(vec![1.0f32; 8].into());
+        let t = ContainerType::Builtin(T::Quaternion);
+        assert!(admit(&t, short, "4.6".parse().unwrap()).is_err());
+    }
+
+    #[test]
     fn vectors_into_a_packed_array_at_double_width() {
         // Godot 4.6.3's answer to packed_vector3/from_vectors (tests/engine_rules.rs): a Vector2 is
         // padded with 0, a Vector4i cut to three components, a String is the zero vector. A double
