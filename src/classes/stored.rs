@@ -238,11 +238,7 @@ mod tests {
     /// Resource as Godot 4.6.3 holds a fresh one (its oracle's `class_defaults` answer), with
     /// a few of its properties that are not stored.
     fn list() -> ClassList {
-        let stored = vec![
-            ("resource_local_to_scene".to_string(), Variant::Bool(false)),
-            ("resource_name".to_string(), Variant::String("".into())),
-            ("script".to_string(), Variant::Nil),
-        ];
+        let stored = resource_defaults(Variant::Nil);
         let unstored = [
             "RefCounted",
             "Resource",
@@ -306,6 +302,26 @@ mod tests {
         }
     }
 
+    /// A fresh Resource's stored properties on Godot 4.6.3 (and 3.x, its `script` a null object
+    /// there), with `script` as given.
+    fn resource_defaults(script: Variant) -> Vec<(String, Variant)> {
+        vec![
+            ("resource_local_to_scene".to_string(), Variant::Bool(false)),
+            ("resource_name".to_string(), Variant::String("".into())),
+            ("script".to_string(), script),
+        ]
+    }
+
+    /// A Resource as the engine holds it: its stored properties, with `resource_name` and
+    /// `script` as given.
+    fn held_resource(name: &str, script: Variant) -> Variant {
+        resource(vec![
+            ("resource_local_to_scene", Variant::Bool(false)),
+            ("resource_name", Variant::String(name.into())),
+            ("script", script),
+        ])
+    }
+
     fn resource(props: Vec<(&str, Variant)>) -> Variant {
         Variant::object(Object::Full {
             class: "Resource".into(),
@@ -320,14 +336,7 @@ mod tests {
     #[test]
     fn a_script_s_object_is_filled_from_the_defaults_with_that_script() {
         let item = || Variant::String("res://fixtures/item.gd".into());
-        let defaults = ClassDefaults::new(
-            vec![
-                ("resource_local_to_scene".to_string(), Variant::Bool(false)),
-                ("resource_name".to_string(), Variant::String("".into())),
-                ("script".to_string(), item()),
-            ],
-            ["hp".to_string()],
-        );
+        let defaults = ClassDefaults::new(resource_defaults(item()), ["hp".to_string()]);
         let with_script =
             list().with_scripted_defaults("Resource", "res://fixtures/item.gd", defaults);
         let given = || {
@@ -338,14 +347,7 @@ mod tests {
         };
         let mut v = given();
         with_script.fill_stored(&mut v).unwrap();
-        assert_eq!(
-            v,
-            resource(vec![
-                ("resource_local_to_scene", Variant::Bool(false)),
-                ("resource_name", Variant::String("".into())),
-                ("script", item()),
-            ])
-        );
+        assert_eq!(v, held_resource("", item()));
         // Without those defaults the object is refused.
         let mut v = given();
         assert!(matches!(
@@ -360,14 +362,7 @@ mod tests {
     #[test]
     fn a_script_cleared_by_a_later_nil_leaves_the_class_s_properties() {
         let item = || Variant::String("res://fixtures/item.gd".into());
-        let defaults = ClassDefaults::new(
-            vec![
-                ("resource_local_to_scene".to_string(), Variant::Bool(false)),
-                ("resource_name".to_string(), Variant::String("".into())),
-                ("script".to_string(), item()),
-            ],
-            ["hp".to_string()],
-        );
+        let defaults = ClassDefaults::new(resource_defaults(item()), ["hp".to_string()]);
         let with_script =
             list().with_scripted_defaults("Resource", "res://fixtures/item.gd", defaults);
         let mut v = resource(vec![
@@ -377,14 +372,7 @@ mod tests {
             ("script", Variant::Nil),
         ]);
         with_script.fill_stored(&mut v).unwrap();
-        assert_eq!(
-            v,
-            resource(vec![
-                ("resource_local_to_scene", Variant::Bool(false)),
-                ("resource_name", Variant::String("n".into())),
-                ("script", Variant::Nil),
-            ])
-        );
+        assert_eq!(v, held_resource("n", Variant::Nil));
     }
 
     /// A 3.x object's `__meta__` (its metadata as one Dictionary, which Godot 3.6.2 stores and
@@ -434,14 +422,7 @@ mod tests {
             .with_setters_of(profile())
             .fill_stored(&mut v)
             .unwrap();
-        assert_eq!(
-            v,
-            resource(vec![
-                ("resource_local_to_scene", Variant::Bool(false)),
-                ("resource_name", Variant::String("".into())),
-                ("script", Variant::Nil),
-            ])
-        );
+        assert_eq!(v, held_resource("", Variant::Nil));
     }
 
     /// A 3.x decoder sets `script` as a script: a path or an int sets none, and the object holds
@@ -450,11 +431,7 @@ mod tests {
     /// and `script-int`); a list without a profile takes a path as 4.x does.
     #[test]
     fn a_3x_script_that_is_not_an_object_sets_none() {
-        let stored = vec![
-            ("resource_local_to_scene".to_string(), Variant::Bool(false)),
-            ("resource_name".to_string(), Variant::String("".into())),
-            ("script".to_string(), Variant::object(Object::Null)),
-        ];
+        let stored = resource_defaults(Variant::object(Object::Null));
         let three = ClassList::new([("Resource".to_string(), "Reference".to_string(), true)])
             .with_defaults("Resource", ClassDefaults::new(stored, []));
         let path = || Variant::String("res://fixtures/item.gd".into());
@@ -465,14 +442,7 @@ mod tests {
                 .with_setters_of("3.6".parse().unwrap())
                 .fill_stored(&mut v)
                 .unwrap();
-            assert_eq!(
-                v,
-                resource(vec![
-                    ("resource_local_to_scene", Variant::Bool(false)),
-                    ("resource_name", Variant::String("".into())),
-                    ("script", Variant::object(Object::Null)),
-                ])
-            );
+            assert_eq!(v, held_resource("", Variant::object(Object::Null)));
         }
         assert!(matches!(
             three.fill_stored(&mut resource(vec![("script", path())])),
@@ -532,14 +502,7 @@ mod tests {
         list().fill_stored(&mut array).unwrap();
         let Variant::Array(a) = &array else { panic!() };
         assert_eq!(a.items()[0], Variant::object(Object::Null));
-        assert_eq!(
-            a.items()[1],
-            resource(vec![
-                ("resource_local_to_scene", Variant::Bool(false)),
-                ("resource_name", Variant::String("".into())),
-                ("script", Variant::Nil),
-            ])
-        );
+        assert_eq!(a.items()[1], held_resource("", Variant::Nil));
         assert_eq!(
             outer,
             resource(vec![
@@ -690,11 +653,7 @@ mod tests {
         let Variant::Dictionary(d) = &properties[1].1 else {
             panic!()
         };
-        let full = resource(vec![
-            ("resource_local_to_scene", Variant::Bool(false)),
-            ("resource_name", Variant::String("".into())),
-            ("script", Variant::Nil),
-        ]);
+        let full = held_resource("", Variant::Nil);
         assert_eq!(d.entries()[0], (full.clone(), full));
     }
 }

@@ -22,7 +22,6 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
         })
     };
     let item = || Variant::String(ITEM.into());
-    let options = gdmarshal::EncodeOptions { full_objects: true };
     if !ctx.profile.typed_arrays() {
         let cases = [
             (
@@ -40,10 +39,7 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
                 object("Resource", vec![("script", Variant::Int(5))]),
             ),
         ];
-        let inputs = cases
-            .into_iter()
-            .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))
-            .collect();
+        let inputs = encoded(cases, ctx.profile);
         with_objects(ctx, inputs);
         return;
     }
@@ -91,10 +87,7 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
             object("Node", vec![("script", item())]),
         ),
     ];
-    let mut inputs: Vec<(String, Vec<u8>)> = cases
-        .into_iter()
-        .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))
-        .collect();
+    let mut inputs = encoded(cases, ctx.profile);
     // A Dictionary whose value type names a class the engine lacks ("\x1b"), holding an object
     // id as its value: the decoder assigns values unchecked (campaign seed 4042, case 426824).
     let (dictionary, object_id) = (
@@ -113,4 +106,16 @@ pub(super) fn scripted_objects(ctx: &mut Ctx) {
     ]));
     inputs.push((s("typed_dictionary_value_class_missing"), b));
     with_objects(ctx, inputs);
+}
+
+/// Each named value with its full-object encoding (a value the profile cannot encode is left out).
+fn encoded<const N: usize>(
+    cases: [(&str, Variant); N],
+    profile: gdmarshal::Profile,
+) -> Vec<(String, Vec<u8>)> {
+    let options = gdmarshal::EncodeOptions { full_objects: true };
+    cases
+        .into_iter()
+        .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, profile, options).ok()?)))
+        .collect()
 }
