@@ -175,9 +175,10 @@ fn run(args: &[String]) -> Output {
     spawn(&args).wait_with_output()
 }
 
-/// A 20,000-case campaign on 3.6 whose engine gets `sig` once, 0.6 s in; it must still pass.
+/// A 60,000-case campaign on 3.6 (long enough to outlast the signal on a fast machine) whose
+/// engine gets `sig` once, 0.6 s in; it must still pass.
 fn diff_with_one_signal(dir: &Path, sig: i32) -> Output {
-    let args = diff_args(dir, "3.6", "20000");
+    let args = diff_args(dir, "3.6", "60000");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (out, sent) = under_attack(
         &args,
@@ -197,7 +198,7 @@ fn one_sigkill_during_diff_is_an_incident_not_a_finding() {
         return;
     }
     let clean_dir = tempfile::tempdir().unwrap();
-    let clean = run(&diff_args(clean_dir.path(), "3.6", "20000"));
+    let clean = run(&diff_args(clean_dir.path(), "3.6", "60000"));
     assert!(clean.status.success(), "{}", text(&clean));
 
     let dir = tempfile::tempdir().unwrap();
@@ -234,7 +235,9 @@ fn repeated_sigkills_during_diff_give_no_finding_and_count_what_went_unanswered(
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let args = diff_args(dir.path(), "4.6", "20000");
+    // Enough cases that the run outlasts the attack (kills from 1.5 s to 3 s after start) on a
+    // fast machine: 4.6 answers 20,000 in under 2 s.
+    let args = diff_args(dir.path(), "4.6", "100000");
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (out, sent) = under_attack(
         &args,
@@ -250,7 +253,7 @@ fn repeated_sigkills_during_diff_give_no_finding_and_count_what_went_unanswered(
     let counts = classes(&out);
     assert_eq!(
         counts.values().sum::<u64>(),
-        20000,
+        100000,
         "every case is counted once: {}",
         text(&out)
     );
