@@ -6,6 +6,7 @@
 //! problem.
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::excerpt::Quoted;
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use crate::keys::{EntrySet, KeyRules};
 use crate::packed;
@@ -200,13 +201,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             .type_of(id)
             .ok_or_else(|| self.r.error_at(start, K::UnknownType { id }))?;
         if T::ACTIVE {
-            let flags = head & !TYPE_MASK;
-            self.trace.field(
-                start,
-                start + 4,
-                "header",
-                format_args!("{ty} (id {id}), flags {flags:#x}"),
-            );
+            self.trace.header(start, ty, id, head & !TYPE_MASK);
         }
         // Strings and ints are most keys and many values: read here, they skip the call below.
         // (Each arm writes into `out` itself: see `payload`.)
@@ -234,12 +229,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     }
 
     #[inline(always)]
-    fn child(&mut self, depth: usize, label: std::fmt::Arguments<'_>, out: &mut Variant) -> R<()> {
+    fn child(&mut self, depth: usize, label: Label<'_>, out: &mut Variant) -> R<()> {
         let limit = self.profile.max_depth();
         if depth > limit {
             return Err(self.r.error(K::TooDeep { limit }));
         }
-        self.trace.open(self.r.pos(), label);
+        match label {
+            Label::Element(i) => self.trace.open_element(self.r.pos(), i),
+            Label::Text(text) => self.trace.open(self.r.pos(), text),
+        }
         // 1024 levels need more stack than a small thread has: grow it on demand. Written out
         // rather than through `stack::nested`, so that the common branch inlines the value's
         // decoding instead of calling a closure.
@@ -255,7 +253,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// A nested value, returned.
     fn child_value(&mut self, depth: usize, label: std::fmt::Arguments<'_>) -> R<Variant> {
         let mut v = Variant::Nil;
-        self.child(depth, label, &mut v)?;
+        self.child(depth, Label::Text(label), &mut v)?;
         Ok(v)
     }
 
@@ -687,7 +685,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 // the bytes do not carry: such paths are accepted (known difference
                 // `script-not-in-project`; 4.6 refuses `res://N` in the oracle's project).
                 if self.opts.allow_objects && !is_resource_path(&path) {
-                    let why = format!("{path:?} is not a res:// path");
+                    let why = format!("{} is not a res:// path", Quoted(&path));
                     return Err(self.r.error_at(
                         at,
                         K::Invalid {
@@ -745,7 +743,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
             let at = self.r.pos();
             let slot = push_blank(&mut items, &NIL);
-            self.child(depth + 1, format_args!("[{i}]"), slot)?;
+            self.child(depth + 1, Label::Element(i), slot)?;
             if typed {
                 let item = items.pop().expect("just pushed");
                 match typed::admit(&element_type, item, self.profile)
@@ -784,7 +782,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                     break;
                 }
             }
-            self.trace.open(self.r.pos(), format_args!("[{i}]"));
+            self.trace.open_element(self.r.pos(), i);
             let slot = push_blank(&mut v, &EMPTY_TEXT);
             *slot = self.text_field("string")?;
             self.trace.close(self.r.pos());
@@ -839,8 +837,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             }
             let at = self.r.pos();
             let (k, v) = entries.push_blank();
-            self.child(depth + 1, format_args!("key {i}"), k)?;
-            self.child(depth + 1, format_args!("value {i}"), v)?;
+            self.child(depth + 1, Label::Text(format_args!("key {i}")), k)?;
+            self.child(depth + 1, Label::Text(format_args!("value {i}")), v)?;
             // `d[key] = value` checks the key's type but not the value's: the engine converts or
             // drops a key of another type and keeps any value (seen in 4.6.3).
             if keys_typed {
@@ -940,6 +938,15 @@ fn push_blank<'a, T>(items: &'a mut Vec<T>, blank: &'static T) -> &'a mut T {
 fn put(out: &mut Variant, v: Variant) {
     debug_assert!(matches!(out, Variant::Nil));
     std::mem::forget(std::mem::replace(out, v));
+}
+
+/// What a nested value is to its parent, for the trace.
+#[derive(Clone, Copy)]
+enum Label<'a> {
+    /// Element `i` of an array.
+    Element(usize),
+    /// Anything else, as text.
+    Text(std::fmt::Arguments<'a>),
 }
 
 /// Whether a script path is one some project could hold: under `res://` (case-sensitive, so

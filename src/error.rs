@@ -80,6 +80,29 @@ pub enum DecodeErrorKind {
     },
 }
 
+impl DecodeErrorKind {
+    /// Whether more bytes after the end of the input could change the outcome: the input ended
+    /// inside a field, or a length or count did not fit in what was left. Every other error
+    /// stands whatever follows, so a reader of a stream that decodes what it has so far can stop
+    /// at it, and decode again after reading more only for these.
+    ///
+    /// ```
+    /// use gdmarshal::{DecodeOptions, Profile, decode};
+    ///
+    /// let godot46: Profile = "4.6".parse().unwrap();
+    /// let cut = decode(&[2, 0, 0, 0, 7], godot46, DecodeOptions::default()).unwrap_err();
+    /// assert!(cut.kind.wants_more_input());
+    /// let unknown = decode(&[200, 0, 0, 0], godot46, DecodeOptions::default()).unwrap_err();
+    /// assert!(!unknown.kind.wants_more_input());
+    /// ```
+    pub fn wants_more_input(&self) -> bool {
+        matches!(
+            self,
+            DecodeErrorKind::Truncated { .. } | DecodeErrorKind::BadLength { .. }
+        )
+    }
+}
+
 impl fmt::Display for DecodeErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

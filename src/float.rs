@@ -114,7 +114,7 @@ pub fn parse<F: Float>(s: &str) -> Result<F, String> {
         }
         return u64::from_str_radix(hex, 16)
             .map(F::from_bits64)
-            .map_err(|_| format!("{s:?} is not hex"));
+            .map_err(|_| format!("{} is not hex", crate::excerpt::Quoted(s)));
     }
     // Only plain decimals: Rust's parser also takes words like "infinity" that the schema does not.
     let decimal = s

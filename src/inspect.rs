@@ -1,17 +1,25 @@
 //! An annotated dump for people: offset, raw bytes, field, meaning, nesting.
 //!
 //! Built on the decoder's [`Trace`], so it shows exactly what the decoder read, and on bad input it
-//! shows everything up to the problem and then the problem.
+//! shows everything up to the problem and then the problem. [`inspect_to`] writes each row as the
+//! decoder reads its field, so a dump is never held whole: its memory is the decoder's, whatever
+//! the number of rows (a 4-byte Nil is two of them).
 
-use std::fmt::{self, Write};
+use std::fmt;
+use std::io::{self, Write};
 
 use crate::decode::{DecodeOptions, decode_traced};
 use crate::error::DecodeError;
 use crate::profile::Profile;
 use crate::trace::Trace;
+use crate::types::VariantType;
 
 /// Raw bytes shown per field before eliding the rest.
 const SHOWN_BYTES: usize = 16;
+/// Width of the bytes column, in characters.
+const BYTES_WIDTH: usize = 50;
+/// Width of the field column (indent and name), in characters.
+const FIELD_WIDTH: usize = 24;
 
 /// The dump's lines, and the error if the bytes do not decode.
 pub struct Dump {
@@ -23,22 +31,45 @@ pub struct Dump {
     pub consumed: Option<usize>,
 }
 
+/// How a dump written by [`inspect_to`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inspected {
+    /// Why decoding stopped, if it did.
+    pub error: Option<DecodeError>,
+    /// Bytes consumed, when the decode succeeded.
+    pub consumed: Option<usize>,
+}
+
 impl fmt::Display for Dump {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{:<8} {:<50} {:<24} meaning", "offset", "bytes", "field")?;
+        f.write_str(&header())?;
         for l in &self.lines {
             writeln!(f, "{l}")?;
         }
-        match (&self.error, self.consumed) {
-            (Some(e), _) => writeln!(f, "error: {e}"),
-            (None, Some(n)) => writeln!(f, "ok: {n} bytes consumed"),
-            (None, None) => Ok(()),
-        }
+        f.write_str(&outcome(&self.error, self.consumed))
+    }
+}
+
+/// The line of column names.
+fn header() -> String {
+    format!(
+        "{:<8} {:<BYTES_WIDTH$} {:<FIELD_WIDTH$} meaning\n",
+        "offset", "bytes", "field"
+    )
+}
+
+/// The closing line: the error, or the bytes consumed.
+fn outcome(error: &Option<DecodeError>, consumed: Option<usize>) -> String {
+    match (error, consumed) {
+        (Some(e), _) => format!("error: {e}\n"),
+        (None, Some(n)) => format!("ok: {n} bytes consumed\n"),
+        (None, None) => String::new(),
     }
 }
 
 /// Dumps the value at the start of `bytes`: every field the decoder reads, with its offset, its
-/// bytes and what it means, and the error where decoding stops.
+/// bytes and what it means, and the error where decoding stops. The dump is held in memory:
+/// [`inspect_to`] writes it as it goes.
 ///
 /// ```
 /// use gdmarshal::inspect::inspect;
@@ -55,71 +86,502 @@ impl fmt::Display for Dump {
 /// assert_eq!(cut.error.unwrap().offset, 4);
 /// ```
 pub fn inspect(bytes: &[u8], profile: Profile, opts: DecodeOptions) -> Dump {
-    let mut t = Lines {
-        bytes,
-        depth: 0,
-        lines: Vec::new(),
-    };
-    let result = decode_traced(bytes, profile, opts, &mut t);
-    let (error, consumed) = match result {
-        Ok(d) => {
-            if d.consumed < bytes.len() {
-                t.lines.push(format!(
-                    "{:08x} {:<50} {:<24} ignored by the engine",
-                    d.consumed,
-                    raw(&bytes[d.consumed..]),
-                    "trailing bytes"
-                ));
-            }
-            (None, Some(d.consumed))
-        }
-        Err(e) => (Some(e), None),
+    let mut lines = Lines(Vec::new());
+    let end = match write_rows(&mut lines, bytes, 0, profile, opts) {
+        Ok(end) => end,
+        Err(e) => match e {},
     };
     Dump {
-        lines: t.lines,
-        error,
-        consumed,
+        lines: lines.0,
+        error: end.error,
+        consumed: end.consumed,
     }
 }
 
-struct Lines<'a> {
+/// Writes the dump of the value at the start of `bytes` to `out` as the decoder reads it: the
+/// line of column names, a line per field or nested value, and the outcome, as [`Dump`] shows
+/// them. `unread` bytes of the input follow `bytes` without being given (a reader that counted
+/// the trailing bytes rather than keep them): they are counted in the trailing bytes' line. Give
+/// it a buffered writer; the dump ends at the first write that fails, with that error.
+///
+/// ```
+/// use gdmarshal::inspect::inspect_to;
+/// use gdmarshal::{DecodeOptions, Profile};
+///
+/// let godot46: Profile = "4.6".parse().unwrap();
+/// let mut out = Vec::new();
+/// let end = inspect_to(&mut out, &[0, 0, 0, 0, 9], 1000, godot46, DecodeOptions::default())?;
+/// assert_eq!(end.consumed, Some(4));
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("09 … (1001 bytes)"), "{text}");
+/// assert!(text.ends_with("ok: 4 bytes consumed\n"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn inspect_to<W: Write>(
+    out: &mut W,
+    bytes: &[u8],
+    unread: u64,
+    profile: Profile,
+    opts: DecodeOptions,
+) -> io::Result<Inspected> {
+    out.write_all(header().as_bytes())?;
+    let end = write_rows(&mut Out(&mut *out), bytes, unread, profile, opts)?;
+    out.write_all(outcome(&end.error, end.consumed).as_bytes())?;
+    Ok(end)
+}
+
+/// Where rows go.
+trait Sink {
+    /// Why a row could not be taken.
+    type Error;
+    /// Takes one row, with its line end.
+    fn put(&mut self, row: &[u8]) -> Result<(), Self::Error>;
+}
+
+/// Rows kept as lines, for [`Dump`].
+struct Lines(Vec<String>);
+
+impl Sink for Lines {
+    type Error = std::convert::Infallible;
+    fn put(&mut self, row: &[u8]) -> Result<(), Self::Error> {
+        let row = row.strip_suffix(b"\n").unwrap_or(row);
+        self.0.push(String::from_utf8_lossy(row).into_owned());
+        Ok(())
+    }
+}
+
+/// Rows written out as they come, a line each.
+struct Out<'a, W: Write>(&'a mut W);
+
+impl<W: Write> Sink for Out<'_, W> {
+    type Error = io::Error;
+    fn put(&mut self, row: &[u8]) -> io::Result<()> {
+        self.0.write_all(row)
+    }
+}
+
+/// The rows of [`inspect_to`], without the column names and the outcome.
+fn write_rows<S: Sink>(
+    out: &mut S,
+    bytes: &[u8],
+    unread: u64,
+    profile: Profile,
+    opts: DecodeOptions,
+) -> Result<Inspected, S::Error> {
+    let mut rows = Rows {
+        out,
+        bytes,
+        depth: 0,
+        line: Vec::with_capacity(256),
+        failed: None,
+    };
+    let result = decode_traced(bytes, profile, opts, &mut rows);
+    if let Some(e) = rows.failed {
+        return Err(e);
+    }
+    Ok(match result {
+        Ok(d) => {
+            let left = bytes.len() - d.consumed.min(bytes.len());
+            if left > 0 || unread > 0 {
+                let total = left as u64 + unread;
+                let shown = &bytes[d.consumed.min(bytes.len())..];
+                rows.field_row(d.consumed, shown, total, "trailing bytes", |line| {
+                    line.extend_from_slice(b"ignored by the engine");
+                });
+                if let Some(e) = rows.failed {
+                    return Err(e);
+                }
+            }
+            Inspected {
+                error: None,
+                consumed: Some(d.consumed),
+            }
+        }
+        Err(e) => Inspected {
+            error: Some(e),
+            consumed: None,
+        },
+    })
+}
+
+/// A trace that makes a row for each field and nested value.
+struct Rows<'a, S: Sink> {
+    out: &'a mut S,
     bytes: &'a [u8],
     depth: usize,
-    lines: Vec<String>,
+    /// The row being made, reused from row to row.
+    line: Vec<u8>,
+    /// The first row the sink did not take; no row is made after it.
+    failed: Option<S::Error>,
 }
 
-fn raw(bytes: &[u8]) -> String {
-    let mut s = String::new();
-    for b in bytes.iter().take(SHOWN_BYTES) {
-        write!(s, "{b:02x} ").expect("writing to a String");
-    }
-    if bytes.len() > SHOWN_BYTES {
-        write!(s, "… ({} bytes)", bytes.len()).expect("writing to a String");
-    }
-    s.trim_end().to_string()
-}
+const HEX: &[u8; 16] = b"0123456789abcdef";
 
-impl Trace for Lines<'_> {
-    const ACTIVE: bool = true;
+impl<S: Sink> Rows<'_, S> {
+    /// Starts a row with its offset, as 8 hex digits or more.
+    fn row_start(&mut self, offset: usize) {
+        self.line.clear();
+        match u32::try_from(offset) {
+            Ok(o) => {
+                let mut digits = [0u8; 8];
+                for (i, d) in digits.iter_mut().enumerate() {
+                    *d = HEX[(o >> (28 - 4 * i)) as usize & 15];
+                }
+                self.line.extend_from_slice(&digits);
+            }
+            Err(_) => push_args(&mut self.line, format_args!("{offset:08x}")),
+        }
+        self.line.push(b' ');
+    }
 
-    fn open(&mut self, offset: usize, label: fmt::Arguments<'_>) {
-        let indent = "  ".repeat(self.depth);
-        self.lines
-            .push(format!("{offset:08x} {:<50} {indent}{label}", ""));
+    fn indent(&mut self) {
+        pad(&mut self.line, 0, 2 * self.depth);
+    }
+
+    /// A row for a nested value: its offset, and its label (what `label` appends) indented.
+    fn open_row(&mut self, offset: usize, label: impl FnOnce(&mut Vec<u8>)) {
+        if self.failed.is_none() {
+            self.row_start(offset);
+            pad(&mut self.line, 0, BYTES_WIDTH + 1);
+            self.indent();
+            label(&mut self.line);
+            self.finish_row();
+        }
         self.depth += 1;
     }
 
+    fn finish_row(&mut self) {
+        self.line.push(b'\n');
+        if let Err(e) = self.out.put(&self.line) {
+            self.failed = Some(e);
+        }
+    }
+
+    /// A row for a field: its offset, its first bytes (of `total`), its name indented, and what
+    /// `meaning` appends.
+    fn field_row(
+        &mut self,
+        start: usize,
+        shown: &[u8],
+        total: u64,
+        name: &str,
+        meaning: impl FnOnce(&mut Vec<u8>),
+    ) {
+        if self.failed.is_some() {
+            return;
+        }
+        self.row_start(start);
+        let used = raw(&mut self.line, shown, total);
+        pad(&mut self.line, used, BYTES_WIDTH);
+        self.line.push(b' ');
+        self.indent();
+        self.line.extend_from_slice(name.as_bytes());
+        pad(&mut self.line, 2 * self.depth + width(name), FIELD_WIDTH);
+        self.line.push(b' ');
+        meaning(&mut self.line);
+        self.finish_row();
+    }
+}
+
+/// Appends `args`, without formatting when it is a plain string.
+fn push_args(line: &mut Vec<u8>, args: fmt::Arguments<'_>) {
+    match args.as_str() {
+        Some(s) => line.extend_from_slice(s.as_bytes()),
+        None => {
+            let _ = fmt::write(&mut Text(line), args);
+        }
+    }
+}
+
+/// Appends `n` in decimal, as `{}` writes it.
+fn push_decimal(line: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    line.extend_from_slice(&digits[at..]);
+}
+
+/// Appends `n` in lowercase hex without leading zeros, as `{:x}` writes it.
+fn push_hex(line: &mut Vec<u8>, n: u32) {
+    let digits = (32 - n.leading_zeros()).div_ceil(4).max(1);
+    for i in (0..digits).rev() {
+        line.push(HEX[(n >> (4 * i)) as usize & 15]);
+    }
+}
+
+/// A row as a `fmt::Write`, which formats into it without the error bookkeeping of `io::Write`.
+struct Text<'a>(&'a mut Vec<u8>);
+
+impl fmt::Write for Text<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// Appends the first bytes of a field as hex pairs, and how many there are in all when they are
+/// more than [`SHOWN_BYTES`]; returns the characters appended.
+fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
+    let shown = &bytes[..bytes.len().min(SHOWN_BYTES)];
+    let mut pairs = [b' '; 3 * SHOWN_BYTES];
+    for (i, b) in shown.iter().enumerate() {
+        pairs[3 * i] = HEX[usize::from(b >> 4)];
+        pairs[3 * i + 1] = HEX[usize::from(b & 15)];
+    }
+    let mut width = (3 * shown.len()).saturating_sub(1);
+    line.extend_from_slice(&pairs[..width]);
+    if total > SHOWN_BYTES as u64 {
+        let before = line.len();
+        push_args(line, format_args!(" … ({total} bytes)"));
+        // The ellipsis is one character of three bytes.
+        width += line.len() - before - 2;
+    }
+    width
+}
+
+/// Spaces to pad with.
+const SPACES: [u8; 64] = [b' '; 64];
+
+/// Appends spaces to make something `width` characters wide of which `used` are written.
+fn pad(line: &mut Vec<u8>, used: usize, width: usize) {
+    let mut n = width.saturating_sub(used);
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        line.extend_from_slice(&SPACES[..k]);
+        n -= k;
+    }
+}
+
+/// Characters in `s`.
+fn width(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+impl<S: Sink> Trace for Rows<'_, S> {
+    const ACTIVE: bool = true;
+
+    fn open(&mut self, offset: usize, label: fmt::Arguments<'_>) {
+        self.open_row(offset, |line| push_args(line, label));
+    }
+
+    fn open_element(&mut self, offset: usize, index: usize) {
+        self.open_row(offset, |line| {
+            line.push(b'[');
+            push_decimal(line, index as u64);
+            line.push(b']');
+        });
+    }
+
+    fn header(&mut self, start: usize, ty: VariantType, id: u32, flags: u32) {
+        let bytes = self.bytes;
+        let shown = &bytes[start.min(bytes.len())..(start + 4).min(bytes.len())];
+        self.field_row(start, shown, shown.len() as u64, "header", |line| {
+            line.extend_from_slice(ty.name().as_bytes());
+            line.extend_from_slice(b" (id ");
+            push_decimal(line, u64::from(id));
+            line.extend_from_slice(b"), flags 0x");
+            push_hex(line, flags);
+        });
+    }
+
     fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>) {
-        let end = end.min(self.bytes.len());
-        let indent = "  ".repeat(self.depth);
-        let field = format!("{indent}{name}");
-        self.lines.push(format!(
-            "{start:08x} {:<50} {field:<24} {meaning}",
-            raw(&self.bytes[start..end])
-        ));
+        let bytes = self.bytes;
+        let end = end.min(bytes.len());
+        let shown = &bytes[start.min(end)..end];
+        self.field_row(start, shown, shown.len() as u64, name, |line| {
+            push_args(line, meaning)
+        });
     }
 
     fn close(&mut self, _offset: usize) {
         self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::unhex;
+
+    /// The rows as plain `format!` writes them: the reference the fast row writer must equal
+    /// character for character.
+    struct Plain<'a> {
+        bytes: &'a [u8],
+        depth: usize,
+        lines: Vec<String>,
+    }
+
+    fn plain_raw(bytes: &[u8], total: u64) -> String {
+        let mut s: String = bytes
+            .iter()
+            .take(SHOWN_BYTES)
+            .map(|b| format!("{b:02x} "))
+            .collect();
+        if total > SHOWN_BYTES as u64 {
+            s.push_str(&format!("… ({total} bytes)"));
+        }
+        s.trim_end().to_string()
+    }
+
+    impl Trace for Plain<'_> {
+        const ACTIVE: bool = true;
+
+        fn open(&mut self, offset: usize, label: fmt::Arguments<'_>) {
+            let indent = "  ".repeat(self.depth);
+            self.lines
+                .push(format!("{offset:08x} {:<50} {indent}{label}", ""));
+            self.depth += 1;
+        }
+
+        fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>) {
+            let end = end.min(self.bytes.len());
+            let field = format!("{}{name}", "  ".repeat(self.depth));
+            let raw = &self.bytes[start..end];
+            self.lines.push(format!(
+                "{start:08x} {:<50} {field:<24} {meaning}",
+                plain_raw(raw, raw.len() as u64)
+            ));
+        }
+
+        fn close(&mut self, _offset: usize) {
+            self.depth -= 1;
+        }
+    }
+
+    /// Every engine-written vector, whole and cut short at each of its first bytes, under its
+    /// engine's profile, with and without full objects.
+    fn inputs() -> Vec<(Profile, Vec<u8>)> {
+        let mut inputs = Vec::new();
+        for (file, version) in [
+            ("godot-3.2.3.stable.txt", "3.2"),
+            ("godot-3.6.2.stable.txt", "3.6"),
+            ("godot-4.6.3.stable.txt", "4.6"),
+        ] {
+            let path = format!("{}/tests/vectors/{file}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(path).unwrap();
+            let profile: Profile = version.parse().unwrap();
+            for line in text.lines().filter(|l| !l.starts_with('#')) {
+                let (_, hex) = line.rsplit_once(' ').unwrap();
+                let bytes = unhex(hex).unwrap();
+                for cut in (0..bytes.len().min(24)).chain([bytes.len()]) {
+                    inputs.push((profile, bytes[..cut].to_vec()));
+                }
+                // Trailing bytes, more than a row shows.
+                let mut long = bytes.clone();
+                long.extend([0xab; 40]);
+                inputs.push((profile, long));
+            }
+        }
+        inputs
+    }
+
+    #[test]
+    fn rows_are_written_as_plain_formatting_writes_them() {
+        let mut compared = 0;
+        for (profile, bytes) in inputs() {
+            for allow_objects in [false, true] {
+                let opts = DecodeOptions { allow_objects };
+                let mut plain = Plain {
+                    bytes: &bytes,
+                    depth: 0,
+                    lines: Vec::new(),
+                };
+                let result = decode_traced(&bytes, profile, opts, &mut plain);
+                if let Ok(d) = &result
+                    && d.consumed < bytes.len()
+                {
+                    let rest = &bytes[d.consumed..];
+                    plain.lines.push(format!(
+                        "{:08x} {:<50} {:<24} ignored by the engine",
+                        d.consumed,
+                        plain_raw(rest, rest.len() as u64),
+                        "trailing bytes"
+                    ));
+                }
+                let dump = inspect(&bytes, profile, opts);
+                assert_eq!(dump.lines, plain.lines, "{profile} {bytes:02x?}");
+                assert_eq!(dump.error, result.as_ref().err().cloned());
+                compared += dump.lines.len();
+            }
+        }
+        assert!(compared > 10_000, "{compared} rows");
+    }
+
+    #[test]
+    fn the_streamed_dump_is_the_dump() {
+        for (profile, bytes) in inputs() {
+            let opts = DecodeOptions::default();
+            let mut out = Vec::new();
+            let end = inspect_to(&mut out, &bytes, 0, profile, opts).unwrap();
+            let dump = inspect(&bytes, profile, opts);
+            assert_eq!(String::from_utf8(out).unwrap(), dump.to_string());
+            assert_eq!((end.error, end.consumed), (dump.error, dump.consumed));
+        }
+    }
+
+    /// A writer that fails after `left` bytes.
+    struct Full {
+        left: usize,
+    }
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if buf.len() > self.left {
+                return Err(io::Error::other("full"));
+            }
+            self.left -= buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_ends_the_dump_with_its_error() {
+        let bytes = [28, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+        let e = inspect_to(
+            &mut Full { left: 300 },
+            &bytes,
+            0,
+            "4.6".parse().unwrap(),
+            DecodeOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.to_string(), "full");
+    }
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        for n in [
+            0u64,
+            7,
+            10,
+            99,
+            100,
+            4_999_998,
+            u64::from(u32::MAX),
+            u64::MAX,
+        ] {
+            let mut line = Vec::new();
+            push_decimal(&mut line, n);
+            assert_eq!(line, n.to_string().as_bytes());
+        }
+        for n in [0u32, 1, 0xf, 0x10, 0x1_0000, 0xdead_beef, u32::MAX] {
+            let mut line = Vec::new();
+            push_hex(&mut line, n);
+            assert_eq!(line, format!("{n:x}").as_bytes());
+        }
     }
 }

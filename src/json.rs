@@ -34,6 +34,7 @@ use std::io;
 use serde::de::DeserializeSeed;
 use serde_json::Value;
 
+use crate::excerpt::{MAX_QUOTE, cut};
 use crate::float::FloatStyle;
 use crate::profile::Profile;
 use crate::value::Variant;
@@ -47,9 +48,11 @@ pub const CODE_UNITS: &str = "code_units";
 
 pub use write::Tagged;
 
-/// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`.
+/// A tagged-JSON node that is not a valid value; `path` is where, as `$.value[2]`. The message
+/// quotes at most a few hundred bytes of the input, and the error shows a long path cut
+/// ([`crate::excerpt::cut`]); the field holds it whole.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at {path}: {message}")]
+#[error("at {}: {message}", cut(path, MAX_QUOTE))]
 pub struct JsonError {
     /// JSON path of the bad node.
     pub path: String,
@@ -63,7 +66,7 @@ pub struct JsonError {
 #[non_exhaustive]
 pub enum ReadError {
     /// The text is not JSON, ends early or could not be read.
-    #[error("{line}:{column}: invalid JSON in {path}: {message}")]
+    #[error("{line}:{column}: invalid JSON in {}: {message}", cut(path, MAX_QUOTE))]
     Syntax {
         /// Line of the problem.
         line: usize,
@@ -133,7 +136,7 @@ pub fn from_json(j: &Value, profile: Profile) -> Result<Variant, JsonError> {
     result.map_err(|e| {
         cx.take_error().unwrap_or_else(|| JsonError {
             path: cx.path(),
-            message: e.to_string(),
+            message: read::bounded_message(e.to_string()),
         })
     })
 }
@@ -175,7 +178,9 @@ fn read_with<'de, R: serde_json::de::Read<'de>>(
                     line,
                     column,
                     path: cx.path(),
-                    message: text.strip_suffix(&at).unwrap_or(&text).to_string(),
+                    message: read::bounded_message(
+                        text.strip_suffix(&at).unwrap_or(&text).to_string(),
+                    ),
                 }
             }
         }
@@ -277,8 +282,12 @@ impl Unhex {
         }
     }
 
-    /// Takes the next piece of text.
+    /// Takes the next piece of text. After the first character that is not a hex digit, the rest
+    /// is not looked at: [`Unhex::failed`] says so, and a reader can stop reading.
     pub fn feed(&mut self, text: &[u8]) {
+        if self.bad.is_some() {
+            return;
+        }
         for &c in text {
             let at = self.offset;
             self.offset += 1;
@@ -286,16 +295,13 @@ impl Unhex {
                 continue;
             }
             self.digits += 1;
-            if self.bad.is_some() {
-                continue;
-            }
             let nibble = match c {
                 b'0'..=b'9' => c - b'0',
                 b'a'..=b'f' => c - b'a' + 10,
                 b'A'..=b'F' => c - b'A' + 10,
                 _ => {
                     self.bad = Some((at, c));
-                    continue;
+                    return;
                 }
             };
             match self.high.take() {
@@ -305,18 +311,35 @@ impl Unhex {
         }
     }
 
-    /// The bytes, or what is wrong with the text: an odd number of digits, or the first character
-    /// that is not one (by its offset in the text).
+    /// The text so far has a character that is not a hex digit: whatever follows, the text is
+    /// refused, so there is no need to read on.
+    pub fn failed(&self) -> bool {
+        self.bad.is_some()
+    }
+
+    /// Bytes of text fed so far (up to and including the first character that is not a digit).
+    pub fn text_len(&self) -> usize {
+        self.offset
+    }
+
+    /// Takes the bytes made so far, leaving none: a reader that keeps only part of its input
+    /// takes them after each piece.
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.bytes)
+    }
+
+    /// The bytes, or what is wrong with the text: the first character that is not a hex digit
+    /// (by its offset in the text), or else an odd number of digits.
     pub fn finish(self) -> Result<Vec<u8>, HexError> {
+        if let Some((offset, byte)) = self.bad {
+            return Err(HexError::NotADigit { offset, byte });
+        }
         if !self.digits.is_multiple_of(2) {
             return Err(HexError::OddDigits {
                 digits: self.digits,
             });
         }
-        match self.bad {
-            Some((offset, byte)) => Err(HexError::NotADigit { offset, byte }),
-            None => Ok(self.bytes),
-        }
+        Ok(self.bytes)
     }
 }
 
@@ -464,6 +487,39 @@ mod tests {
         s
     }
 
+    /// An error keeps its path whole, but says it and the input it quotes in a few hundred bytes
+    /// whatever the input: a path 1,024 levels deep, a megabyte literal, a megabyte type name.
+    #[test]
+    fn errors_say_their_path_and_quotes_in_a_bounded_length() {
+        let profile = p("4.6");
+        let e = read_json(nested_arrays(1_000_000).as_bytes(), profile).unwrap_err();
+        assert_eq!(
+            e.path().len(),
+            1 + ".value[0]".len() * (profile.max_depth() + 1)
+        );
+        let shown = e.to_string();
+        assert!(shown.len() < 400, "{} bytes: {shown}", shown.len());
+        assert!(
+            shown.contains(&format!("of {} bytes cut]", e.path().len())),
+            "{shown}"
+        );
+        let mega = "9".repeat(1 << 20);
+        for text in [
+            format!(r#"{{"type":"int","value":"{mega}"}}"#),
+            format!(r#"{{"type":"{mega}"}}"#),
+            format!(r#"{{"type":"String","value":{mega}}}"#),
+            format!(r#"{{"type":"Array","element_type":{{"builtin":"{mega}"}},"value":[]}}"#),
+        ] {
+            let shown = read_json(text.as_bytes(), profile).unwrap_err().to_string();
+            assert!(
+                shown.len() < 1000,
+                "{} bytes: {}",
+                shown.len(),
+                cut(&shown, 300)
+            );
+        }
+    }
+
     #[test]
     fn nesting_past_the_limit_is_refused_with_its_path() {
         let profile = p("4.6");
@@ -560,6 +616,16 @@ mod tests {
                 "byte 1 (0xc3) is not a hex digit".into()
             ))
         );
+        // The first character that is not a digit is the error, before any count of digits, and
+        // nothing after it is looked at: a reader of endless text can stop there.
+        let mut u = Unhex::with_capacity(0);
+        u.feed(b"0a 1\0\0");
+        assert!(u.failed());
+        assert_eq!(u.text_len(), 5);
+        u.feed(&[0; 4096]);
+        assert_eq!(u.text_len(), 5);
+        assert_eq!(u.take_bytes(), [0x0a]);
+        assert_eq!(u.finish(), Err(HexError::NotADigit { offset: 4, byte: 0 }));
         let bytes: Vec<u8> = (0..=255).collect();
         assert_eq!(unhex(&hex(&bytes)), Ok(bytes.clone()));
         assert_eq!(format!("{:?}", Hex(&[1, 0xab])), r#"Hex("01ab")"#);

@@ -88,6 +88,7 @@ mod convert;
 pub mod decode;
 pub mod encode;
 pub mod error;
+pub mod excerpt;
 pub mod float;
 pub mod framing;
 #[cfg(feature = "test-support")]

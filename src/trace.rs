@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::types::VariantType;
+
 /// Receives the structure of the bytes as the decoder reads them.
 pub trait Trace {
     /// Whether this trace records anything. When it doesn't, the decoder skips building labels and
@@ -21,6 +23,26 @@ pub trait Trace {
 
     /// The innermost open value ends at `offset`.
     fn close(&mut self, offset: usize);
+
+    /// A nested value starts at `offset`, element `index` of its parent: [`Trace::open`] with the
+    /// label `[index]`, which a trace that writes rows may write without formatting.
+    #[inline(always)]
+    fn open_element(&mut self, offset: usize, index: usize) {
+        self.open(offset, format_args!("[{index}]"));
+    }
+
+    /// Bytes `start..start + 4` hold a value's type header: [`Trace::field`] named `header`, with
+    /// the type, its id and the header's flags as its meaning, which a trace that writes rows may
+    /// write without formatting.
+    #[inline(always)]
+    fn header(&mut self, start: usize, ty: VariantType, id: u32, flags: u32) {
+        self.field(
+            start,
+            start + 4,
+            "header",
+            format_args!("{ty} (id {id}), flags {flags:#x}"),
+        );
+    }
 }
 
 /// A trace that records nothing.

@@ -37,6 +37,13 @@ pub struct VectorFile {
 
 /// Reads a vector file named `godot-VERSION.txt`; errors name the file and line.
 pub fn read(path: &Path) -> Result<VectorFile, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(path, &text)
+}
+
+/// Reads the text of a vector file, read from `path` (whose name gives the engine version) by
+/// the caller; errors name the file and line.
+pub fn parse(path: &Path, text: &str) -> Result<VectorFile, String> {
     let file = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
@@ -55,7 +62,6 @@ pub fn read(path: &Path) -> Result<VectorFile, String> {
     let profile: Profile = minor
         .parse()
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut vectors = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let origin = format!("{}:{}", path.display(), i + 1);

@@ -1,16 +1,18 @@
 //! `gdmarshal decode`, `encode` and `inspect`.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::{VersionArg, fail, read_input, write_stdout};
+use super::input::{InputError, MaxInputArg, Prefix, Source};
+use super::{VersionArg, fail, write_stdout};
 use gdmarshal::decode::{DecodeOptions, decode as decode_bytes};
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::framing::{Framing, frame, unframe};
-use gdmarshal::json::{Hex, Unhex, read_json, write_json};
+use gdmarshal::inspect::inspect_to;
+use gdmarshal::json::{Hex, read_json_from, write_json};
+use gdmarshal::profile::Profile;
 
 /// The framing around the value (`--framing`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default)]
@@ -45,6 +47,8 @@ impl From<FramingArg> for Framing {
 pub struct DecodeArgs {
     #[command(flatten)]
     version: VersionArg,
+    #[command(flatten)]
+    max_input: MaxInputArg,
     /// Accept full objects (bytes_to_var_with_objects / bytes2var(bytes, true)).
     #[arg(long)]
     objects: bool,
@@ -70,6 +74,8 @@ pub struct DecodeArgs {
 pub struct EncodeArgs {
     #[command(flatten)]
     version: VersionArg,
+    #[command(flatten)]
+    max_input: MaxInputArg,
     /// Write objects in full (var_to_bytes_with_objects / var2bytes(value, true)).
     #[arg(long, alias = "full-objects")]
     objects: bool,
@@ -89,6 +95,8 @@ pub struct EncodeArgs {
 pub struct InspectArgs {
     #[command(flatten)]
     version: VersionArg,
+    #[command(flatten)]
+    max_input: MaxInputArg,
     /// Accept full objects.
     #[arg(long)]
     objects: bool,
@@ -99,36 +107,48 @@ pub struct InspectArgs {
     file: Option<PathBuf>,
 }
 
-/// Reads the byte input of decode and inspect: raw, or hex text turned into bytes as it is read
-/// (one byte per two digits, never the text whole). An unreadable file could not be read
-/// (exit 2); text that is not hex is input rejected (exit 1): the error is the exit code, its
-/// line already printed.
-fn read_bytes(file: Option<&PathBuf>, is_hex: bool) -> Result<Vec<u8>, ExitCode> {
-    if !is_hex {
-        return read_input(file).map_err(fail);
+/// Ends a command whose input could not be had: its line, and exit 1 for hex text that is not
+/// hex (input rejected), 2 for anything else (could not run).
+fn input_failed(e: InputError) -> ExitCode {
+    if e.is_rejection() {
+        super::found(e)
+    } else {
+        fail(e)
     }
-    let (name, input, len): (String, Box<dyn Read>, u64) = match file {
-        Some(p) if p.as_os_str() != "-" => {
-            let f = File::open(p).map_err(|e| fail(format!("{}: {e}", p.display())))?;
-            let len = f.metadata().map_or(0, |m| m.len());
-            (p.display().to_string(), Box::new(f), len)
-        }
-        _ => ("stdin".into(), Box::new(io::stdin().lock()), 0),
-    };
-    let mut unhex = Unhex::with_capacity(usize::try_from(len).unwrap_or(0));
-    let mut piece = vec![0; 1 << 16];
-    let mut input = input;
-    loop {
-        match input.read(&mut piece) {
-            Ok(0) => break,
-            Ok(n) => unhex.feed(&piece[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(fail(format!("{name}: {e}"))),
-        }
+}
+
+/// Whether `bytes`, the start of an input, hold the whole value that `framing` frames: the frame's
+/// length is there and its payload read, or, unframed, the value decodes or fails in a way no
+/// later byte could change.
+fn holds_the_value(bytes: &[u8], framing: Framing, profile: Profile, opts: DecodeOptions) -> bool {
+    if framing != Framing::None {
+        return match bytes.get(..4) {
+            Some(head) => {
+                let length = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+                bytes.len() - 4 >= length as usize
+            }
+            None => false,
+        };
     }
-    unhex
-        .finish()
-        .map_err(|e| super::found(format!("hex input: {e}")))
+    match decode_bytes(bytes, profile, opts) {
+        Ok(_) => true,
+        Err(e) => !e.kind.wants_more_input(),
+    }
+}
+
+/// Reads the byte input of decode and inspect up to the end of its value (`framing` around it),
+/// counting the bytes after it without keeping them.
+fn read_value(
+    file: Option<&PathBuf>,
+    hex: bool,
+    max_input: &MaxInputArg,
+    framing: Framing,
+    profile: Profile,
+    opts: DecodeOptions,
+) -> Result<Prefix, ExitCode> {
+    Source::open(file, hex, max_input.max_input)
+        .and_then(|source| source.read_until(|b| holds_the_value(b, framing, profile, opts)))
+        .map_err(input_failed)
 }
 
 /// Runs `write` on a buffered stdout and flushes it; a failed write ends the program as
@@ -145,39 +165,50 @@ fn to_stdout(
 
 /// `gdmarshal decode`: the JSON is written straight from the decoded value.
 pub fn decode(a: &DecodeArgs) -> ExitCode {
-    let bytes = match read_bytes(a.file.as_ref(), a.hex) {
-        Ok(b) => b,
+    let profile = a.version.profile;
+    let opts = DecodeOptions {
+        allow_objects: a.objects,
+    };
+    let input = match read_value(
+        a.file.as_ref(),
+        a.hex,
+        &a.max_input,
+        a.framing.into(),
+        profile,
+        opts,
+    ) {
+        Ok(input) => input,
         Err(code) => return code,
     };
-    let profile = a.version.profile;
-    let framed = match unframe(&bytes, a.framing.into(), profile) {
+    let (bytes, unread) = (&input.bytes, input.unread);
+    let framed = match unframe(bytes, a.framing.into(), profile) {
         Ok(u) => u,
         Err(e) => {
             return super::found(format!("Godot {profile}'s get_var rejects this input: {e}"));
         }
     };
-    if framed.consumed < bytes.len() {
+    // The bytes counted and not kept follow the frame, or, unframed, the value.
+    let (after_frame_unkept, after_value_unkept) = match a.framing {
+        FramingArg::None => (0, unread),
+        _ => (unread, 0),
+    };
+    let after_frame = (bytes.len() - framed.consumed) as u64 + after_frame_unkept;
+    if after_frame > 0 {
         eprintln!(
-            "gdmarshal: note: {} bytes after the framed value (from byte {}) are not read",
-            bytes.len() - framed.consumed,
+            "gdmarshal: note: {after_frame} bytes after the framed value (from byte {}) are not read",
             framed.consumed
         );
     }
-    let bytes = framed.payload;
-    let decoded = match decode_bytes(
-        bytes,
-        profile,
-        DecodeOptions {
-            allow_objects: a.objects,
-        },
-    ) {
+    let payload = framed.payload;
+    let decoded = match decode_bytes(payload, profile, opts) {
         Ok(d) => d,
         Err(e) => return super::found(format!("Godot {profile} rejects this input: {e}")),
     };
-    if decoded.consumed < bytes.len() {
+    let trailing =
+        (payload.len() - decoded.consumed.min(payload.len())) as u64 + after_value_unkept;
+    if trailing > 0 {
         eprintln!(
-            "gdmarshal: note: {} trailing bytes from byte {} are ignored, as bytes_to_var ignores them",
-            bytes.len() - decoded.consumed,
+            "gdmarshal: note: {trailing} trailing bytes from byte {} are ignored, as bytes_to_var ignores them",
             decoded.consumed
         );
     }
@@ -195,23 +226,21 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
 /// `gdmarshal encode`: the value is read straight from the JSON text, with nesting limited to
 /// what the version's engines accept.
 pub fn encode(a: &EncodeArgs) -> ExitCode {
-    let name = a
-        .file
-        .as_ref()
-        .map_or("stdin".to_string(), |p| p.display().to_string());
-    let raw = match read_input(a.file.as_ref()) {
-        Ok(b) => b,
-        Err(e) => return fail(e),
+    let mut source = match Source::open(a.file.as_ref(), false, a.max_input.max_input) {
+        Ok(source) => source,
+        Err(e) => return input_failed(e),
     };
-    if let Err(e) = std::str::from_utf8(&raw) {
-        return super::found(format!("{name}: byte {} is not UTF-8", e.valid_up_to()));
-    }
     let profile = a.version.profile;
-    let value = match read_json(&raw, profile) {
+    // The text is parsed as it is read, never held whole: text that is not JSON ends the read at
+    // once, and an endless input at the cap.
+    let read = read_json_from(BufReader::with_capacity(1 << 16, &mut source), profile);
+    let value = match read {
         Ok(v) => v,
-        Err(e) => return super::found(format!("{name}:{e}")),
+        Err(_) if source.passed_cap() => return fail(source.too_long()),
+        Err(e) => return super::found(format!("{}:{e}", source.name())),
     };
-    drop(raw);
+    let name = source.name().to_string();
+    drop(source);
     let bytes = match encode_value(
         &value,
         profile,
@@ -233,19 +262,28 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
 
 /// `gdmarshal inspect`.
 pub fn inspect(a: &InspectArgs) -> ExitCode {
-    let bytes = match read_bytes(a.file.as_ref(), a.hex) {
-        Ok(b) => b,
+    let profile = a.version.profile;
+    let opts = DecodeOptions {
+        allow_objects: a.objects,
+    };
+    let input = match read_value(
+        a.file.as_ref(),
+        a.hex,
+        &a.max_input,
+        Framing::None,
+        profile,
+        opts,
+    ) {
+        Ok(input) => input,
         Err(code) => return code,
     };
-    let dump = gdmarshal::inspect::inspect(
-        &bytes,
-        a.version.profile,
-        DecodeOptions {
-            allow_objects: a.objects,
-        },
-    );
-    let code = write_stdout(dump.to_string().as_bytes());
-    if dump.error.is_some() {
+    let mut refused = false;
+    let code = to_stdout(|out| {
+        let end = inspect_to(out, &input.bytes, input.unread, profile, opts)?;
+        refused = end.error.is_some();
+        Ok(())
+    });
+    if refused && code == ExitCode::SUCCESS {
         ExitCode::from(super::EXIT_FOUND)
     } else {
         code

@@ -1,8 +1,8 @@
 //! The `gdmarshal` binary: parses the command line, calls the codec and the lab, prints.
 //! See `gdmarshal --help`.
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Write;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +21,7 @@ mod corpus_regression;
 mod diff;
 mod engines;
 mod engines_install;
+mod input;
 mod limits;
 mod report;
 
@@ -175,35 +176,31 @@ fn run(command: Command) -> ExitCode {
     }
 }
 
-/// Reads a whole input file, or stdin when `path` is `None` or `-`.
-pub fn read_input(path: Option<&PathBuf>) -> Result<Vec<u8>, String> {
-    let mut buf = Vec::new();
-    match path {
-        Some(p) if p.as_os_str() != "-" => {
-            std::fs::File::open(p)
-                .and_then(|mut f| f.read_to_end(&mut buf))
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        _ => {
-            std::io::stdin()
-                .read_to_end(&mut buf)
-                .map_err(|e| format!("stdin: {e}"))?;
-        }
-    }
-    Ok(buf)
+/// An error line's length at most, in bytes, before its prefix: past it, the middle is cut and
+/// the line says how long it was (the codec's errors already quote at most a few hundred bytes
+/// of input; this bounds the rest, such as a path given on the command line).
+pub const MAX_ERROR_LINE: usize = 1024;
+
+/// Prints `message` on stderr as one error line of at most [`MAX_ERROR_LINE`] bytes.
+fn error_line(message: impl std::fmt::Display) {
+    let message = message.to_string();
+    eprintln!(
+        "gdmarshal: {}",
+        gdmarshal::excerpt::cut(&message, MAX_ERROR_LINE)
+    );
 }
 
 /// Prints `message` as the one error line and returns [`EXIT_TROUBLE`]: the command could not
 /// run or finish.
 pub fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("gdmarshal: {message}");
+    error_line(message);
     ExitCode::from(EXIT_TROUBLE)
 }
 
 /// Prints `message` as the one error line and returns [`EXIT_FOUND`]: the command ran and its
 /// answer is "no" (the format rejects the input, or differences were found), as the message says.
 pub fn found(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("gdmarshal: {message}");
+    error_line(message);
     ExitCode::from(EXIT_FOUND)
 }
 

@@ -6,12 +6,14 @@
 //! them, and none reads a node nested deeper than the profile allows, so neither the stack nor the
 //! memory grows past what the value itself needs, however deep the text nests.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use super::{JsonError, unhex};
+use crate::excerpt::{MAX_QUOTE, cut};
 use crate::float::{self, Float};
 use crate::stack;
 use crate::types::{Element, Shape, VariantType};
@@ -88,7 +90,7 @@ impl Cx {
     /// Records `message` at the current path (unless an error deeper in was recorded first) and
     /// returns the error that stops the parser.
     fn fail<E: de::Error>(&mut self, message: impl Into<String>) -> E {
-        let message = message.into();
+        let message = bounded_message(message.into());
         let e = E::custom(&message);
         if self.error.is_none() {
             self.error = Some(JsonError {
@@ -114,6 +116,14 @@ impl Cx {
     fn too_deep<E: de::Error>(&mut self) -> E {
         let limit = self.limit;
         self.fail(format!("nesting deeper than {limit}"))
+    }
+}
+
+/// `message` cut to twice [`MAX_QUOTE`] bytes: messages quote the input they refuse.
+pub(super) fn bounded_message(message: String) -> String {
+    match cut(&message, 2 * MAX_QUOTE) {
+        Cow::Borrowed(_) => message,
+        Cow::Owned(short) => short,
     }
 }
 
