@@ -441,8 +441,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         if T::ACTIVE {
             self.trace
                 .field(start, bytes_at, "length", format_args!("{}", bytes.len()));
-            self.trace
-                .field(bytes_at, self.r.pos(), name, format_args!("{s:?}"));
+            self.trace.text(bytes_at, self.r.pos(), name, &s);
         }
         Ok(s)
     }

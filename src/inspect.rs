@@ -13,6 +13,7 @@ use crate::error::DecodeError;
 use crate::profile::Profile;
 use crate::trace::Trace;
 use crate::types::VariantType;
+use crate::value::Text;
 
 /// Raw bytes shown per field before eliding the rest.
 const SHOWN_BYTES: usize = 16;
@@ -288,7 +289,7 @@ fn push_args(line: &mut Vec<u8>, args: fmt::Arguments<'_>) {
     match args.as_str() {
         Some(s) => line.extend_from_slice(s.as_bytes()),
         None => {
-            let _ = fmt::write(&mut Text(line), args);
+            let _ = fmt::write(&mut RowText(line), args);
         }
     }
 }
@@ -317,9 +318,9 @@ fn push_hex(line: &mut Vec<u8>, n: u32) {
 }
 
 /// A row as a `fmt::Write`, which formats into it without the error bookkeeping of `io::Write`.
-struct Text<'a>(&'a mut Vec<u8>);
+struct RowText<'a>(&'a mut Vec<u8>);
 
-impl fmt::Write for Text<'_> {
+impl fmt::Write for RowText<'_> {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.0.extend_from_slice(s.as_bytes());
         Ok(())
@@ -380,6 +381,27 @@ impl<S: Sink> Trace for Rows<'_, S> {
             line.push(b'[');
             push_decimal(line, index as u64);
             line.push(b']');
+        });
+    }
+
+    fn text(&mut self, start: usize, end: usize, name: &str, text: &Text) {
+        let bytes = self.bytes;
+        let end = end.min(bytes.len());
+        let shown = &bytes[start.min(end)..end];
+        self.field_row(start, shown, shown.len() as u64, name, |line| {
+            // Printable ASCII without quotes or backslashes is quoted as it is: `{:?}` would
+            // escape nothing in it, and asks of each character whether it is printable.
+            match text.as_str() {
+                Some(s)
+                    if s.bytes()
+                        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\') =>
+                {
+                    line.push(b'"');
+                    line.extend_from_slice(s.as_bytes());
+                    line.push(b'"');
+                }
+                _ => push_args(line, format_args!("{text:?}")),
+            }
         });
     }
 
@@ -482,6 +504,22 @@ mod tests {
                 long.extend([0xab; 40]);
                 inputs.push((profile, long));
             }
+        }
+        // Strings quoted as they are and strings that need escapes.
+        let godot46: Profile = "4.6".parse().unwrap();
+        for text in [
+            "plain ~ text",
+            "a\"b",
+            "back\\slash",
+            "new\nline",
+            "tab\t",
+            "é",
+            "\u{7f}",
+            "",
+        ] {
+            let v = crate::Variant::String(text.into());
+            let bytes = crate::encode(&v, godot46, crate::EncodeOptions::default()).unwrap();
+            inputs.push((godot46, bytes));
         }
         inputs
     }

@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::types::VariantType;
+use crate::value::Text;
 
 /// Receives the structure of the bytes as the decoder reads them.
 pub trait Trace {
@@ -29,6 +30,14 @@ pub trait Trace {
     #[inline(always)]
     fn open_element(&mut self, offset: usize, index: usize) {
         self.open(offset, format_args!("[{index}]"));
+    }
+
+    /// Bytes `start..end` hold the string field `name`, whose text is `text`: [`Trace::field`]
+    /// with the text quoted as `{:?}` quotes it, which a trace that writes rows may quote without
+    /// formatting.
+    #[inline(always)]
+    fn text(&mut self, start: usize, end: usize, name: &str, text: &Text) {
+        self.field(start, end, name, format_args!("{text:?}"));
     }
 
     /// Bytes `start..start + 4` hold a value's type header: [`Trace::field`] named `header`, with

@@ -1,5 +1,6 @@
 //! `gdmarshal check-vectors`: the codec against vectors written by real engines.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -17,18 +18,31 @@ pub struct CheckVectorsArgs {
     max_input: MaxInputArg,
 }
 
-/// Reads a vector file under the input cap.
+/// A vector file's line at most: the engines' longest vector, as hex, is under 1 KiB.
+const MAX_LINE: u64 = 1 << 20;
+
+/// Reads a vector file under the input cap, a line at a time, each at most [`MAX_LINE`] bytes.
 fn read(path: &PathBuf, max_input: &MaxInputArg) -> Result<VectorFile, String> {
-    let bytes = Source::open(Some(path), false, max_input.max_input)
-        .and_then(Source::read_all)
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: byte {} is not UTF-8",
-            path.display(),
-            e.utf8_error().valid_up_to()
-        )
-    })?;
+    let source = Source::open(Some(path), false, max_input.max_input).map_err(|e| e.to_string())?;
+    let mut reader = BufReader::new(source);
+    let (mut text, mut line) = (String::new(), Vec::new());
+    for number in 1.. {
+        line.clear();
+        let got = (&mut reader)
+            .take(MAX_LINE + 1)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| e.to_string())?;
+        if got == 0 {
+            break;
+        }
+        let at = format!("{}:{number}", path.display());
+        if got as u64 > MAX_LINE {
+            return Err(format!("{at}: the line is longer than {MAX_LINE} bytes"));
+        }
+        let line = std::str::from_utf8(&line)
+            .map_err(|e| format!("{at}: byte {} of the line is not UTF-8", e.valid_up_to()))?;
+        text.push_str(line);
+    }
     parse(path, &text)
 }
 

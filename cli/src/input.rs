@@ -181,14 +181,6 @@ impl Source {
         }
     }
 
-    /// Reads the whole input.
-    pub fn read_all(mut self) -> Result<Vec<u8>, InputError> {
-        let mut buf = Vec::new();
-        while self.piece(&mut buf)? {}
-        self.end()?;
-        Ok(buf)
-    }
-
     /// Reads until `enough` says the bytes so far hold what is wanted (it is asked about prefixes
     /// of 64 KiB, then of [`LOOK_GROWTH`] times the length each time), then counts the rest of the input
     /// without keeping it. At the end of the input the bytes are returned whatever `enough` says.

@@ -217,6 +217,19 @@ fn the_cap_is_exact() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // An endless line is refused at the line cap, in little memory (beside the gibibyte of
+    // stack every command but decode, encode and inspect reserves).
+    let mut cmd = gdmarshal_command();
+    cmd.args(["check-vectors", "/dev/zero"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    limit_address_space(&mut cmd, 1024 * MIB + LIMIT);
+    let out = Group::spawn(&mut cmd).wait_with_output();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "gdmarshal: /dev/zero:1: the line is longer than 1048576 bytes\n"
+    );
     for bad in ["0", "1.5G", "lots"] {
         let out = common::gdmarshal(&["decode", "--godot", "4.6", "--max-input", bad], b"");
         assert_eq!(out.status.code(), Some(2), "{bad}");
