@@ -393,6 +393,21 @@ def check_scrolled_rows(run):
         first = rows.get(0)
         run.check(len(rows) > 20 and not bad and (first is None or first[2] == "length"),
                   f"scrolled to row {at + 1}: rows differ from the CLI's: {str(bad)[:400]}")
+    # Cut short inside the last Vector2: the page scrolls to the error, marked at the byte the CLI
+    # names, after the CLI's rows.
+    cut = data[:len(data) - 46]
+    ok, _, err = run.cli("decode", "--godot", "4.6", "--hex", stdin=cut)
+    _, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin=cut)
+    want = inspect_rows(dump)
+    at = error_offset(err)
+    run.show(mode="decode", godot="4.6", framing="none", hex=cut)
+    rows = drawn_rows(run)
+    error_row = max(rows) if rows else None
+    before = {i: r for i, r in rows.items() if i != error_row}
+    run.check(not ok and at is not None and error_row == len(want) and rows[error_row][0] == f"{at:08x}"
+              and error_offset(run.text("status")) == at and before == {i: want[i] for i in before} and len(before) > 10,
+              f"an error after 1,700 rows is marked at byte {at}, after the CLI's rows: row {error_row} of {len(want)}, "
+              f"{rows.get(error_row)}, status {run.text('status')!r}")
 
 
 def check_input_limits(run):
