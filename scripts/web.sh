@@ -3,8 +3,9 @@
 #
 #   scripts/web.sh build [--out DIR]   the page and its wasm module into DIR (target/web): a folder
 #                                      that works from file:// (the module is embedded as base64)
-#   scripts/web.sh test                build, then the browser tests (scripts/web/browser_test.py)
-#                                      in headless Chromium, installed by scripts/install-browser.sh
+#   scripts/web.sh test [--large-only] build, then the browser tests (scripts/web/browser_test.py)
+#                                      in headless Chromium, installed by scripts/install-browser.sh;
+#                                      --large-only: only the large inputs' checks and figures
 #
 # The wasm module is built with the toolchain of scripts/install-wasm-toolchain.sh, in a target
 # folder of that toolchain's own (target/wasm-rustup or target/wasm-debian), with a stack that
@@ -51,7 +52,7 @@ case ${1:-} in
         venv=${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/browser-venv
         cargo build --quiet --release --bin gdmarshal
         "$venv/bin/python" scripts/web/browser_test.py --page target/web/index.html \
-            --gdmarshal target/release/gdmarshal --corpus corpus --shots target/web-shots
+            --gdmarshal target/release/gdmarshal --corpus corpus --shots target/web-shots "${@:2}"
         ;;
     *)
         awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2

@@ -17,79 +17,59 @@ const codec = (() => {
     new Uint8Array(ex.memory.buffer, p, u8.length).set(u8);
     return [p, u8.length];
   };
-  const out = (n) => JSON.parse(dec.decode(new Uint8Array(ex.memory.buffer, ex.gdm_out_ptr(), n)));
+  // The call may grow the memory: look at its buffer only after it.
+  const text = (n) => dec.decode(new Uint8Array(ex.memory.buffer, ex.gdm_out_ptr(), n));
+  const out = (n) => JSON.parse(text(n));
   const call = (f, req, data) => {
     const [rp, rl] = put(enc.encode(JSON.stringify(req)));
     const [dp, dl] = put(data);
     try { return out(f(rp, rl, dp, dl)); } finally { ex.gdm_free(rp, rl); ex.gdm_free(dp, dl); }
   };
-  // The decode's value member as the codec wrote it (written first, before "profile"), so the
-  // page shows (and the tests compare) the codec's own text, as `gdmarshal decode` prints it.
-  const valueText = (text) =>
-    text.startsWith('{"value":') ? text.slice(9, text.indexOf(',"profile":')) : null;
   return {
     profiles: () => out(ex.gdm_profiles()),
+    // The module keeps the bytes and the rows read; the page asks for those in view.
     decode(req, bytes) {
       const [rp, rl] = put(enc.encode(JSON.stringify(req)));
       const [dp, dl] = put(bytes);
-      try {
-        // The call may grow the memory: look at its buffer only after it.
-        const n = ex.gdm_decode(rp, rl, dp, dl);
-        const text = dec.decode(new Uint8Array(ex.memory.buffer, ex.gdm_out_ptr(), n));
-        const a = JSON.parse(text);
-        if (a.refused) return a;
-        a.valueText = valueText(text);
-        // Copies: the module's buffers are reused by the next call.
-        const cells = new Uint32Array(ex.memory.buffer, ex.gdm_table_ptr(), a.nodes * NODE_CELLS + a.rows * ROW_CELLS).slice();
-        const strings = new Uint8Array(ex.memory.buffer, ex.gdm_text_ptr(), a.text).slice();
-        [a.nodes, a.rows] = tables(cells, strings, a.nodes, a.rows);
-        return a;
-      } finally { ex.gdm_free(rp, rl); ex.gdm_free(dp, dl); }
+      try { return out(ex.gdm_decode(rp, rl, dp, dl)); } finally {
+        ex.gdm_free(rp, rl);
+        document.body.dataset.wasmBytes = ex.memory.buffer.byteLength;
+      }
     },
+    rows: (first, count) => out(ex.gdm_rows(first, count)),
+    kids: (node, from, count) => out(ex.gdm_kids(node, from, count)),
+    json: () => text(ex.gdm_json()),
+    versions: (req, bytes) => call(ex.gdm_versions, req, bytes),
     encode: (req, json) => call(ex.gdm_encode, req, enc.encode(json)),
   };
 })();
 
-// ---------------------------------------------------------------- a decode's nodes and rows
-// The module answers them as flat tables of numbers (docs/web.md): per node start, end, parent and
-// its label's offset and length in the text; per row start, end, node and its field's and
-// meaning's. The text of a row is decoded only when the row is drawn or compared.
-const NODE_CELLS = 5, ROW_CELLS = 7;
-const utf8 = new TextDecoder();
+// ---------------------------------------------------------------- a decode's rows
+// The module writes the texts of the rows asked for (docs/web.md); they are fetched a block at a
+// time, and a few blocks kept, so scrolling asks for a block only now and then.
+const BLOCK = 256, BLOCKS_KEPT = 64;
 
-function tables(cells, text, nodeCount, rowCount) {
-  const str = (off, len) => utf8.decode(text.subarray(off, off + len));
-  const base = nodeCount * NODE_CELLS;
+function lazyRows(count) {
+  const blocks = new Map();
   const extra = []; // rows the page adds: the error
-  const nodes = {
-    length: nodeCount,
-    start: (i) => cells[i * NODE_CELLS],
-    end: (i) => cells[i * NODE_CELLS + 1],
-    parent: (i) => cells[i * NODE_CELLS + 2],
-    label: (i) => str(cells[i * NODE_CELLS + 3], cells[i * NODE_CELLS + 4]),
+  const block = (b) => {
+    if (!blocks.has(b)) {
+      if (blocks.size >= BLOCKS_KEPT) blocks.clear();
+      blocks.set(b, codec.rows(b * BLOCK, BLOCK));
+    }
+    return blocks.get(b);
   };
-  const rows = {
-    get length() { return rowCount + extra.length; },
+  return {
+    get length() { return count + extra.length; },
     push: (r) => extra.push(r),
-    start: (i) => (i < rowCount ? cells[base + i * ROW_CELLS] : extra[i - rowCount][0]),
-    end: (i) => (i < rowCount ? cells[base + i * ROW_CELLS + 1] : extra[i - rowCount][1]),
-    node: (i) => (i < rowCount ? cells[base + i * ROW_CELLS + 2] : extra[i - rowCount][2]),
-    // [start, end, node, field, meaning, class]
+    // [start, end, node, depth, field, meaning, class]
     get(i) {
-      if (i >= rowCount) return extra[i - rowCount];
-      const b = base + i * ROW_CELLS;
-      return [cells[b], cells[b + 1], cells[b + 2], str(cells[b + 3], cells[b + 4]), str(cells[b + 5], cells[b + 6]), ""];
-    },
-    // The bytes of row i's field and meaning, for comparing rows without decoding them.
-    key(i) {
-      const b = base + i * ROW_CELLS;
-      return [text.subarray(cells[b + 3], cells[b + 3] + cells[b + 4]), text.subarray(cells[b + 5], cells[b + 5] + cells[b + 6])];
+      if (i >= count) return extra[i - count];
+      const r = block(Math.floor(i / BLOCK))[i % BLOCK];
+      return [...r, ""];
     },
   };
-  return [nodes, rows];
 }
-
-const sameBytes = (x, y) => x.length === y.length && x.every((v, k) => v === y[k]);
 
 // ---------------------------------------------------------------- state and the URL fragment
 const state = { mode: "decode", godot: "4.6", framing: "none", objects: false, kind: "auto" };
@@ -104,6 +84,7 @@ function readFragment() {
   const f = new URLSearchParams(location.hash.slice(1));
   for (const k of ["mode", "godot", "framing", "kind"]) if (f.has(k)) state[k] = f.get(k);
   if (f.has("objects")) state.objects = f.get("objects") === "1";
+  if (f.has("hex") || f.has("b64")) inputProblem = null;
   if (f.has("hex")) { $("bytes-in").value = f.get("hex"); fileBytes = null; }
   else if (f.has("b64")) { $("bytes-in").value = f.get("b64"); fileBytes = null; }
   if (f.has("json")) $("json-in").value = f.get("json");
@@ -124,23 +105,64 @@ function writeFragment() {
 // ---------------------------------------------------------------- input
 const toHex = (u8) => Array.from(u8, (b) => b.toString(16).padStart(2, "0")).join("");
 
+// The most bytes the page reads, from a file or pasted text (docs/web.md): past it, it says so
+// with the size and reads nothing. Text may hold up to 4 characters per byte (spaced hex).
+const INPUT_MAX = 16 << 20;
+const TEXT_INPUT_MAX = 4 * INPUT_MAX;
+const size = (n) => n.toLocaleString("en");
+const tooLarge = (what, n, unit, max) => `${what} is ${size(n)} ${unit}, over the page's limit of ${size(max)} ${unit}`;
+
+// Where in `text` character `at` is, for a person: "line 3, column 5".
+function lineColumn(text, at) {
+  let line = 1, from = 0;
+  for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) { line++; from = i + 1; }
+  return `line ${size(line)}, column ${size(at - from + 1)}`;
+}
+
+// Hex digits (whitespace anywhere, a leading 0x) to bytes in one pass, stopping at the first other
+// character: [bytes, null] or [null, why, where it stopped].
+function parseHex(text) {
+  const out = new Uint8Array(text.length >> 1);
+  let n = 0, high = -1, i = 0;
+  const space = (c) => c === 32 || (c >= 9 && c <= 13);
+  while (i < text.length && space(text.charCodeAt(i))) i++;
+  if (text[i] === "0" && (text[i + 1] === "x" || text[i + 1] === "X")) i += 2;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let v;
+    if (c >= 48 && c <= 57) v = c - 48;
+    else if (c >= 97 && c <= 102) v = c - 87;
+    else if (c >= 65 && c <= 70) v = c - 55;
+    else if (space(c)) continue;
+    else return [null, `character ${size(i)} (${lineColumn(text, i)}), ${JSON.stringify(text[i])}, is not a hex digit`, i];
+    if (high < 0) high = v;
+    else { out[n++] = high * 16 + v; high = -1; }
+  }
+  if (high >= 0) return [null, `odd number of hex digits (${size(2 * n + 1)})`, text.length];
+  return [out.subarray(0, n), null];
+}
+
+function parseBase64(text) {
+  try {
+    const t = text.replace(/\s+/g, "").replace(/-/g, "+").replace(/_/g, "/");
+    return [Uint8Array.from(atob(t), (c) => c.charCodeAt(0)), null];
+  } catch (e) {
+    return [null, "not base64"];
+  }
+}
+
 // The text's bytes, or why not: [bytes, null] or [null, message].
 function parseInput(text, kind) {
-  const t = text.replace(/\s+/g, "").replace(/^0x/i, "");
-  const isHex = /^[0-9a-fA-F]*$/.test(t);
-  if (kind === "hex" || (kind === "auto" && isHex)) {
-    const bad = t.search(/[^0-9a-fA-F]/);
-    if (bad >= 0) return [null, `character ${bad} (${JSON.stringify(t[bad])}) is not a hex digit`];
-    if (t.length % 2) return [null, `odd number of hex digits (${t.length})`];
-    const out = new Uint8Array(t.length / 2);
-    for (let i = 0; i < out.length; i++) out[i] = parseInt(t.substr(i * 2, 2), 16);
-    return [out, null];
+  if (text.length > TEXT_INPUT_MAX) return [null, tooLarge("the text", text.length, "characters", TEXT_INPUT_MAX)];
+  let [out, bad, at] = kind === "base64" ? [null, null, 0] : parseHex(text);
+  // Auto: text that is not hex from its first character on may be base64.
+  if (kind === "base64" || (kind === "auto" && bad && at < text.length)) {
+    const [b64, no] = parseBase64(text);
+    if (b64 || kind === "base64") [out, bad] = [b64, no];
+    else bad = `neither hex (${bad}) nor base64`;
   }
-  try {
-    return [Uint8Array.from(atob(t.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0)), null];
-  } catch (e) {
-    return [null, "neither hex nor base64"];
-  }
+  if (out && out.length > INPUT_MAX) return [null, tooLarge("the input", out.length, "bytes", INPUT_MAX)];
+  return [out, bad];
 }
 
 function setBytes(u8, note) {
@@ -153,7 +175,9 @@ function setBytes(u8, note) {
 }
 
 // The bytes to read: the file's, or the text's; [bytes, null] or [null, why not].
+let inputProblem = null; // a file or paste refused before it was read
 function inputBytes() {
+  if (inputProblem) return [null, inputProblem];
   return fileBytes ? [fileBytes, null] : parseInput($("bytes-in").value, state.kind);
 }
 
@@ -171,31 +195,32 @@ function renderDecode() {
   bytes = u8;
   answer = codec.decode(request(), bytes);
   if (answer.refused) return status(answer.refused, true);
+  answer.rows = lazyRows(answer.rows);
   const v = answer.verified ? "verified" : "derived";
   if (answer.error) {
     const e = answer.error;
     status(`error at byte ${e.offset} (0x${e.offset.toString(16)}), reading ${e.where}: ${e.message} [Godot ${answer.profile}, ${v}]`, true);
-    answer.rows.push([e.offset, e.offset + 1, answer.rows.length ? answer.rows.node(answer.rows.length - 1) : 0, "error", e.message, "err"]);
+    const last = answer.rows.length ? answer.rows.get(answer.rows.length - 1) : [0, 0, 0, 0];
+    answer.rows.push([e.offset, e.offset + 1, last[2], last[3], "error", e.message, "err"]);
   } else {
-    status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes.length} values`, false);
+    status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes} values`, false);
   }
-  showJson(answer.valueText || "");
+  showJson(answer.json, answer.json_more);
   drawTable();
   drawTree();
   if (answer.error) scrollToRow(answer.rows.length - 1);
 }
 
-// Long JSON (a 1 MB PackedByteArray is 2 MB of it) is shown in part until asked for: laying out
-// megabytes of text would hold the page up.
-const JSON_SHOWN = 1 << 18;
-function showJson(text) {
+// Long JSON (a 1 MB PackedByteArray is 2 MB of it) is shown in part until asked for: the module
+// answers its start, and writes the rest only then.
+function showJson(text, more) {
   const pre = $("json");
-  if (text.length <= JSON_SHOWN) { pre.textContent = text; return; }
-  pre.textContent = text.slice(0, JSON_SHOWN);
-  const more = document.createElement("button");
-  more.textContent = `… show all ${text.length.toLocaleString("en")} characters`;
-  more.onclick = () => { pre.textContent = text; };
-  pre.appendChild(more);
+  pre.textContent = text;
+  if (!more) return;
+  const button = document.createElement("button");
+  button.textContent = "… show all";
+  button.onclick = () => { pre.textContent = codec.json(); };
+  pre.appendChild(button);
 }
 
 const hexOf = (s, e) => {
@@ -205,24 +230,23 @@ const hexOf = (s, e) => {
   return e - s > 16 ? t + `… (${e - s} bytes)` : t.trim();
 };
 
-// The table draws only the rows in view (a 1 MB input or a 50,000-entry Dictionary has ~10^5).
+// The table draws only the rows in view, and asks the module for only their texts.
 function drawTable() {
   const box = $("table"), space = $("table-space");
   const rows = answer ? answer.rows : { length: 0 };
   space.style.height = rows.length * ROW_H + "px";
   const first = Math.max(0, Math.floor(box.scrollTop / ROW_H) - 10);
   const last = Math.min(rows.length, first + Math.ceil(box.clientHeight / ROW_H) + 20);
-  const depth = answer ? nodeDepths() : [];
   const frag = document.createDocumentFragment();
   for (let i = first; i < last; i++) {
-    const [s, e, node, name, meaning, cls] = rows.get(i);
+    const [s, e, node, depth, name, meaning, cls] = rows.get(i);
     const d = document.createElement("div");
-    d.className = "trow" + (cls ? " " + cls : "") + (node === 0 && name !== "header" && name !== "error" ? "" : "");
+    d.className = "trow" + (cls ? " " + cls : "");
     if (hover && s >= hover[0] && e <= hover[1] && !cls) d.classList.add("hl");
     d.style.top = i * ROW_H + "px";
     d.dataset.row = i;
     d.dataset.node = node;
-    const ind = "\u00a0\u00a0".repeat(depth[node] || 0);
+    const ind = "\u00a0\u00a0".repeat(depth);
     for (const t of [s.toString(16).padStart(8, "0"), cls ? "" : hexOf(s, e), ind + name, meaning]) {
       const c = document.createElement("span");
       c.textContent = t;
@@ -233,84 +257,59 @@ function drawTable() {
   space.replaceChildren(frag);
 }
 
-let depthCache = null;
-function nodeDepths() {
-  if (depthCache && depthCache.of === answer) return depthCache.d;
-  const d = new Int32Array(answer.nodes.length);
-  for (let i = 1; i < answer.nodes.length; i++) d[i] = d[answer.nodes.parent(i)] + 1;
-  depthCache = { of: answer, d };
-  return d;
-}
-
 function scrollToRow(i) {
   const box = $("table");
   box.scrollTop = Math.max(0, i * ROW_H - box.clientHeight / 2);
   drawTable();
 }
 
-// The tree: each value with its type and, for a leaf, what it holds; children drawn a page at a time.
-// Its index is numbers only: children as one list ordered by parent (kidsFrom[i] to kidsFrom[i+1])
-// and the first row of every node.
-let treeIndex = null;
-function indexTree() {
-  const n = answer.nodes.length, rows = answer.rows;
-  const kidsFrom = new Int32Array(n + 1), kids = new Int32Array(Math.max(0, n - 1));
-  for (let i = 1; i < n; i++) kidsFrom[answer.nodes.parent(i) + 1]++;
-  for (let i = 0; i < n; i++) kidsFrom[i + 1] += kidsFrom[i];
-  const fill = kidsFrom.slice(0, n);
-  for (let i = 1; i < n; i++) kids[fill[answer.nodes.parent(i)]++] = i;
-  const firstRow = new Int32Array(n).fill(-1);
-  for (let i = 0; i < rows.length; i++) { const nd = rows.node(i); if (firstRow[nd] < 0) firstRow[nd] = i; }
-  const kidsOf = (i) => kids.subarray(kidsFrom[i], kidsFrom[i + 1]);
-  treeIndex = { kidsOf, firstRow };
-}
-
-// A node's own rows (up to 4): its header and, for a leaf, what it holds.
-function ownRows(i) {
+// The tree: each value with its type and, for a leaf, what it holds; its nested values asked for
+// from the module a page at a time, so a value holding millions draws a page of them.
+// A value's own rows (up to 4): its header and, for a leaf, what it holds. They come before any
+// value nested in it.
+function ownRows(v) {
   const out = [], rows = answer.rows;
-  for (let r = treeIndex.firstRow[i]; r >= 0 && r < rows.length && out.length < 4; r++) {
-    if (rows.node(r) === i) out.push(rows.get(r));
-    else if (rows.start(r) >= answer.nodes.end(i)) break;
-  }
+  for (let r = v.row; r < rows.length && out.length < 4 && rows.get(r)[2] === v.id; r++) out.push(rows.get(r));
   return out;
 }
 
-function nodeLabel(i) {
-  const label = answer.nodes.label(i);
-  const own = ownRows(i);
-  const header = own.find((r) => r[3] === "header" && r[5] !== "err");
-  const ty = header ? header[4].replace(/ \(id .*$/, "") : "";
-  const kids = treeIndex.kidsOf(i).length;
-  const sum = kids ? `${kids} nested`
-    : own.filter((r) => r[3] !== "header" && r[3] !== "length" && r[3] !== "trailing bytes").map((r) => r[4]).join(", ");
-  return [label, ty, sum.length > 80 ? sum.slice(0, 80) + "…" : sum];
+function nodeLabel(v) {
+  const own = ownRows(v);
+  const header = own.find((r) => r[4] === "header" && r[6] !== "err");
+  const ty = header ? header[5].replace(/ \(id .*$/, "") : "";
+  const sum = v.kids ? `${v.kids} nested`
+    : own.filter((r) => r[4] !== "header" && r[4] !== "length" && r[4] !== "trailing bytes").map((r) => r[5]).join(", ");
+  return [v.label, ty, sum.length > 80 ? sum.slice(0, 80) + "…" : sum];
 }
 
-function drawNode(i, into, open) {
+function drawNode(v, into, open) {
   const div = document.createElement("div");
   div.className = "node";
-  div.dataset.node = i;
+  div.dataset.node = v.id;
+  div.dataset.row = v.row;
+  div.dataset.start = v.start;
+  div.dataset.end = v.end;
+  div.dataset.kids = v.kids;
   const lab = document.createElement("span");
   lab.className = "label";
-  const [label, ty, sum] = nodeLabel(i);
-  const kids = treeIndex.kidsOf(i);
-  lab.innerHTML = `<span class="tw">${kids.length ? (open ? "▾" : "▸") : ""}</span>`;
+  const [label, ty, sum] = nodeLabel(v);
+  lab.innerHTML = `<span class="tw">${v.kids ? (open ? "▾" : "▸") : ""}</span>`;
   lab.append(label + " ");
   const t = document.createElement("span"); t.className = "ty"; t.textContent = ty + " "; lab.appendChild(t);
   const s = document.createElement("span"); s.className = "sum"; s.textContent = sum; lab.appendChild(s);
   div.appendChild(lab);
   into.appendChild(div);
-  if (open) drawKids(i, div, 0);
+  if (open) drawKids(v.id, div, 0);
 }
 
 function drawKids(i, div, from) {
-  const kids = treeIndex.kidsOf(i);
-  const end = Math.min(kids.length, from + TREE_PAGE);
-  for (let k = from; k < end; k++) drawNode(kids[k], div, false);
-  if (end < kids.length) {
+  const page = codec.kids(i, from, TREE_PAGE);
+  for (const k of page.kids) drawNode(k, div, false);
+  const end = from + page.kids.length;
+  if (end < page.count) {
     const more = document.createElement("div");
     more.className = "more";
-    more.textContent = `… ${kids.length - end} more`;
+    more.textContent = `… ${page.count - end} more`;
     more.onclick = () => { more.remove(); drawKids(i, div, end); };
     div.appendChild(more);
   }
@@ -320,21 +319,20 @@ function drawTree() {
   const tree = $("tree");
   tree.replaceChildren();
   if (!answer || answer.refused) return;
-  indexTree();
-  drawNode(0, tree, true);
+  drawNode(codec.kids(0, 0, 0).node, tree, true);
 }
 
 $("tree").addEventListener("click", (ev) => {
   const lab = ev.target.closest(".label");
   if (!lab) return;
   const div = lab.parentElement, i = +div.dataset.node;
-  if (ev.target.classList.contains("tw") && treeIndex.kidsOf(i).length) {
+  if (ev.target.classList.contains("tw") && +div.dataset.kids) {
     const open = div.children.length > 1;
     if (open) while (div.children.length > 1) div.lastChild.remove();
     else drawKids(i, div, 0);
     lab.firstChild.textContent = open ? "▸" : "▾";
-  } else if (treeIndex.firstRow[i] >= 0) {
-    scrollToRow(treeIndex.firstRow[i]);
+  } else {
+    scrollToRow(+div.dataset.row);
   }
 });
 
@@ -342,8 +340,7 @@ $("tree").addEventListener("click", (ev) => {
 $("tree").addEventListener("mouseover", (ev) => {
   const div = ev.target.closest(".node");
   if (!div) return;
-  const i = +div.dataset.node;
-  hover = [answer.nodes.start(i), answer.nodes.end(i)];
+  hover = [+div.dataset.start, +div.dataset.end];
   document.querySelectorAll(".node.hl").forEach((e) => e.classList.remove("hl"));
   div.classList.add("hl");
   drawTable();
@@ -381,48 +378,30 @@ $("inspect-encoded").onclick = () => {
 };
 
 // ---------------------------------------------------------------- every version
-// Each version reads the same bytes; a version parts from the selected one at the first field
-// it reads differently (another offset, name or meaning), or where one of them stops.
+// Each version reads the same bytes; the module says where a version parts from the selected one:
+// at the first field it reads differently (another offset, name or meaning), or where one stops.
 function renderVersions() {
   const [u8, bad] = inputBytes();
   const body = $("versions").tBodies[0];
   body.replaceChildren();
   if (bad) return status(`input: ${bad}`, true);
   bytes = u8;
-  const all = codec.profiles().map((p) => [p, codec.decode({ ...request(), godot: p.name }, bytes)]);
-  const base = all.find(([p]) => p.name === state.godot) || all[all.length - 1];
+  const all = codec.versions(request(), bytes);
+  if (all.refused) return status(all.refused, true);
+  const base = all.find((a) => a.selected) || all[all.length - 1];
   let parting = 0;
-  for (const [p, a] of all) {
+  for (const a of all) {
     const tr = document.createElement("tr");
-    tr.dataset.godot = p.name;
-    const part = partsAt(base[1], a);
-    if (p.name === base[0].name) tr.className = "selected";
-    else if (part) { tr.className = "parts"; parting++; }
-    const reads = a.refused ? a.refused : a.error ? `error at byte ${a.error.offset}: ${a.error.message}` : `ok, ${a.consumed} bytes`;
-    const cells = [p.name, p.verified ? "✓ verified" : "derived", reads, a.valueText ? a.valueText.slice(0, 300) : "", part || ""];
+    tr.dataset.godot = a.name;
+    if (a.selected) tr.className = "selected";
+    else if (a.part) { tr.className = "parts"; parting++; }
+    const reads = a.error ? `error at byte ${a.error.offset}: ${a.error.message}` : `ok, ${a.consumed} bytes`;
+    const cells = [a.name, a.verified ? "✓ verified" : "derived", reads, a.value, a.part || ""];
     cells.forEach((t, k) => { const td = document.createElement("td"); td.textContent = t; if (k === 3) td.className = "val"; tr.appendChild(td); });
-    tr.onclick = () => { state.godot = p.name; state.mode = "decode"; render(); };
+    tr.onclick = () => { state.godot = a.name; state.mode = "decode"; render(); };
     body.appendChild(tr);
   }
-  status(`${all.length} versions read these ${bytes.length} bytes; ${parting} part from Godot ${base[0].name}`, parting > 0);
-}
-
-function partsAt(a, b) {
-  if (a.refused || b.refused) return a.refused === b.refused ? null : "refused";
-  const n = Math.min(a.rows.length, b.rows.length);
-  for (let i = 0; i < n; i++) {
-    const [f1, m1] = a.rows.key(i), [f2, m2] = b.rows.key(i);
-    if (a.rows.start(i) === b.rows.start(i) && a.rows.end(i) === b.rows.end(i) && sameBytes(f1, f2) && sameBytes(m1, m2)) continue;
-    const [s1, , , n1, t1] = a.rows.get(i), [, , , n2, t2] = b.rows.get(i);
-    return `at byte ${s1}: ${n1} “${t1}” here, ${n2} “${t2}” there`;
-  }
-  const ea = a.error ? a.error.offset : null, eb = b.error ? b.error.offset : null;
-  if (ea !== eb || (a.error && b.error && a.error.message.replace(/Godot \S+/, "") !== b.error.message.replace(/Godot \S+/, ""))) {
-    const at = Math.min(ea ?? Infinity, eb ?? Infinity);
-    return `at byte ${at}: ${eb !== null ? (b.error.message) : "reads on"} there, ${ea !== null ? a.error.message : "reads on"} here`;
-  }
-  if (a.rows.length !== b.rows.length) return `at field ${n}`;
-  return null;
+  status(`${all.length} versions read these ${bytes.length} bytes; ${parting} part from Godot ${base.name}`, parting > 0);
 }
 
 // ---------------------------------------------------------------- wiring
@@ -468,11 +447,29 @@ function init() {
   $("input-kind").onchange = () => { state.kind = $("input-kind").value; render(); };
   let timer = null;
   const soon = () => { clearTimeout(timer); timer = setTimeout(render, 150); };
-  $("bytes-in").oninput = () => { $("input-note").textContent = ""; fileBytes = null; soon(); };
+  $("bytes-in").oninput = () => { $("input-note").textContent = ""; fileBytes = null; inputProblem = null; soon(); };
+  // Long pasted text goes straight to bytes: laying out megabytes of it in the box would hold
+  // the page up, and it is shown there only up to TEXT_MAX bytes anyway.
+  $("bytes-in").addEventListener("paste", (e) => {
+    const text = e.clipboardData ? e.clipboardData.getData("text") : "";
+    if (text.length <= 2 * TEXT_MAX) return;
+    e.preventDefault();
+    readStart = performance.now();
+    const [u8, bad] = parseInput(text, state.kind);
+    if (bad) { fileBytes = null; inputProblem = `pasted text: ${bad}`; $("bytes-in").value = ""; return render(); }
+    inputProblem = null;
+    setBytes(u8, `pasted: ${size(u8.length)} bytes`);
+  });
   $("json-in").oninput = soon;
   const readFile = (file) => {
     readStart = performance.now();
-    return file.arrayBuffer().then((b) => setBytes(new Uint8Array(b), `${file.name}: ${file.size.toLocaleString("en")} bytes`));
+    if (file.size > INPUT_MAX) {
+      fileBytes = null;
+      inputProblem = `${file.name}: ${tooLarge("the file", file.size, "bytes", INPUT_MAX)}; it was not read`;
+      return render();
+    }
+    inputProblem = null;
+    return file.arrayBuffer().then((b) => setBytes(new Uint8Array(b), `${file.name}: ${size(file.size)} bytes`));
   };
   $("file-in").onchange = () => { if ($("file-in").files[0]) readFile($("file-in").files[0]); };
   const pane = $("input-pane");

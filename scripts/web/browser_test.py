@@ -260,7 +260,185 @@ def first_rows(run, label, data):
     run.check(status.startswith("ok") and 0 < drawn < 200, f"{label}: {status!r}, {drawn} rows drawn (only those in view)")
     print(f"responsiveness: {label} ({len(data):,} bytes): first rows {body.get_attribute('data-file-ms')} ms "
           f"after the file was chosen (decode and draw: {body.get_attribute('data-render-ms')} ms; "
-          f"{wall:.0f} ms as the driver saw it; {drawn} rows drawn)")
+          f"{wall:.0f} ms as the driver saw it; {drawn} rows drawn); {memory_note(run)}")
+
+
+def renderer_memory(run):
+    """The peak and current resident memory (MB) of the browser's renderer processes, the largest
+    of them: the tab's whole footprint (JS heap, wasm memory and DOM), read from /proc."""
+    children, procs = {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                procs[int(pid)] = f.read()
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(pid))
+    todo, seen = [run.driver.service.process.pid], []
+    while todo:
+        pid = todo.pop()
+        seen.append(pid)
+        todo.extend(children.get(pid, []))
+    peak = rss = 0
+    for pid in seen:
+        if b"--type=renderer" not in procs.get(pid, b""):
+            continue
+        try:
+            with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        peak = max(peak, int(status["VmHWM"].split()[0]) // 1024)
+        rss = max(rss, int(status["VmRSS"].split()[0]) // 1024)
+    return peak, rss
+
+
+def memory_note(run):
+    """The JS heap (performance.memory), the module's memory and the renderer's, as printed."""
+    heap, wasm = run.driver.execute_script(
+        "return [performance.memory ? performance.memory.usedJSHeapSize : null,"
+        " document.body.dataset.wasmBytes || null]")
+    peak, rss = renderer_memory(run)
+    mb = lambda n: "?" if n is None else f"{int(n) / 1e6:.0f} MB"
+    return f"JS heap {mb(heap)}, wasm memory {mb(wasm)}, renderer {rss} MB (peak so far {peak} MB)"
+
+
+def nils_hex(n):
+    """The hex of an Array of `n` Nils, built in the page (20 MB of text does not cross the driver)."""
+    return ("const n = arguments[0], le = (v) => [0, 8, 16, 24].map((s) => ((v >>> s) & 255)"
+            ".toString(16).padStart(2, '0')).join('');"
+            "return '1c000000' + le(n) + '00000000'.repeat(n);")
+
+
+def paste(run, script, *args):
+    """Pastes the text `script` returns (run in the page) into the bytes box, as a person's paste
+    does: a paste event holding the text."""
+    run.driver.execute_script(
+        "const text = (() => {" + script + "})(); const data = new DataTransfer();"
+        "data.setData('text/plain', text);"
+        "document.getElementById('bytes-in').dispatchEvent(new ClipboardEvent('paste', "
+        "{clipboardData: data, bubbles: true, cancelable: true}));", *args)
+
+
+def drawn_rows(run):
+    """The table rows drawn: {row index: [offset, bytes, field, meaning]}."""
+    return {int(i): cells for i, cells in run.driver.execute_script(
+        "return Array.from(document.querySelectorAll('.trow'))"
+        ".map(r => [r.dataset.row, Array.from(r.children).map(c => c.textContent.trim())])")}
+
+
+def scroll_table(run, row):
+    """Scrolls the table to `row` and waits until it is drawn."""
+    run.driver.execute_script(
+        "const t = document.getElementById('table'); t.scrollTop = arguments[0] * 20;"
+        "t.dispatchEvent(new Event('scroll'));", row)
+    WebDriverWait(run.driver, 30).until(lambda d: row in drawn_rows(run))
+    return drawn_rows(run)
+
+
+def paste_large(run, label, n):
+    """Pastes the hex of an Array of `n` Nils; prints the time until the page has drawn it, and
+    checks the rows in the middle and that the tree draws a page of the values."""
+    run.show(mode="decode", godot="4.6", framing="none", hex="")
+    body = run.driver.find_element(By.TAG_NAME, "body")
+    before = body.get_attribute("data-rendered")
+    start = time.monotonic()
+    paste(run, nils_hex(n), n)
+    WebDriverWait(run.driver, 300, poll_frequency=0.01).until(lambda d: body.get_attribute("data-rendered") != before)
+    wall = (time.monotonic() - start) * 1000
+    drawn = len(run.driver.find_elements(By.CSS_SELECTOR, ".trow"))
+    status = run.text("status")
+    run.check(status.startswith(f"ok: Godot 4.6 (verified) reads {8 + 4 * n} of {8 + 4 * n} bytes") and 0 < drawn < 200,
+              f"{label} pasted: {status!r}, {drawn} rows drawn")
+    print(f"responsiveness: {label} pasted as hex ({8 + 4 * n:,} bytes): first rows "
+          f"{body.get_attribute('data-file-ms')} ms after the paste ({wall:.0f} ms as the driver saw it, making the "
+          f"text included; {drawn} rows drawn); {memory_note(run)}")
+    # The CLI's rows for three Nils: the pattern of every element's row.
+    ok, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin="1c00000003000000" + "00000000" * 3)
+    element = inspect_rows(dump)[2]
+    middle = n // 2
+    rows = scroll_table(run, middle)
+    want = {i: [f"{8 + 4 * (i - 2):08x}", *element[1:]] for i in rows}
+    run.check(ok and rows == want and len(rows) > 20, f"{label}: the rows at {middle}: {str(rows)[:300]} vs {str(want)[:300]}")
+    nodes = run.driver.find_elements(By.CSS_SELECTOR, ".node")
+    more = run.text("tree").rsplit("…", 1)[-1].strip()
+    run.check(len(nodes) == 201 and more == f"{n - 200} more",
+              f"{label}: the tree draws the value and 200 of its {n}: {len(nodes)} drawn, then {more!r}")
+
+
+def check_scrolled_rows(run):
+    """At any scrolled position the table's rows are `gdmarshal inspect`'s rows at that index:
+    containers, strings, vectors and a PackedStringArray's strings (read again with their
+    array), framed with store_var."""
+    strings = [{"type": "String", "value": f"s{i}"} for i in range(400)]
+    values = [{"type": "int", "value": str(i * 7)} for i in range(300)] + strings + [
+        {"type": "PackedStringArray", "value": [f"element {i}" for i in range(600)]},
+        {"type": "Dictionary", "value": [[{"type": "String", "value": f"k{i}"}, {"type": "Vector2", "value": [str(i), "-2.5"]}]
+                                          for i in range(200)]},
+        {"type": "Color", "value": ["1", "0.5", "0.25", "1"]}]
+    ok, data, err = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps({"type": "Array", "value": values}))
+    framed = f"{len(data) // 2:08x}"
+    framed = "".join(reversed([framed[i:i + 2] for i in range(0, 8, 2)])) + data
+    ok2, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin=data)
+    # The page's rows are the value's moved by the 4-byte length, after the length's own row.
+    want = [[f"{int(r[0], 16) + 4:08x}", *r[1:]] for r in inspect_rows(dump)]
+    run.check(ok and ok2, f"the CLI encodes and inspects the scrolled rows' value: {err}")
+    run.show(mode="decode", godot="4.6", framing="store_var", hex=framed)
+    for at in (0, 350, 1000, 1500, 1650, len(want) - 5):
+        rows = scroll_table(run, at + 1)
+        bad = {i: (r, want[i - 1] if i <= len(want) else None) for i, r in rows.items()
+               if i > 0 and (i > len(want) or r != want[i - 1])}
+        first = rows.get(0)
+        run.check(len(rows) > 20 and not bad and (first is None or first[2] == "length"),
+                  f"scrolled to row {at + 1}: rows differ from the CLI's: {str(bad)[:400]}")
+    # Cut short inside the last Vector2: the page scrolls to the error, marked at the byte the CLI
+    # names, after the CLI's rows.
+    cut = data[:len(data) - 46]
+    ok, _, err = run.cli("decode", "--godot", "4.6", "--hex", stdin=cut)
+    _, dump, _ = run.cli("inspect", "--godot", "4.6", "--hex", stdin=cut)
+    want = inspect_rows(dump)
+    at = error_offset(err)
+    run.show(mode="decode", godot="4.6", framing="none", hex=cut)
+    rows = drawn_rows(run)
+    error_row = max(rows) if rows else None
+    before = {i: r for i, r in rows.items() if i != error_row}
+    run.check(not ok and at is not None and error_row == len(want) and rows[error_row][0] == f"{at:08x}"
+              and error_offset(run.text("status")) == at and before == {i: want[i] for i in before} and len(before) > 10,
+              f"an error after 1,700 rows is marked at byte {at}, after the CLI's rows: row {error_row} of {len(want)}, "
+              f"{rows.get(error_row)}, status {run.text('status')!r}")
+
+
+def check_input_limits(run):
+    """Hex stops at the first character that is not a hex digit and says where (in the text as
+    pasted); an input over the limit is refused with its size, unread."""
+    run.show(mode="decode", godot="4.6", framing="none", kind="hex", hex="1c000000\n0100 00zz00")
+    status = run.text("status")
+    run.check("character 16 (line 2, column 8), \"z\", is not a hex digit" in status, f"a bad hex digit: {status!r}")
+    run.show(mode="decode", godot="4.6", framing="none", kind="hex", hex="")
+    body = run.driver.find_element(By.TAG_NAME, "body")
+    before = body.get_attribute("data-rendered")
+    paste(run, "return '1c000000' + '0'.repeat(150000) + 'g' + '00';")
+    WebDriverWait(run.driver, 60).until(lambda d: body.get_attribute("data-rendered") != before)
+    status = run.text("status")
+    run.check("character 150,008 (line 1, column 150,009), \"g\", is not a hex digit" in status,
+              f"a long paste that is not hex: {status!r}")
+    limit = 16 << 20
+    with tempfile.NamedTemporaryFile(suffix=".bin", delete=False) as f:
+        f.truncate(limit + 1)
+    before = body.get_attribute("data-rendered")
+    start = time.monotonic()
+    run.driver.find_element(By.ID, "file-in").send_keys(f.name)
+    WebDriverWait(run.driver, 60).until(lambda d: body.get_attribute("data-rendered") != before)
+    took = time.monotonic() - start
+    os.unlink(f.name)
+    status = run.text("status")
+    run.check(f"the file is {limit + 1:,} bytes, over the page's limit of {limit:,} bytes" in status
+              and not run.driver.find_elements(By.CSS_SELECTOR, ".trow"),
+              f"a file over the limit: {status!r}")
+    print(f"input limit: a file of {limit + 1:,} bytes refused in {took * 1000:.0f} ms")
+    run.show(mode="decode", godot="4.6", framing="none", kind="auto", hex="")
 
 
 def check_large(run):
@@ -270,6 +448,11 @@ def check_large(run):
     ok, data, err = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps({"type": "Dictionary", "value": entries}))
     run.check(ok, f"the CLI encodes a 50,000-entry Dictionary: {err}")
     first_rows(run, "50,000-entry Dictionary", bytes.fromhex(data))
+    n = (10_000_000 - 8) // 4
+    first_rows(run, "10 MB Array of Nils", bytes.fromhex("1c000000") + n.to_bytes(4, "little") + bytes(4 * n))
+    paste_large(run, "10 MB Array of Nils", n)
+    # Back to a small input: the module drops the large one's rows.
+    first_rows(run, "1 MB PackedByteArray again", bytes([29, 0, 0, 0]) + (1 << 20).to_bytes(4, "little") + bytes(1 << 20))
 
 
 def main():
@@ -279,11 +462,14 @@ def main():
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--shots", required=True)
     ap.add_argument("--cases", type=int, default=100)
+    ap.add_argument("--large-only", action="store_true",
+                    help="only the large inputs, in a fresh browser: their figures without the rest's memory")
     args = ap.parse_args()
     opts = webdriver.ChromeOptions()
     # The test sets the URL fragment hundreds of times a minute, which Chromium would throttle.
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--window-size=1400,1000", "--disable-ipc-flooding-protection"):
+                 "--window-size=1400,1000", "--disable-ipc-flooding-protection",
+                 "--enable-precise-memory-info"):
         opts.add_argument(flag)
     opts.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='gdmarshal-chromium-')}")
     # The driver and its browser in their own process group, ended with the run.
@@ -304,20 +490,23 @@ def main():
             for entry in driver.get_log("browser"):
                 print(f"browser: {entry['message']}", file=sys.stderr)
             raise
-        verified = driver.execute_script(
-            "return Array.from(document.querySelectorAll('#godot option')).filter(o => o.textContent.includes('✓')).map(o => o.value)")
-        cases = corpus_cases(args.corpus, args.cases)
-        run.check(sorted(verified) == sorted(cases), f"the page's verified versions {verified} are the corpus's {sorted(cases)}")
-        for godot, (decodes, encodes) in sorted(cases.items()):
-            before = run.passed
-            check_decodes(run, godot, decodes)
-            check_encodes(run, godot, encodes)
-            print(f"{godot}: {len(decodes)} decode and {len(encodes)} encode cases, {run.passed - before} equal to the CLI")
-        check_malformed(run)
-        check_versions(run, args.corpus)
-        check_rows_and_hover(run)
-        check_base64_and_fragment(run)
-        check_screenshots(run)
+        if not args.large_only:
+            verified = driver.execute_script(
+                "return Array.from(document.querySelectorAll('#godot option')).filter(o => o.textContent.includes('✓')).map(o => o.value)")
+            cases = corpus_cases(args.corpus, args.cases)
+            run.check(sorted(verified) == sorted(cases), f"the page's verified versions {verified} are the corpus's {sorted(cases)}")
+            for godot, (decodes, encodes) in sorted(cases.items()):
+                before = run.passed
+                check_decodes(run, godot, decodes)
+                check_encodes(run, godot, encodes)
+                print(f"{godot}: {len(decodes)} decode and {len(encodes)} encode cases, {run.passed - before} equal to the CLI")
+            check_malformed(run)
+            check_versions(run, args.corpus)
+            check_rows_and_hover(run)
+            check_scrolled_rows(run)
+            check_input_limits(run)
+            check_base64_and_fragment(run)
+            check_screenshots(run)
         check_large(run)
     finally:
         driver.quit()

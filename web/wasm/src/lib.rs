@@ -2,21 +2,29 @@
 //!
 //! A C ABI without generated glue: the page allocates input buffers with [`gdm_alloc`], calls a
 //! function, which leaves its answer (UTF-8 JSON) in one output buffer and returns its length,
-//! reads it at [`gdm_out_ptr`] (a decode's table of rows at [`gdm_table_ptr`] and
-//! [`gdm_text_ptr`]), and frees its inputs with [`gdm_free`]. Requests and answers are
-//! JSON; `docs/web.md` states them. Every function works natively too, where the tests call the
-//! same [`view`] functions.
+//! reads it at [`gdm_out_ptr`], and frees its inputs with [`gdm_free`]. A decode keeps its input
+//! and rows ([`session`]) for the page to ask for the rows and values in view. Requests and
+//! answers are JSON; `docs/web.md` states them. Every function works natively too, where the
+//! tests call the same functions.
 
+pub mod chunks;
+pub mod framed;
+pub mod label;
 pub mod rows;
+pub mod session;
+pub mod versions;
 pub mod view;
+pub mod window;
 
 use std::cell::RefCell;
+
+use session::Session;
 
 thread_local! {
     /// The last answer, kept until the next call.
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The last decode's table of nodes and rows, and their text ([`rows`]).
-    static TABLE: RefCell<(Vec<u32>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// The last decode.
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
 }
 
 /// Keeps `answer` as the output buffer and returns its length.
@@ -66,32 +74,73 @@ pub extern "C" fn gdm_out_ptr() -> *const u8 {
     OUT.with(|o| o.borrow().as_ptr())
 }
 
-/// Where the last decode's table starts (its length is in the answer: `nodes` times
-/// [`rows::NODE_CELLS`] plus `rows` times [`rows::ROW_CELLS`] numbers).
-#[unsafe(no_mangle)]
-pub extern "C" fn gdm_table_ptr() -> *const u32 {
-    TABLE.with(|t| t.borrow().0.as_ptr())
-}
-
-/// Where the last decode's text starts (its length is the answer's `text`).
-#[unsafe(no_mangle)]
-pub extern "C" fn gdm_text_ptr() -> *const u8 {
-    TABLE.with(|t| t.borrow().1.as_ptr())
-}
-
 /// The profiles: `[{"name": "4.6", "verified": true}, ...]`.
 #[unsafe(no_mangle)]
 pub extern "C" fn gdm_profiles() -> usize {
     answer(view::profiles())
 }
 
-/// Decodes and inspects `bytes` as the request (JSON: godot, framing, objects) says; the table of
-/// nodes and rows is then at [`gdm_table_ptr`] and its text at [`gdm_text_ptr`].
+/// Decodes and inspects `bytes` as the request (JSON: godot, framing, objects) says, and keeps
+/// them, with the rows read, for [`gdm_rows`], [`gdm_kids`] and [`gdm_json`]: the module owns the
+/// bytes buffer from here on (the page does not free it).
+///
+/// # Safety
+/// Both buffers must come from [`gdm_alloc`] with these lengths.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn gdm_decode(
+    req: *const u8,
+    req_len: usize,
+    bytes: *mut u8,
+    bytes_len: usize,
+) -> usize {
+    // SAFETY: forwarded from the caller's promise; the bytes buffer is handed over whole.
+    let (req, bytes) = unsafe {
+        let owned = std::ptr::slice_from_raw_parts_mut(bytes, bytes_len.max(1));
+        let mut owned = Box::from_raw(owned).into_vec();
+        owned.truncate(bytes_len);
+        (input(req, req_len), owned.into_boxed_slice())
+    };
+    // The last decode goes first: its rows and input are not needed beside the new ones.
+    SESSION.with(|s| s.borrow_mut().take());
+    let (json, session) = Session::decode(req, bytes);
+    SESSION.with(|s| *s.borrow_mut() = session);
+    answer(json)
+}
+
+/// The last decode's rows `first..first + count` (at most 1000), with their texts.
+#[unsafe(no_mangle)]
+pub extern "C" fn gdm_rows(first: usize, count: usize) -> usize {
+    answer(SESSION.with(|s| {
+        s.borrow()
+            .as_ref()
+            .map(|s| s.rows(first, count))
+            .unwrap_or_default()
+    }))
+}
+
+/// The last decode's value `node` and its nested values `from..from + count` (at most 1000).
+#[unsafe(no_mangle)]
+pub extern "C" fn gdm_kids(node: usize, from: usize, count: usize) -> usize {
+    answer(SESSION.with(|s| {
+        s.borrow()
+            .as_ref()
+            .map(|s| s.kids(node, from, count))
+            .unwrap_or_default()
+    }))
+}
+
+/// The last decode's whole tagged JSON (its start came with the decode).
+#[unsafe(no_mangle)]
+pub extern "C" fn gdm_json() -> usize {
+    answer(SESSION.with(|s| s.borrow().as_ref().map(Session::json).unwrap_or_default()))
+}
+
+/// Reads `bytes` with every version, as the request says with the selected one.
 ///
 /// # Safety
 /// Both buffers must come from [`gdm_alloc`] with at least these lengths.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn gdm_decode(
+pub unsafe extern "C" fn gdm_versions(
     req: *const u8,
     req_len: usize,
     bytes: *const u8,
@@ -99,9 +148,7 @@ pub unsafe extern "C" fn gdm_decode(
 ) -> usize {
     // SAFETY: forwarded from the caller's promise.
     let (req, bytes) = unsafe { (input(req, req_len), input(bytes, bytes_len)) };
-    let a = view::decode(req, bytes);
-    TABLE.with(|t| *t.borrow_mut() = (a.table, a.text));
-    answer(a.json)
+    answer(versions::versions(req, bytes))
 }
 
 /// Encodes tagged JSON `json` as the request (JSON: godot, framing, objects) says.
