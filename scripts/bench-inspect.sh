@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `gdmarshal inspect` against `gdmarshal decode` on the same input: wall time (the best of RUNS) and
+# `gdmarshal inspect` against `gdmarshal decode` on the same input: CPU time (the best of RUNS) and
 # peak resident set size (the largest of RUNS), their ratios, inspect's rate in MB/s of input, and
 # the bound of docs/security.md ("Input"): 9x the input plus 64 MiB for either command. The two
 # commands run alternately, in the same run, with their output discarded; the inputs are Godot 4.6
@@ -31,13 +31,14 @@ gen=$root/target/release/examples/memory
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# measure COMMAND FILE: "SECONDS KIB" of one run, output discarded.
+# measure COMMAND FILE: "SECONDS KIB" of one run, output discarded. The seconds are CPU time (user
+# and system), which other work on the machine disturbs less than the wall clock.
 measure() {
-    /usr/bin/time -f "%e %M" -o "$work/time" "$bin" "$1" --godot 4.6 "$2" </dev/null >/dev/null
-    tail -n 1 "$work/time"
+    /usr/bin/time -f "%U %S %M" -o "$work/time" "$bin" "$1" --godot 4.6 "$2" </dev/null >/dev/null
+    tail -n 1 "$work/time" | awk '{ printf "%.2f %d\n", $1 + $2, $3 }'
 }
 
-echo "| family | input MiB | decode s | decode MiB | inspect s | inspect MiB | inspect MB/s | time inspect/decode | memory inspect/decode | bound MiB | within |"
+echo "| family | input MiB | decode CPU s | decode MiB | inspect CPU s | inspect MiB | inspect MB/s | time inspect/decode | memory inspect/decode | bound MiB | within |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 for size in $SIZES; do
     for family in $FAMILIES; do

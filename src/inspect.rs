@@ -133,10 +133,12 @@ pub fn inspect_to<W: Write>(
 
 /// Where rows go.
 trait Sink {
-    /// Why a row could not be taken.
+    /// Why rows could not be taken.
     type Error;
-    /// Takes one row, with its line end.
-    fn put(&mut self, row: &[u8]) -> Result<(), Self::Error>;
+    /// Bytes of rows gathered before they are given, each row whole: 0 gives each row alone.
+    const BATCH: usize;
+    /// Takes rows, each with its line end.
+    fn put(&mut self, rows: &[u8]) -> Result<(), Self::Error>;
 }
 
 /// Rows kept as lines, for [`Dump`].
@@ -144,6 +146,7 @@ struct Lines(Vec<String>);
 
 impl Sink for Lines {
     type Error = std::convert::Infallible;
+    const BATCH: usize = 0;
     fn put(&mut self, row: &[u8]) -> Result<(), Self::Error> {
         let row = row.strip_suffix(b"\n").unwrap_or(row);
         self.0.push(String::from_utf8_lossy(row).into_owned());
@@ -151,13 +154,16 @@ impl Sink for Lines {
     }
 }
 
-/// Rows written out as they come, a line each.
+/// Rows written out as they come, some kilobytes at a time.
 struct Out<'a, W: Write>(&'a mut W);
 
 impl<W: Write> Sink for Out<'_, W> {
     type Error = io::Error;
-    fn put(&mut self, row: &[u8]) -> io::Result<()> {
-        self.0.write_all(row)
+    // Rows go out in pieces larger than a 64 KiB buffered writer, which writes such pieces
+    // through rather than copying them.
+    const BATCH: usize = 64 << 10;
+    fn put(&mut self, rows: &[u8]) -> io::Result<()> {
+        self.0.write_all(rows)
     }
 }
 
@@ -173,10 +179,11 @@ fn write_rows<S: Sink>(
         out,
         bytes,
         depth: 0,
-        line: Vec::with_capacity(256),
+        line: Vec::with_capacity(S::BATCH + 4096),
         failed: None,
     };
     let result = decode_traced(bytes, profile, opts, &mut rows);
+    rows.flush();
     if let Some(e) = rows.failed {
         return Err(e);
     }
@@ -189,6 +196,7 @@ fn write_rows<S: Sink>(
                 rows.field_row(d.consumed, shown, total, "trailing bytes", |line| {
                     line.extend_from_slice(b"ignored by the engine");
                 });
+                rows.flush();
                 if let Some(e) = rows.failed {
                     return Err(e);
                 }
@@ -210,7 +218,7 @@ struct Rows<'a, S: Sink> {
     out: &'a mut S,
     bytes: &'a [u8],
     depth: usize,
-    /// The row being made, reused from row to row.
+    /// The rows made and not yet given to the sink, the last one perhaps still being made.
     line: Vec<u8>,
     /// The first row the sink did not take; no row is made after it.
     failed: Option<S::Error>,
@@ -221,7 +229,6 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 impl<S: Sink> Rows<'_, S> {
     /// Starts a row with its offset, as 8 hex digits or more.
     fn row_start(&mut self, offset: usize) {
-        self.line.clear();
         match u32::try_from(offset) {
             Ok(o) => {
                 let mut digits = [0u8; 8];
@@ -253,9 +260,20 @@ impl<S: Sink> Rows<'_, S> {
 
     fn finish_row(&mut self) {
         self.line.push(b'\n');
-        if let Err(e) = self.out.put(&self.line) {
+        if self.line.len() > S::BATCH {
+            self.flush();
+        }
+    }
+
+    /// Gives the rows made so far to the sink.
+    fn flush(&mut self) {
+        if self.failed.is_none()
+            && !self.line.is_empty()
+            && let Err(e) = self.out.put(&self.line)
+        {
             self.failed = Some(e);
         }
+        self.line.clear();
     }
 
     /// A row for a field: its offset, its first bytes (of `total`), its name indented, and what
@@ -327,8 +345,8 @@ impl fmt::Write for RowText<'_> {
     }
 }
 
-/// Appends the first bytes of a field as hex pairs, and how many there are in all when they are
-/// more than [`SHOWN_BYTES`]; returns the characters appended.
+/// Appends the first bytes of a field as hex pairs (at most [`SHOWN_BYTES`]), and how many there
+/// are in all when they are more than those shown; returns the characters appended.
 fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
     let shown = &bytes[..bytes.len().min(SHOWN_BYTES)];
     let mut pairs = [b' '; 3 * SHOWN_BYTES];
@@ -338,7 +356,7 @@ fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
     }
     let mut width = (3 * shown.len()).saturating_sub(1);
     line.extend_from_slice(&pairs[..width]);
-    if total > SHOWN_BYTES as u64 {
+    if total > shown.len() as u64 {
         let before = line.len();
         push_args(line, format_args!(" … ({total} bytes)"));
         // The ellipsis is one character of three bytes.
@@ -566,6 +584,30 @@ mod tests {
             assert_eq!(String::from_utf8(out).unwrap(), dump.to_string());
             assert_eq!((end.error, end.consumed), (dump.error, dump.consumed));
         }
+    }
+
+    #[test]
+    fn a_dump_of_many_pieces_is_the_dump() {
+        // 100,000 Nils: some megabytes of rows, given to the writer in many pieces.
+        let mut bytes = vec![28, 0, 0, 0, 0xa0, 0x86, 0x01, 0];
+        bytes.resize(8 + 4 * 100_000, 0);
+        bytes.extend([1, 2, 3]);
+        let godot46: Profile = "4.6".parse().unwrap();
+        let opts = DecodeOptions::default();
+        let mut out = Vec::new();
+        inspect_to(&mut out, &bytes, 0, godot46, opts).unwrap();
+        let whole = inspect(&bytes, godot46, opts).to_string();
+        assert!(whole.len() > 16 << 20);
+        assert!(out == whole.as_bytes(), "the streamed dump differs");
+        // Bytes counted and not given are counted with the trailing bytes shown.
+        let mut out = Vec::new();
+        inspect_to(&mut out, &bytes, 5, godot46, opts).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let last = format!(
+            "00061a88 {:<50} {:<24} ignored by the engine\nok: 400008 bytes consumed\n",
+            "01 02 03 … (8 bytes)", "trailing bytes"
+        );
+        assert!(text.ends_with(&last), "{}", &text[text.len() - 200..]);
     }
 
     /// A writer that fails after `left` bytes.
