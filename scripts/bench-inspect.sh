@@ -17,12 +17,7 @@ FAMILIES=${FAMILIES:-"nil-array bytes string-dict deep"}
 RUNS=${RUNS:-3}
 MIB=$((1024 * 1024))
 
-if ! [ -x /usr/bin/time ]; then
-    echo "bench-inspect: installing GNU time" >&2
-    if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
-    $sudo apt-get update -qq >&2
-    $sudo apt-get install -y -qq time >&2
-fi
+source "$root/scripts/lib/gnu-time.sh"
 
 cargo build --quiet --release -p gdmarshal-cli --bin gdmarshal --example memory
 bin=$root/target/release/gdmarshal

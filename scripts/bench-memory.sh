@@ -25,13 +25,7 @@ BEFORE=${BEFORE:-}
 BEFORE_CAP_MIB=${BEFORE_CAP_MIB:-8192}
 MIB=$((1024 * 1024))
 
-# GNU time reports the peak RSS of a command; install it once if it is missing.
-if ! [ -x /usr/bin/time ]; then
-    echo "bench-memory: installing GNU time" >&2
-    if [ "$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi
-    $sudo apt-get update -qq >&2
-    $sudo apt-get install -y -qq time >&2
-fi
+source "$root/scripts/lib/gnu-time.sh"
 
 cargo build --quiet --release -p gdmarshal-cli --bin gdmarshal --example memory
 bin=$root/target/release/gdmarshal

@@ -136,18 +136,20 @@ fn holds_the_value(bytes: &[u8], framing: Framing, profile: Profile, opts: Decod
     }
 }
 
-/// Reads the byte input of decode and inspect up to the end of its value (`framing` around it),
-/// counting the bytes after it without keeping them.
+/// Reads the byte input of decode and inspect up to the end of its value (`framing` around it,
+/// full objects allowed or not), counting the bytes after it without keeping them.
 fn read_value(
     file: Option<&PathBuf>,
     hex: bool,
     max_input: &MaxInputArg,
     framing: Framing,
     profile: Profile,
-    opts: DecodeOptions,
-) -> Result<Prefix, ExitCode> {
+    allow_objects: bool,
+) -> Result<(Prefix, DecodeOptions), ExitCode> {
+    let opts = DecodeOptions { allow_objects };
     Source::open(file, hex, max_input.max_input)
         .and_then(|source| source.read_until(|b| holds_the_value(b, framing, profile, opts)))
+        .map(|input| (input, opts))
         .map_err(input_failed)
 }
 
@@ -166,18 +168,16 @@ fn to_stdout(
 /// `gdmarshal decode`: the JSON is written straight from the decoded value.
 pub fn decode(a: &DecodeArgs) -> ExitCode {
     let profile = a.version.profile;
-    let opts = DecodeOptions {
-        allow_objects: a.objects,
-    };
-    let input = match read_value(
+    let read = read_value(
         a.file.as_ref(),
         a.hex,
         &a.max_input,
         a.framing.into(),
         profile,
-        opts,
-    ) {
-        Ok(input) => input,
+        a.objects,
+    );
+    let (input, opts) = match read {
+        Ok(read) => read,
         Err(code) => return code,
     };
     let (bytes, unread) = (&input.bytes, input.unread);
@@ -263,18 +263,16 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
 /// `gdmarshal inspect`.
 pub fn inspect(a: &InspectArgs) -> ExitCode {
     let profile = a.version.profile;
-    let opts = DecodeOptions {
-        allow_objects: a.objects,
-    };
-    let input = match read_value(
+    let read = read_value(
         a.file.as_ref(),
         a.hex,
         &a.max_input,
         Framing::None,
         profile,
-        opts,
-    ) {
-        Ok(input) => input,
+        a.objects,
+    );
+    let (input, opts) = match read {
+        Ok(read) => read,
         Err(code) => return code,
     };
     let mut refused = false;
