@@ -129,7 +129,7 @@ pub(crate) fn text_of(source: &Source) -> Result<String, KnownError> {
 
 /// Reads a list; a missing file is an empty list. Errors name the file and line.
 pub fn read(path: &Path) -> Result<Vec<Entry>, KnownError> {
-    match std::fs::read_to_string(path) {
+    match crate::bounded::read_text(path) {
         Ok(text) => parse(&text, &path.display().to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(FileError::at(path)(e).into()),
@@ -146,6 +146,9 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
             line: i + 1,
             message,
         };
+        if let Some(why) = crate::bounded::line_too_long(line) {
+            return Err(bad(why).into());
+        }
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
