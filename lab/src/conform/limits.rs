@@ -19,6 +19,18 @@ use std::io::{self, BufRead};
 /// a protocol error, read no further than the cap.
 pub const MAX_ANSWER_LINE: usize = 4 << 20;
 
+/// The longest request line `gdmarshal testee` reads, in bytes (without its `\n`): 8 MiB, twice
+/// [`MAX_ANSWER_LINE`], so that it takes every request this runner sends (the largest, a stress
+/// case's value or an answer sent back for re-encoding, is within one answer line). A longer line
+/// is refused, read no further than the cap, and the testee exits.
+pub const MAX_REQUEST_LINE: usize = 8 << 20;
+
+/// The most testee processes a run starts (`--jobs`): each holds up to two answer lines and
+/// their raw members (about 12 MB at the widest) besides the slots of [`super::budget`], so 16
+/// keeps a run within the budget docs/conformance.md states (under 1 GB at 16, whatever the
+/// testee answers).
+pub const MAX_JOBS: usize = 16;
+
 /// The deepest JSON nesting accepted in an answer: 16,384 levels, twice the corpus's deepest
 /// legitimate answer (8,194). Deeper answers are refused before they are parsed.
 pub const MAX_ANSWER_DEPTH: usize = 16_384;
@@ -165,6 +177,12 @@ pub struct LineReader<R> {
     inner: R,
     cap: usize,
     skipping: bool,
+    /// Bytes consumed so far.
+    consumed: u64,
+    /// Where the last line read begins.
+    start: u64,
+    /// Lines begun so far.
+    lines: u64,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -174,15 +192,30 @@ impl<R: BufRead> LineReader<R> {
             inner,
             cap,
             skipping: false,
+            consumed: 0,
+            start: 0,
+            lines: 0,
         }
     }
 
     /// The next line; a read error ends the output as [`Line::End`] does.
     pub fn next_line(&mut self) -> Line {
-        match self.read() {
-            Ok(line) => line,
-            Err(_) => Line::End,
-        }
+        self.read().unwrap_or(Line::End)
+    }
+
+    /// The next line, or the read error.
+    pub fn read_line(&mut self) -> io::Result<Line> {
+        self.read()
+    }
+
+    /// The byte offset where the last line read begins, and its 1-based number.
+    pub fn position(&self) -> (u64, u64) {
+        (self.start, self.lines)
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.consumed += n as u64;
     }
 
     fn fill(&mut self) -> io::Result<&[u8]> {
@@ -207,9 +240,10 @@ impl<R: BufRead> LineReader<R> {
                 Some(i) => (i + 1, true),
                 None => (buf.len(), false),
             };
-            self.inner.consume(n);
+            self.consume(n);
             self.skipping = !found;
         }
+        self.start = self.consumed;
         let mut line: Vec<u8> = Vec::new();
         loop {
             let cap = self.cap;
@@ -229,7 +263,8 @@ impl<R: BufRead> LineReader<R> {
                 let add = shown.saturating_sub(line.len()).min(part.len());
                 line.extend_from_slice(&part[..add]);
                 line.truncate(shown);
-                self.inner.consume(n);
+                self.consume(n);
+                self.lines += 1;
                 self.skipping = !found;
                 return Ok(Line::TooLong(line));
             }
@@ -240,11 +275,12 @@ impl<R: BufRead> LineReader<R> {
                 line.reserve_exact(want - line.len());
             }
             line.extend_from_slice(part);
-            self.inner.consume(n);
+            self.consume(n);
             if found {
                 break;
             }
         }
+        self.lines += 1;
         if line.last() == Some(&b'\r') {
             line.pop();
         }
