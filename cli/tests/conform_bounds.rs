@@ -187,3 +187,21 @@ fn more_jobs_than_the_budget_holds_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_request_that_is_not_utf8_is_refused_with_its_line_offset_and_length() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input = dir.path().join("input");
+    let mut text = b"{\"op\":\"hello\",\"protocol\":1}\nab\xffcd".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 300));
+    std::fs::write(&input, &text).expect("input");
+    let r = testee(Stdio::from(File::open(&input).expect("input")), dir.path());
+    let line = refused(&r);
+    let shown = format!("ab\u{fffd}cd{}", "x".repeat(195));
+    assert_eq!(
+        line,
+        format!(
+            "gdmarshal: stdin line 2 (byte 30): a request that is not UTF-8, it begins: {shown}… (cut: 305 bytes in all)"
+        )
+    );
+}

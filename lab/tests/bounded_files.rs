@@ -79,3 +79,19 @@ fn a_line_past_the_cap_is_refused_with_its_number() {
         "{e}"
     );
 }
+
+#[test]
+fn a_long_word_of_a_list_is_echoed_cut_with_its_length() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let list = dir.path().join("expect-fail.txt");
+    let name = "z".repeat(10_000);
+    std::fs::write(&list, format!("4.6 a/b when:{name} reason\n")).expect("written");
+    let e = known::read(&list).unwrap_err().to_string();
+    let want = format!(
+        "{}:1: unknown condition when:{}… (cut: 10000 bytes in all) (known: ",
+        list.display(),
+        &name[..200]
+    );
+    assert!(e.starts_with(&want), "{e}");
+    assert!(e.len() < 1000, "{e}");
+}

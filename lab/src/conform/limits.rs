@@ -114,13 +114,17 @@ fn needs_escape(c: char) -> bool {
     c.is_control() && c != '\t'
 }
 
-/// The first bytes of a line a testee wrote, as readable text: invalid UTF-8 replaced, control
-/// characters escaped, and the length when it is longer.
-pub fn line_start(bytes: &[u8], len: Option<usize>) -> String {
+/// The first bytes of a line (of `whole` bytes in all), as readable text: invalid UTF-8
+/// replaced, control characters escaped, and when it is cut, a marker saying how long the line
+/// is, as [`truncate`] says it. `whole` is `None` for a line read no further than a cap, whose
+/// message says the cap: the marker is then `…` alone.
+pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
     let mut s = escape_control(&String::from_utf8_lossy(shown));
-    if bytes.len() > SHOWN_LINE_START || len.is_some() {
-        s.push('…');
+    match whole {
+        None => s.push('…'),
+        Some(n) if n > shown.len() => s.push_str(&format!("… (cut: {n} bytes in all)")),
+        Some(_) => {}
     }
     s
 }
@@ -164,8 +168,9 @@ pub enum Line {
     Text(String),
     /// A line longer than the cap: its first bytes. The rest of it is skipped.
     TooLong(Vec<u8>),
-    /// A line that is not UTF-8: its first bytes and where the first invalid byte is.
-    NotUtf8(Vec<u8>, usize),
+    /// A line that is not UTF-8: its first bytes, where the first invalid byte is, and its
+    /// length.
+    NotUtf8(Vec<u8>, usize, usize),
     /// The end of the output.
     End,
 }
@@ -289,8 +294,9 @@ impl<R: BufRead> LineReader<R> {
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let mut bytes = e.into_bytes();
+                let len = bytes.len();
                 bytes.truncate(SHOWN_LINE_START);
-                Ok(Line::NotUtf8(bytes, at))
+                Ok(Line::NotUtf8(bytes, at, len))
             }
         }
     }
@@ -328,7 +334,7 @@ mod tests {
         );
         assert_eq!(
             lines(b"\xff\xfeok\n", 100),
-            [Line::NotUtf8(b"\xff\xfeok".to_vec(), 0), Line::End]
+            [Line::NotUtf8(b"\xff\xfeok".to_vec(), 0, 4), Line::End]
         );
         let long = vec![b'x'; 1000];
         match &lines(&long, 500)[0] {
@@ -354,6 +360,10 @@ mod tests {
             escape_control("a\u{1b}[31m\tb\u{0}\u{85}\r"),
             "a\\u{1b}[31m\tb\\u{0}\\u{85}\\u{d}"
         );
-        assert_eq!(line_start(b"ab\x07", None), "ab\\u{7}");
+        assert_eq!(line_start(b"ab\x07", Some(3)), "ab\\u{7}");
+        assert_eq!(line_start(b"ab", None), "ab…");
+        let long = "x".repeat(300);
+        let shown = format!("{}… (cut: 300 bytes in all)", &long[..SHOWN_LINE_START]);
+        assert_eq!(line_start(long.as_bytes(), Some(300)), shown);
     }
 }

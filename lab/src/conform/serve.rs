@@ -149,15 +149,15 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> Result<(), ServeErr
             Line::End => return Ok(()),
             Line::Text(text) => text,
             Line::TooLong(start) => {
-                let start = line_start(&start, Some(MAX_REQUEST_LINE));
+                let start = line_start(&start, None);
                 return Err(ServeError::TooLong {
                     line,
                     offset,
                     start,
                 });
             }
-            Line::NotUtf8(start, at) => {
-                let (offset, start) = (offset + at as u64, line_start(&start, None));
+            Line::NotUtf8(start, at, len) => {
+                let (offset, start) = (offset + at as u64, line_start(&start, Some(len)));
                 return Err(ServeError::NotUtf8 {
                     line,
                     offset,

@@ -545,16 +545,16 @@ impl Testee {
                         format!(
                             "testee broke the protocol: its answer is longer than {} MiB (the limit), it begins: {}",
                             MAX_ANSWER_LINE >> 20,
-                            line_start(&start, Some(MAX_ANSWER_LINE))
+                            line_start(&start, None)
                         ),
                     ));
                 }
-                Ok(Line::NotUtf8(start, at)) => {
+                Ok(Line::NotUtf8(start, at, len)) => {
                     return Err((
                         Failure::Protocol,
                         format!(
                             "testee broke the protocol: its answer is not UTF-8 (byte {at}), it begins: {}",
-                            line_start(&start, None)
+                            line_start(&start, Some(len))
                         ),
                     ));
                 }
@@ -703,7 +703,7 @@ fn within_depth(text: &str) -> Result<(), (Failure, String)> {
             Failure::Protocol,
             format!(
                 "testee broke the protocol: its answer nests deeper than {MAX_ANSWER_DEPTH} levels (the limit) at byte {at}, it begins: {}",
-                line_start(text.as_bytes(), None)
+                line_start(text.as_bytes(), Some(text.len()))
             ),
         ));
     }
@@ -714,7 +714,7 @@ fn within_depth(text: &str) -> Result<(), (Failure, String)> {
 fn protocol_broken(text: &str, e: &dyn std::fmt::Display) -> String {
     format!(
         "testee broke the protocol: its answer is {e}: {}",
-        line_start(text.as_bytes(), None)
+        line_start(text.as_bytes(), Some(text.len()))
     )
 }
 

@@ -136,6 +136,12 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, KnownError> {
     }
 }
 
+/// A part of a line echoed in an error, cut as a refused answer line is (with its length).
+fn shown(text: &str) -> String {
+    use crate::conform::limits::{SHOWN_LINE_START, truncate};
+    truncate(text, SHOWN_LINE_START)
+}
+
 /// Parses a list; `source` names it in origins and errors (`source:line`).
 pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
     let mut out = Vec::new();
@@ -166,7 +172,8 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
             when = Some(Condition::parse(name).ok_or_else(|| {
                 let known: Vec<&str> = Condition::ALL.iter().map(|(_, n)| *n).collect();
                 bad(format!(
-                    "unknown condition when:{name} (known: {})",
+                    "unknown condition when:{} (known: {})",
+                    shown(name),
                     known.join(", ")
                 ))
             })?);
@@ -175,7 +182,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
         let glob = |g: &str| {
             Glob::new(g)
                 .map(|g| g.compile_matcher())
-                .map_err(|err| bad(err.to_string()))
+                .map_err(|err| bad(shown(&err.to_string())))
         };
         out.push(Entry {
             origin: origin.clone(),
