@@ -48,7 +48,7 @@ fn refusal(answer: &Reply) -> Rejection {
     let mut r = Rejection::text(error_text(answer));
     match answer
         .kind
-        .as_deref()
+        .raw()
         .map(|k| string(k).map(|k| k.parse::<RejectionKind>()))
     {
         Some(Some(Ok(k))) => r.kind = Some(RejectKind::Stated(k)),
@@ -66,7 +66,7 @@ fn refusal(answer: &Reply) -> Rejection {
 fn error_text(answer: &Reply) -> String {
     answer
         .error
-        .as_deref()
+        .raw()
         .map(text)
         .unwrap_or_else(|| "(no message)".into())
 }
@@ -87,10 +87,10 @@ impl Testee {
     /// The whole reply when it is `"ok": true`.
     fn ask(&mut self, request: Request<'_>) -> Result<Reply, NotOk> {
         let answer = self.request(request).map_err(NotOk::Unanswered)?;
-        if let Some(why) = answer.skipped.as_deref().map(text) {
+        if let Some(why) = answer.skipped.raw().map(text) {
             return Err(NotOk::Skipped(why));
         }
-        match answer.ok.as_deref().map(RawValue::get) {
+        match answer.ok.raw().map(RawValue::get) {
             Some("true") => Ok(answer),
             Some("false") => Err(NotOk::Refused(refusal(&answer))),
             _ => Err(NotOk::Unanswered(NEITHER.into())),
@@ -104,7 +104,7 @@ impl Testee {
             ..self.request_of("encode", objects)
         };
         let answer = self.ask(request)?;
-        match answer.output.as_deref().and_then(string).map(|h| unhex(&h)) {
+        match answer.output.raw().and_then(string).map(|h| unhex(&h)) {
             Some(Ok(b)) => Ok(b),
             _ => Err(NotOk::Unanswered(
                 "testee broke the protocol: \"ok\":true without an \"output\" hex string".into(),
@@ -121,13 +121,9 @@ impl Testee {
             Ok(a) => a,
             Err(other) => return not_ok(other),
         };
-        let consumed = answer
-            .consumed
-            .as_deref()
-            .and_then(whole)
-            .map(|c| c as usize);
+        let consumed = answer.consumed.raw().and_then(whole).map(|c| c as usize);
         // The one member read as a tree, once the rest of the answer is known to be sound.
-        let Some(tree) = answer.value.as_deref().and_then(|v| self.tree(v)) else {
+        let Some(tree) = answer.value.raw().and_then(|v| self.tree(v)) else {
             return Answer::Unanswered(
                 "testee broke the protocol: \"ok\":true without a \"value\" object".into(),
             );

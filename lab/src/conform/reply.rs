@@ -28,39 +28,44 @@ pub(super) struct Request<'a> {
     pub value: Option<&'a Value>,
 }
 
-/// An answer line: each member the runner reads, as the JSON text the testee wrote (`null`
-/// included); `None` when it is missing.
+/// An answer line: each member the runner reads, as the JSON text the testee wrote.
 #[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 pub(super) struct Reply {
     /// The id of the request it answers.
-    #[serde(default, deserialize_with = "present")]
-    pub id: Option<Box<RawValue>>,
+    pub id: Member,
     /// `true` for an answer, `false` for a refusal.
-    #[serde(default, deserialize_with = "present")]
-    pub ok: Option<Box<RawValue>>,
+    pub ok: Member,
     /// A refusal's reason (free text).
-    #[serde(default, deserialize_with = "present")]
-    pub error: Option<Box<RawValue>>,
+    pub error: Member,
     /// A refusal's kind, from the vocabulary of `RejectionKind`.
-    #[serde(default, deserialize_with = "present")]
-    pub kind: Option<Box<RawValue>>,
+    pub kind: Member,
     /// Why the testee does not answer the case (free text).
-    #[serde(default, deserialize_with = "present")]
-    pub skipped: Option<Box<RawValue>>,
+    pub skipped: Member,
     /// An encode's bytes, as hex.
-    #[serde(default, deserialize_with = "present")]
-    pub output: Option<Box<RawValue>>,
+    pub output: Member,
     /// A decode's count of input bytes read.
-    #[serde(default, deserialize_with = "present")]
-    pub consumed: Option<Box<RawValue>>,
+    pub consumed: Member,
     /// A decode's value, as tagged JSON: the one member read as a tree.
-    #[serde(default, deserialize_with = "present")]
-    pub value: Option<Box<RawValue>>,
+    pub value: Member,
 }
 
-/// A member that is there, `null` included (serde's `Option` would read `null` as missing).
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Box<RawValue>>, D::Error> {
-    Box::<RawValue>::deserialize(d).map(Some)
+/// A member as the testee wrote it, `null` included (serde's `Option` would read `null` as
+/// missing); empty when it is missing.
+#[derive(Debug, Default)]
+pub(super) struct Member(Option<Box<RawValue>>);
+
+impl Member {
+    /// The member's JSON text, if it is there.
+    pub fn raw(&self) -> Option<&RawValue> {
+        self.0.as_deref()
+    }
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Member, D::Error> {
+        Box::<RawValue>::deserialize(d).map(|raw| Member(Some(raw)))
+    }
 }
 
 impl Reply {
@@ -99,14 +104,11 @@ mod tests {
             r#"{"id": 7, "ok": true, "pad": [{"a": [[[]]]}, 1], "error": null, "value": {"type": "Nil"}}"#,
         )
         .unwrap();
-        assert_eq!(r.id.as_deref().and_then(whole), Some(7));
-        assert_eq!(r.ok.as_deref().map(RawValue::get), Some("true"));
-        assert_eq!(r.error.as_deref().map(RawValue::get), Some("null"));
-        assert_eq!(
-            r.value.as_deref().map(RawValue::get),
-            Some(r#"{"type": "Nil"}"#)
-        );
-        assert!(r.skipped.is_none() && r.kind.is_none() && r.output.is_none());
+        assert_eq!(r.id.raw().and_then(whole), Some(7));
+        assert_eq!(r.ok.raw().map(RawValue::get), Some("true"));
+        assert_eq!(r.error.raw().map(RawValue::get), Some("null"));
+        assert_eq!(r.value.raw().map(RawValue::get), Some(r#"{"type": "Nil"}"#));
+        assert!(r.skipped.raw().is_none() && r.kind.raw().is_none() && r.output.raw().is_none());
         assert_eq!(
             string(&RawValue::from_string(r#""a\nb""#.into()).unwrap()).as_deref(),
             Some("a\nb")

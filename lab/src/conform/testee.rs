@@ -661,12 +661,12 @@ impl Testee {
         self.next_id += 1;
         request.id = id;
         let answer = self.exchange(&request, false, |_, text| parse_reply(&text))?;
-        if answer.id.as_deref().and_then(whole) != Some(id) {
+        if answer.id.raw().and_then(whole) != Some(id) {
             // Out of step: the next answers cannot be trusted either.
             self.process = None;
             let got = answer
                 .id
-                .as_deref()
+                .raw()
                 .map(|v| truncate(v.get(), SHOWN_LINE_START))
                 .unwrap_or("(none)".into());
             return Err(format!(
