@@ -13,10 +13,11 @@
 use std::io::{self, BufRead};
 
 /// The longest answer line read, in bytes (without its `\n`): 4 MiB, 33 times the corpus's
-/// largest legitimate answer (123 KB). This is what bounds the runner's memory: an answer is
-/// parsed, compared, sent back for re-encoding and judged, which for the widest JSON a 4 MiB line
-/// can hold (280,000 one-member objects) peaks at about 430 MB (16 MiB: 1.3 GB). A longer line is
-/// a protocol error, read no further than the cap.
+/// largest legitimate answer (123 KB). With the slots of [`super::budget`] it bounds the
+/// runner's memory: an answer is parsed, compared, sent back for re-encoding and judged, which for
+/// the widest JSON a 4 MiB line can hold (279,000 one-member objects) peaks at about 390 MiB in
+/// one testee process (16 MiB lines: 1.3 GB). A longer line is a protocol error, read no further
+/// than the cap.
 pub const MAX_ANSWER_LINE: usize = 4 << 20;
 
 /// The longest request line `gdmarshal testee` reads, in bytes (without its `\n`): 8 MiB, twice
@@ -26,9 +27,9 @@ pub const MAX_ANSWER_LINE: usize = 4 << 20;
 pub const MAX_REQUEST_LINE: usize = 8 << 20;
 
 /// The most testee processes a run starts (`--jobs`): each holds up to two answer lines and
-/// their raw members (about 12 MB at the widest) besides the slots of [`super::budget`], so 16
-/// keeps a run within the budget docs/conformance.md states (under 1 GB at 16, whatever the
-/// testee answers).
+/// their raw members (about 12 MiB at the widest) besides the slots of [`super::budget`], so 16
+/// keeps a run within the budget docs/conformance.md states (under 1 GiB at 16, whatever the
+/// testee answers: 776 MiB measured).
 pub const MAX_JOBS: usize = 16;
 
 /// The deepest JSON nesting accepted in an answer: 16,384 levels, twice the corpus's deepest
