@@ -173,8 +173,9 @@ pub struct ConformArgs {
     /// claim, the counts and the result line).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Testee processes to run the cases on (1 to 64).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    /// Testee processes to run the cases on (1 to 16: the runner's memory budget,
+    /// docs/conformance.md "Limits").
+    #[arg(long, default_value_t = 1, value_parser = jobs)]
     jobs: u16,
     /// Seconds the testee has to answer one request before it counts as hung (default 5; more
     /// than 0, at most a day).
@@ -210,6 +211,18 @@ pub struct ConformArgs {
     strict_errors: bool,
 }
 
+/// `--jobs`: a whole number from 1 to [`conform::limits::MAX_JOBS`].
+fn jobs(text: &str) -> Result<u16, String> {
+    let max = conform::limits::MAX_JOBS;
+    match text.parse::<u16>() {
+        Ok(n) if (1..=max).contains(&usize::from(n)) => Ok(n),
+        _ => Err(format!(
+            "give 1 to {max} testee processes: the runner's memory budget holds {max} \
+             (docs/conformance.md, \"Limits\")"
+        )),
+    }
+}
+
 /// The directions `--direction` selects.
 fn directions(d: Direction) -> Vec<gdmarshal_lab::Direction> {
     match d {
@@ -232,7 +245,9 @@ pub fn testee(_: &TesteeArgs) -> ExitCode {
     let stdout = std::io::stdout().lock();
     match conform::serve::serve(stdin, stdout) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(conform::serve::ServeError::Io(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+            ExitCode::SUCCESS
+        }
         Err(e) => fail(e),
     }
 }

@@ -134,7 +134,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     // The summary is optional: a report without a campaign has no such section.
-    let campaign = match std::fs::read_to_string(&a.campaign_summary) {
+    let campaign = match gdmarshal_lab::bounded::read_text(&a.campaign_summary) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return fail(format!("{}: {e}", a.campaign_summary.display())),

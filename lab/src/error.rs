@@ -39,7 +39,8 @@ pub struct LineError {
 }
 
 /// The records of a JSON-lines text read from `path`, one per line that is not blank; an error
-/// names the first line that is not a record.
+/// names the first line that is not a record, or that is longer than
+/// [`crate::bounded::MAX_LINE`].
 pub fn json_lines<T: serde::de::DeserializeOwned>(
     path: &Path,
     text: &str,
@@ -48,11 +49,15 @@ pub fn json_lines<T: serde::de::DeserializeOwned>(
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| LineError {
+            let bad = |message| LineError {
                 path: path.to_path_buf(),
                 line: i + 1,
-                message: e.to_string(),
-            })
+                message,
+            };
+            if let Some(why) = crate::bounded::line_too_long(l) {
+                return Err(bad(why));
+            }
+            serde_json::from_str(l).map_err(|e| bad(e.to_string()))
         })
         .collect()
 }

@@ -353,14 +353,14 @@ pub fn save(dir: &Path, version: &str, records: &[FramingRecord]) -> Result<(), 
 /// The committed framing corpus, by engine version, after checking every file's checksum.
 pub fn load(dir: &Path) -> Result<Vec<(String, Vec<FramingRecord>)>, FramingError> {
     let sums_path = dir.join(SUMS);
-    let recorded = std::fs::read_to_string(&sums_path).map_err(FileError::at(&sums_path))?;
+    let recorded = crate::bounded::read_text(&sums_path).map_err(FileError::at(&sums_path))?;
     if recorded != sums::text(dir, EXT)? {
         return Err(FramingError::Sums(dir.to_path_buf()));
     }
     let mut out = Vec::new();
     for n in sums::engine_files(dir, EXT)? {
         let path = dir.join(&n);
-        let text = std::fs::read_to_string(&path).map_err(FileError::at(&path))?;
+        let text = crate::bounded::read_text(&path).map_err(FileError::at(&path))?;
         let records: Vec<FramingRecord> = crate::error::json_lines(&path, &text)?;
         let version = n
             .trim_start_matches("godot-")

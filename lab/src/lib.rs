@@ -15,6 +15,7 @@
 
 pub mod answer;
 pub mod answerer;
+pub mod bounded;
 pub mod campaign;
 pub mod case;
 pub mod conform;

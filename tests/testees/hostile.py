@@ -3,6 +3,9 @@
 handshake (but no-hello) and then misbehaves on every request:
 
     hostile.py long-line        answers with a 1 GiB line, written a mebibyte at a time
+    hostile.py wide             answers with lines just under 4 MiB of small JSON objects: a
+                                decode with an Array of 279,000 Nils, an encode with a refusal
+                                carrying as many in a member the runner ignores
     hostile.py deep             answers with a value nested 200,000 levels of JSON deep
     hostile.py fork-exit DIR    starts two children that keep its pipes open (each writes
                                 "PID PGID" to a file in DIR), then exits with status 4
@@ -45,6 +48,13 @@ for line in sys.stdin:
         for _ in range(1024):
             out.write(chunk)
         send('"}')
+    elif mode == "wide":
+        # 15 bytes a Nil with its comma: 279,000 of them is 4,185,000 bytes, just under 4 MiB.
+        nils = ",".join(['{"type":"Nil"}'] * 279000)
+        if '"op":"decode"' in line:
+            send('{"id": %d, "ok": true, "value": {"type": "Array", "value": [%s]}}' % (rid, nils))
+        else:
+            send('{"id": %d, "ok": false, "error": "no", "pad": [%s]}' % (rid, nils))
     elif mode == "deep":
         # 100,000 Arrays, each an object and a list: 200,000 levels of JSON.
         n = 100000

@@ -150,7 +150,7 @@ pub enum LogError {
 /// Every entry of a log; a missing file is an empty log, a line that does not parse an error
 /// naming it.
 pub fn read(path: &Path) -> Result<Vec<LogEntry>, LogError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::bounded::read_text(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(FileError::at(path)(e).into()),

@@ -537,7 +537,7 @@ pub fn save_finding(path: &Path, f: &FindingFile) -> Result<(), FileError> {
 
 /// Reads a reproducer.
 pub fn load_finding(path: &Path) -> Result<FindingFile, FindingError> {
-    let text = std::fs::read_to_string(path).map_err(FileError::at(path))?;
+    let text = crate::bounded::read_text(path).map_err(FileError::at(path))?;
     gdmarshal::json::parse_deep(&text).map_err(|e| {
         FindingError::Parse(LineError {
             path: path.to_path_buf(),

@@ -6,13 +6,15 @@
 //! kind from the small vocabulary of [`RejectionKind`], and a reply that breaks the protocol is
 //! [`Answer::Unanswered`]. A testee that does not claim to re-encode is not asked to.
 
-use serde_json::{Value, json};
+use serde_json::Value;
+use serde_json::value::RawValue;
 
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{hex, to_json, unhex};
 use gdmarshal::profile::Profile;
 
 use super::limits::{MAX_TESTEE_TEXT, truncate};
+use super::reply::{Reply, Request, string, whole};
 use super::testee::Testee;
 use crate::answer::{Answer, Reencoded};
 use crate::answerer::Answerer;
@@ -33,24 +35,21 @@ enum NotOk {
 
 /// A testee's free text (a string, or any other JSON as written), cut to
 /// [`MAX_TESTEE_TEXT`].
-fn text(v: &Value) -> String {
-    match v {
-        Value::String(s) => truncate(s, MAX_TESTEE_TEXT),
-        other => truncate(&other.to_string(), MAX_TESTEE_TEXT),
+fn text(v: &RawValue) -> String {
+    match string(v) {
+        Some(s) => truncate(&s, MAX_TESTEE_TEXT),
+        None => truncate(v.get(), MAX_TESTEE_TEXT),
     }
-}
-
-fn skipped(answer: &Value) -> Option<String> {
-    answer.get("skipped").map(text)
 }
 
 /// A refusal: its text, and the kind it states (`"kind"`), when that is one of the vocabulary's.
 /// A kind outside the vocabulary is kept in the text, so that the report shows it.
-fn refusal(answer: &Value) -> Rejection {
+fn refusal(answer: &Reply) -> Rejection {
     let mut r = Rejection::text(error_text(answer));
     match answer
-        .get("kind")
-        .map(|k| k.as_str().map(str::parse::<RejectionKind>))
+        .kind
+        .raw()
+        .map(|k| string(k).map(|k| k.parse::<RejectionKind>()))
     {
         Some(Some(Ok(k))) => r.kind = Some(RejectKind::Stated(k)),
         Some(Some(Err(e))) => {
@@ -64,35 +63,48 @@ fn refusal(answer: &Value) -> Rejection {
     r
 }
 
-fn error_text(answer: &Value) -> String {
+fn error_text(answer: &Reply) -> String {
     answer
-        .get("error")
+        .error
+        .raw()
         .map(text)
         .unwrap_or_else(|| "(no message)".into())
 }
 
 impl Testee {
+    /// A request of `op` for this testee's profile.
+    fn request_of<'a>(&self, op: &'static str, objects: bool) -> Request<'a> {
+        Request {
+            id: 0,
+            op,
+            godot: self.profile.to_string(),
+            objects,
+            input: None,
+            value: None,
+        }
+    }
+
     /// The whole reply when it is `"ok": true`.
-    fn ask(&mut self, request: Value) -> Result<Value, NotOk> {
+    fn ask(&mut self, request: Request<'_>) -> Result<Reply, NotOk> {
         let answer = self.request(request).map_err(NotOk::Unanswered)?;
-        if let Some(why) = skipped(&answer) {
+        if let Some(why) = answer.skipped.raw().map(text) {
             return Err(NotOk::Skipped(why));
         }
-        match answer.get("ok") {
-            Some(Value::Bool(true)) => Ok(answer),
-            Some(Value::Bool(false)) => Err(NotOk::Refused(refusal(&answer))),
+        match answer.ok.raw().map(RawValue::get) {
+            Some("true") => Ok(answer),
+            Some("false") => Err(NotOk::Refused(refusal(&answer))),
             _ => Err(NotOk::Unanswered(NEITHER.into())),
         }
     }
 
     /// The encoding of a tagged-JSON value: `Ok(bytes)` or the answer that stands instead.
     fn encode_tree(&mut self, value: &Value, objects: bool) -> Result<Vec<u8>, NotOk> {
-        let request = json!({
-            "id": 0, "op": "encode", "godot": self.profile.to_string(), "objects": objects,
-            "value": value,
-        });
+        let request = Request {
+            value: Some(value),
+            ..self.request_of("encode", objects)
+        };
         let answer = self.ask(request)?;
-        match answer.get("output").and_then(Value::as_str).map(unhex) {
+        match answer.output.raw().and_then(string).map(|h| unhex(&h)) {
             Some(Ok(b)) => Ok(b),
             _ => Err(NotOk::Unanswered(
                 "testee broke the protocol: \"ok\":true without an \"output\" hex string".into(),
@@ -101,43 +113,51 @@ impl Testee {
     }
 
     fn decode(&mut self, input: &[u8], objects: bool) -> Answer {
-        let request = json!({
-            "id": 0, "op": "decode", "godot": self.profile.to_string(), "objects": objects,
-            "input": hex(input),
-        });
+        let request = Request {
+            input: Some(hex(input)),
+            ..self.request_of("decode", objects)
+        };
         let answer = match self.ask(request) {
             Ok(a) => a,
             Err(other) => return not_ok(other),
         };
-        let Some(tree) = answer.get("value").filter(|v| v.is_object()) else {
+        let consumed = answer.consumed.raw().and_then(whole).map(|c| c as usize);
+        // The one member read as a tree, once the rest of the answer is known to be sound.
+        let Some(tree) = answer.value.raw().and_then(|v| self.tree(v)) else {
             return Answer::Unanswered(
                 "testee broke the protocol: \"ok\":true without a \"value\" object".into(),
             );
         };
-        let consumed = answer
-            .get("consumed")
-            .and_then(Value::as_u64)
-            .map(|c| c as usize);
+        drop(answer);
         if !self.hello().capabilities.reencode {
             return Answer::Decoded {
-                tree: Some(tree.clone()),
+                tree: Some(tree),
                 consumed,
                 reencoded: Reencoded::NotClaimed,
                 log: String::new(),
             };
         }
-        let reencoded = match self.encode_tree(tree, objects) {
+        let reencoded = match self.encode_tree(&tree, objects) {
             Ok(b) => Reencoded::Bytes(b),
             Err(NotOk::Refused(r)) => Reencoded::Refused(r),
             Err(NotOk::Skipped(why)) => Reencoded::Skipped(why),
             Err(NotOk::Unanswered(why)) => Reencoded::Unanswered(why),
         };
         Answer::Decoded {
-            tree: Some(tree.clone()),
+            tree: Some(tree),
             consumed,
             reencoded,
             log: String::new(),
         }
+    }
+
+    /// A decoded value as a JSON tree, when it is an object.
+    fn tree(&mut self, value: &RawValue) -> Option<Value> {
+        if !value.get().starts_with('{') {
+            return None;
+        }
+        self.hold_for(value.get().len());
+        gdmarshal::json::parse_deep::<Value>(value.get()).ok()
     }
 
     fn encode(&mut self, value: &Value, objects: bool) -> Answer {

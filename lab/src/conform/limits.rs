@@ -13,11 +13,24 @@
 use std::io::{self, BufRead};
 
 /// The longest answer line read, in bytes (without its `\n`): 4 MiB, 33 times the corpus's
-/// largest legitimate answer (123 KB). This is what bounds the runner's memory: an answer is
-/// parsed, compared, sent back for re-encoding and judged, which for the widest JSON a 4 MiB line
-/// can hold (280,000 one-member objects) peaks at about 430 MB (16 MiB: 1.3 GB). A longer line is
-/// a protocol error, read no further than the cap.
+/// largest legitimate answer (123 KB). With the slots of [`super::budget`] it bounds the
+/// runner's memory: an answer is parsed, compared, sent back for re-encoding and judged, which for
+/// the widest JSON a 4 MiB line can hold (279,000 one-member objects) peaks at about 390 MiB in
+/// one testee process (16 MiB lines: 1.3 GB). A longer line is a protocol error, read no further
+/// than the cap.
 pub const MAX_ANSWER_LINE: usize = 4 << 20;
+
+/// The longest request line `gdmarshal testee` reads, in bytes (without its `\n`): 8 MiB, twice
+/// [`MAX_ANSWER_LINE`], so that it takes every request this runner sends (the largest, a stress
+/// case's value or an answer sent back for re-encoding, is within one answer line). A longer line
+/// is refused, read no further than the cap, and the testee exits.
+pub const MAX_REQUEST_LINE: usize = 8 << 20;
+
+/// The most testee processes a run starts (`--jobs`): each holds up to two answer lines and
+/// their raw members (about 12 MiB at the widest) besides the slots of [`super::budget`], so 16
+/// keeps a run within the budget docs/conformance.md states (under 1 GiB at 16, whatever the
+/// testee answers: 776 MiB measured).
+pub const MAX_JOBS: usize = 16;
 
 /// The deepest JSON nesting accepted in an answer: 16,384 levels, twice the corpus's deepest
 /// legitimate answer (8,194). Deeper answers are refused before they are parsed.
@@ -102,13 +115,17 @@ fn needs_escape(c: char) -> bool {
     c.is_control() && c != '\t'
 }
 
-/// The first bytes of a line a testee wrote, as readable text: invalid UTF-8 replaced, control
-/// characters escaped, and the length when it is longer.
-pub fn line_start(bytes: &[u8], len: Option<usize>) -> String {
+/// The first bytes of a line (of `whole` bytes in all), as readable text: invalid UTF-8
+/// replaced, control characters escaped, and when it is cut, a marker saying how long the line
+/// is, as [`truncate`] says it. `whole` is `None` for a line read no further than a cap, whose
+/// message says the cap: the marker is then `…` alone.
+pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
     let mut s = escape_control(&String::from_utf8_lossy(shown));
-    if bytes.len() > SHOWN_LINE_START || len.is_some() {
-        s.push('…');
+    match whole {
+        None => s.push('…'),
+        Some(n) if n > shown.len() => s.push_str(&format!("… (cut: {n} bytes in all)")),
+        Some(_) => {}
     }
     s
 }
@@ -152,8 +169,9 @@ pub enum Line {
     Text(String),
     /// A line longer than the cap: its first bytes. The rest of it is skipped.
     TooLong(Vec<u8>),
-    /// A line that is not UTF-8: its first bytes and where the first invalid byte is.
-    NotUtf8(Vec<u8>, usize),
+    /// A line that is not UTF-8: its first bytes, where the first invalid byte is, and its
+    /// length.
+    NotUtf8(Vec<u8>, usize, usize),
     /// The end of the output.
     End,
 }
@@ -165,6 +183,12 @@ pub struct LineReader<R> {
     inner: R,
     cap: usize,
     skipping: bool,
+    /// Bytes consumed so far.
+    consumed: u64,
+    /// Where the last line read begins.
+    start: u64,
+    /// Lines begun so far.
+    lines: u64,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -174,15 +198,30 @@ impl<R: BufRead> LineReader<R> {
             inner,
             cap,
             skipping: false,
+            consumed: 0,
+            start: 0,
+            lines: 0,
         }
     }
 
     /// The next line; a read error ends the output as [`Line::End`] does.
     pub fn next_line(&mut self) -> Line {
-        match self.read() {
-            Ok(line) => line,
-            Err(_) => Line::End,
-        }
+        self.read().unwrap_or(Line::End)
+    }
+
+    /// The next line, or the read error.
+    pub fn read_line(&mut self) -> io::Result<Line> {
+        self.read()
+    }
+
+    /// The byte offset where the last line read begins, and its 1-based number.
+    pub fn position(&self) -> (u64, u64) {
+        (self.start, self.lines)
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.consumed += n as u64;
     }
 
     fn fill(&mut self) -> io::Result<&[u8]> {
@@ -207,9 +246,10 @@ impl<R: BufRead> LineReader<R> {
                 Some(i) => (i + 1, true),
                 None => (buf.len(), false),
             };
-            self.inner.consume(n);
+            self.consume(n);
             self.skipping = !found;
         }
+        self.start = self.consumed;
         let mut line: Vec<u8> = Vec::new();
         loop {
             let cap = self.cap;
@@ -229,7 +269,8 @@ impl<R: BufRead> LineReader<R> {
                 let add = shown.saturating_sub(line.len()).min(part.len());
                 line.extend_from_slice(&part[..add]);
                 line.truncate(shown);
-                self.inner.consume(n);
+                self.consume(n);
+                self.lines += 1;
                 self.skipping = !found;
                 return Ok(Line::TooLong(line));
             }
@@ -240,11 +281,12 @@ impl<R: BufRead> LineReader<R> {
                 line.reserve_exact(want - line.len());
             }
             line.extend_from_slice(part);
-            self.inner.consume(n);
+            self.consume(n);
             if found {
                 break;
             }
         }
+        self.lines += 1;
         if line.last() == Some(&b'\r') {
             line.pop();
         }
@@ -253,8 +295,9 @@ impl<R: BufRead> LineReader<R> {
             Err(e) => {
                 let at = e.utf8_error().valid_up_to();
                 let mut bytes = e.into_bytes();
+                let len = bytes.len();
                 bytes.truncate(SHOWN_LINE_START);
-                Ok(Line::NotUtf8(bytes, at))
+                Ok(Line::NotUtf8(bytes, at, len))
             }
         }
     }
@@ -292,7 +335,7 @@ mod tests {
         );
         assert_eq!(
             lines(b"\xff\xfeok\n", 100),
-            [Line::NotUtf8(b"\xff\xfeok".to_vec(), 0), Line::End]
+            [Line::NotUtf8(b"\xff\xfeok".to_vec(), 0, 4), Line::End]
         );
         let long = vec![b'x'; 1000];
         match &lines(&long, 500)[0] {
@@ -318,6 +361,10 @@ mod tests {
             escape_control("a\u{1b}[31m\tb\u{0}\u{85}\r"),
             "a\\u{1b}[31m\tb\\u{0}\\u{85}\\u{d}"
         );
-        assert_eq!(line_start(b"ab\x07", None), "ab\\u{7}");
+        assert_eq!(line_start(b"ab\x07", Some(3)), "ab\\u{7}");
+        assert_eq!(line_start(b"ab", None), "ab…");
+        let long = "x".repeat(300);
+        let shown = format!("{}… (cut: 300 bytes in all)", &long[..SHOWN_LINE_START]);
+        assert_eq!(line_start(long.as_bytes(), Some(300)), shown);
     }
 }

@@ -7,6 +7,7 @@
 //! text, JSON or JUnit XML.
 
 mod answers;
+pub mod budget;
 mod claims;
 mod error;
 pub mod excerpt;
@@ -15,6 +16,7 @@ mod fence;
 mod junit;
 pub mod limits;
 pub mod live;
+mod reply;
 pub mod report;
 pub mod report_json;
 pub mod score;
@@ -36,8 +38,8 @@ use expect_fail::stale;
 use select::select;
 use strict::strict_kind;
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -48,6 +50,7 @@ use crate::corpus::run::{CaseResult, Settled, run};
 use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 
+use budget::{Budget, WIDE_SLOTS};
 use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
 use score::Score;
 use testee::{Hello, Testee};
@@ -64,7 +67,7 @@ pub struct Options {
     pub skip: Vec<String>,
     /// Expected failures.
     pub known: Vec<Entry>,
-    /// Testee processes.
+    /// Testee processes, at most [`limits::MAX_JOBS`] (more are not started).
     pub jobs: usize,
     /// Time a testee has for one answer.
     pub timeout: Duration,
@@ -377,11 +380,12 @@ type Part = (Vec<(usize, Case)>, usize);
 pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, ConformError> {
     let started = Instant::now();
     let selected = select(corpus, o)?;
-    let first = Testee::start(o, corpus.profile)?;
+    let budget = Budget::new(WIDE_SLOTS);
+    let first = Testee::start(o, corpus.profile, budget.clone())?;
     let hello = first.hello().clone();
     let known: Vec<Entry> = o.known.iter().chain(&hello.expect_fail).cloned().collect();
     let plan = plan(corpus, o, &hello, selected);
-    let ran = run_queue(corpus, o, &known, first, plan.work)?;
+    let ran = run_queue(corpus, o, &known, first, &budget, plan.work)?;
     Ok(assemble(corpus, o, hello, known, plan.slots, ran, started))
 }
 
@@ -458,12 +462,13 @@ fn run_queue(
     o: &Options,
     known: &[Entry],
     first: Testee,
+    budget: &Arc<Budget>,
     work: Vec<Item<'_>>,
 ) -> Result<Ran, ConformError> {
     if let Some(p) = &o.progress {
         p.start(work.len());
     }
-    let jobs = o.jobs.clamp(1, work.len().max(1));
+    let jobs = o.jobs.clamp(1, work.len().clamp(1, limits::MAX_JOBS));
     let queue = Queue {
         work,
         next: AtomicUsize::new(0),
@@ -477,7 +482,11 @@ fn run_queue(
                 let (queue, stop) = (&queue, &stop);
                 std::thread::Builder::new()
                     .stack_size(1 << 28)
-                    .spawn_scoped(s, move || worker(corpus, o, known, testee, queue, stop))
+                    .spawn_scoped(s, move || {
+                        let testee = testee
+                            .map_or_else(|| Testee::start(o, corpus.profile, budget.clone()), Ok);
+                        worker(corpus, o, known, testee, queue, stop)
+                    })
                     .map_err(ConformError::Thread)
             })
             .collect();
@@ -509,22 +518,22 @@ fn worker(
     corpus: &EngineCorpus,
     o: &Options,
     known: &[Entry],
-    first: Option<Testee>,
+    testee: Result<Testee, TesteeError>,
     queue: &Queue<'_>,
     stop: &OnceLock<String>,
 ) -> Result<Part, ConformError> {
     let (profile, engine) = (corpus.profile, &corpus.entry.version);
-    let mut testee = match first {
-        Some(t) => t,
-        None => Testee::start(o, profile)?,
-    };
+    let mut testee = testee?;
     let mut cases = Vec::new();
     // One case at a time: its answer is dropped before the next is asked.
     while let Some((i, record, unclaimed)) = queue.take() {
         let mut case = if stop.get().is_some() {
             Case::not_run(engine, Record::clone(record), profile)
         } else {
-            match ask(&mut testee, corpus, o, known, record) {
+            let asked = ask(&mut testee, corpus, o, known, record);
+            // The case is judged and its answer dropped: its slot, if it took one, is free.
+            testee.release();
+            match asked {
                 Ok(case) => {
                     if let Some(p) = &o.progress {
                         p.case_done();

@@ -9,6 +9,7 @@ use crate::this_codec::ThisCodec;
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
 
+use super::limits::{Line, LineReader, MAX_REQUEST_LINE, line_start};
 use super::testee::PROTOCOL;
 
 /// Where this crate's codec knowingly parts from the engines (corpus/known-differences.txt, with
@@ -99,19 +100,77 @@ pub fn answer(line: &str) -> Value {
     }
 }
 
-/// Serves requests from `input` until it ends, one answer line per request line.
-/// Fails before the first request when the embedded list of known differences cannot be read.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-    known_differences().map_err(std::io::Error::other)?;
-    for line in input.lines() {
-        let line = line?;
-        if line.trim().is_empty() {
+/// Why `gdmarshal testee` stopped serving.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The embedded list of known differences cannot be read (before the first request).
+    #[error("the embedded known differences: {0}")]
+    Known(#[from] crate::corpus::known::KnownError),
+    /// Reading a request or writing an answer failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A request line longer than [`MAX_REQUEST_LINE`]: refused, and nothing more is read.
+    #[error(
+        "stdin line {line} (byte {offset}): a request longer than {} MiB (the limit), it begins: {start}",
+        MAX_REQUEST_LINE >> 20
+    )]
+    TooLong {
+        /// Its 1-based line number.
+        line: u64,
+        /// The byte offset where it begins.
+        offset: u64,
+        /// Its first bytes, as readable text.
+        start: String,
+    },
+    /// A request line that is not UTF-8.
+    #[error("stdin line {line} (byte {offset}): a request that is not UTF-8, it begins: {start}")]
+    NotUtf8 {
+        /// Its 1-based line number.
+        line: u64,
+        /// The byte offset of its first invalid byte.
+        offset: u64,
+        /// Its first bytes, as readable text.
+        start: String,
+    },
+}
+
+/// Serves requests from `input` until it ends, one answer line per request line, each request
+/// read within [`MAX_REQUEST_LINE`] bytes. Fails before the first request when the embedded list
+/// of known differences cannot be read, and at the first request line that is too long or not
+/// UTF-8 (naming its line and byte offset).
+pub fn serve(input: impl BufRead, mut output: impl Write) -> Result<(), ServeError> {
+    known_differences()?;
+    let mut lines = LineReader::new(input, MAX_REQUEST_LINE);
+    loop {
+        let read = lines.read_line()?;
+        let (offset, line) = lines.position();
+        let text = match read {
+            Line::End => return Ok(()),
+            Line::Text(text) => text,
+            Line::TooLong(start) => {
+                let start = line_start(&start, None);
+                return Err(ServeError::TooLong {
+                    line,
+                    offset,
+                    start,
+                });
+            }
+            Line::NotUtf8(start, at, len) => {
+                let (offset, start) = (offset + at as u64, line_start(&start, Some(len)));
+                return Err(ServeError::NotUtf8 {
+                    line,
+                    offset,
+                    start,
+                });
+            }
+        };
+        if text.trim().is_empty() {
             continue;
         }
-        let mut text = serde_json::to_string(&answer(&line)).expect("answers serialize");
+        let mut text = serde_json::to_string(&answer(&text)).expect("answers serialize");
         text.push('\n');
         output.write_all(text.as_bytes())?;
         output.flush()?;
     }
-    Ok(())
 }

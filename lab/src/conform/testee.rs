@@ -19,11 +19,13 @@ use serde_json::{Value, json};
 
 use gdmarshal::profile::Profile;
 
+use super::budget::{Budget, Slot, WIDE_ANSWER};
 use super::excerpt::StderrExcerpt;
 use super::limits::{
     EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, MAX_NAME,
     MAX_TESTEE_TEXT, SHOWN_LINE_START, line_start, too_deep, truncate,
 };
+use super::reply::{Reply, Request, whole};
 use super::{Options, TesteeError, TesteeLimits};
 
 /// The protocol version this runner speaks.
@@ -339,13 +341,22 @@ pub struct Testee {
     in_a_row: usize,
     /// Why the last request that counts in `in_a_row` got no answer.
     last_failure: Option<String>,
+    /// The run's budget for wide answers.
+    budget: Arc<Budget>,
+    /// The slot of it this testee holds until its case is judged ([`Testee::release`]).
+    slot: Option<Slot>,
 }
 
 impl Testee {
     /// Starts the options' testee command (run by `sh -c`, inside [`Options::limits`]) and does
     /// the handshake, which has [`Options::handshake_timeout`] to answer; each later request has
-    /// [`Options::timeout`]. Its cases will be asked as engines of `profile` answer them.
-    pub fn start(o: &Options, profile: Profile) -> Result<Testee, TesteeError> {
+    /// [`Options::timeout`]. Its cases will be asked as engines of `profile` answer them; a wide
+    /// answer is read within `budget` (shared by the run's testee processes).
+    pub fn start(
+        o: &Options,
+        profile: Profile,
+        budget: Arc<Budget>,
+    ) -> Result<Testee, TesteeError> {
         let mut t = Testee {
             command: o.testee.clone(),
             profile,
@@ -358,9 +369,25 @@ impl Testee {
             starts: 0,
             in_a_row: 0,
             last_failure: None,
+            budget,
+            slot: None,
         };
         t.ensure_started()?;
+        t.release();
         Ok(t)
+    }
+
+    /// Holds a slot of the run's budget for wide answers, if the answer of `len` bytes is wide
+    /// and none is held yet: waits for one.
+    pub(super) fn hold_for(&mut self, len: usize) {
+        if len > WIDE_ANSWER && self.slot.is_none() {
+            self.slot = Some(self.budget.take());
+        }
+    }
+
+    /// Gives back the slot held for wide answers, once what was read under it is dropped.
+    pub fn release(&mut self) {
+        self.slot = None;
     }
 
     /// The command line.
@@ -411,9 +438,9 @@ impl Testee {
                 }
             }
         });
-        // One line waits in the channel at most: a testee that writes unasked cannot fill the
-        // runner's memory.
-        let (tx, lines) = sync_channel(1);
+        // A line is handed over only when the runner takes it: a testee that writes unasked
+        // has one line read ahead at most, and cannot fill the runner's memory.
+        let (tx, lines) = sync_channel(0);
         let started = started.and_then(|_| {
             threads("stdout").spawn(move || {
                 let mut reader =
@@ -474,7 +501,11 @@ impl Testee {
         let started = self.spawn().and_then(|p| {
             self.process = Some(p);
             self.starts += 1;
-            let answer = self.exchange(&json!({"op": "hello", "protocol": PROTOCOL}), true);
+            let hello = json!({"op": "hello", "protocol": PROTOCOL});
+            let answer = self.exchange(&hello, true, |t, text| {
+                t.hold_for(text.len());
+                parse_answer::<Value>(&text)
+            });
             let answer = answer.map_err(TesteeError::Handshake)?;
             Hello::parse(&answer).map_err(|e| TesteeError::Hello(truncate(&e, MAX_TESTEE_TEXT)))
         });
@@ -514,16 +545,16 @@ impl Testee {
                         format!(
                             "testee broke the protocol: its answer is longer than {} MiB (the limit), it begins: {}",
                             MAX_ANSWER_LINE >> 20,
-                            line_start(&start, Some(MAX_ANSWER_LINE))
+                            line_start(&start, None)
                         ),
                     ));
                 }
-                Ok(Line::NotUtf8(start, at)) => {
+                Ok(Line::NotUtf8(start, at, len)) => {
                     return Err((
                         Failure::Protocol,
                         format!(
                             "testee broke the protocol: its answer is not UTF-8 (byte {at}), it begins: {}",
-                            line_start(&start, None)
+                            line_start(&start, Some(len))
                         ),
                     ));
                 }
@@ -560,9 +591,14 @@ impl Testee {
         }
     }
 
-    /// Sends one request and reads its answer; on any failure the process is gone afterwards,
-    /// its whole process group killed.
-    fn exchange(&mut self, request: &Value, handshake: bool) -> Result<Value, String> {
+    /// Sends one request and reads its answer with `parse`; on any failure the process is gone
+    /// afterwards, its whole process group killed.
+    fn exchange<T>(
+        &mut self,
+        request: &impl serde::Serialize,
+        handshake: bool,
+        parse: Parse<T>,
+    ) -> Result<T, String> {
         let timeout = if handshake {
             self.handshake_timeout
         } else {
@@ -581,8 +617,9 @@ impl Testee {
         };
         let result = match sent {
             Err(_) => Err((Failure::Crashed, p.crash("input"))),
-            Ok(()) => self.wait_line(timeout).and_then(|text| parse_answer(&text)),
+            Ok(()) => self.wait_line(timeout),
         };
+        let result = result.and_then(|text| parse(self, text));
         match result {
             Ok(v) => {
                 if !handshake {
@@ -618,18 +655,19 @@ impl Testee {
     }
 
     /// One request: `Ok(answer)` with a matching id, or the reason there is no answer.
-    pub(super) fn request(&mut self, mut request: Value) -> Result<Value, String> {
+    pub(super) fn request(&mut self, mut request: Request<'_>) -> Result<Reply, String> {
         self.ensure_started().map_err(|e| e.to_string())?;
         let id = self.next_id;
         self.next_id += 1;
-        request["id"] = json!(id);
-        let answer = self.exchange(&request, false)?;
-        if answer.get("id").and_then(Value::as_u64) != Some(id) {
+        request.id = id;
+        let answer = self.exchange(&request, false, |_, text| parse_reply(&text))?;
+        if answer.id.raw().and_then(whole) != Some(id) {
             // Out of step: the next answers cannot be trusted either.
             self.process = None;
             let got = answer
-                .get("id")
-                .map(|v| truncate(&v.to_string(), SHOWN_LINE_START))
+                .id
+                .raw()
+                .map(|v| truncate(v.get(), SHOWN_LINE_START))
                 .unwrap_or("(none)".into());
             return Err(format!(
                 "testee broke the protocol: answered id {got} to request {id}"
@@ -645,24 +683,46 @@ fn scaled(timeout: Duration, len: usize) -> Duration {
     timeout.mul_f64(1.0 + len as f64 / f64::from(1u32 << 20))
 }
 
-/// An answer line as JSON, within the nesting limit.
-fn parse_answer(text: &str) -> Result<Value, (Failure, String)> {
+/// How [`Testee::exchange`] reads an answer line: what it is, or why it breaks the protocol.
+type Parse<T> = fn(&mut Testee, String) -> Result<T, (Failure, String)>;
+
+/// An answer line as [`Reply`], within the nesting limit: only the members the runner reads are
+/// kept, as written.
+fn parse_reply(text: &str) -> Result<Reply, (Failure, String)> {
+    within_depth(text)?;
+    Reply::parse(text).map_err(|e| {
+        let e = format!("not a JSON object of the protocol ({e})");
+        (Failure::Protocol, protocol_broken(text, &e))
+    })
+}
+
+/// Refuses an answer that nests deeper than [`MAX_ANSWER_DEPTH`].
+fn within_depth(text: &str) -> Result<(), (Failure, String)> {
     if let Some(at) = too_deep(text.as_bytes(), MAX_ANSWER_DEPTH) {
         return Err((
             Failure::Protocol,
             format!(
                 "testee broke the protocol: its answer nests deeper than {MAX_ANSWER_DEPTH} levels (the limit) at byte {at}, it begins: {}",
-                line_start(text.as_bytes(), None)
+                line_start(text.as_bytes(), Some(text.len()))
             ),
         ));
     }
-    gdmarshal::json::parse_deep::<Value>(text).map_err(|e| {
-        (
-            Failure::Protocol,
-            format!(
-                "testee broke the protocol: its answer is not JSON ({e}): {}",
-                line_start(text.as_bytes(), None)
-            ),
-        )
+    Ok(())
+}
+
+/// Why an answer line that does not parse breaks the protocol, with the line's start.
+fn protocol_broken(text: &str, e: &dyn std::fmt::Display) -> String {
+    format!(
+        "testee broke the protocol: its answer is {e}: {}",
+        line_start(text.as_bytes(), Some(text.len()))
+    )
+}
+
+/// An answer line as a JSON tree, within the nesting limit.
+fn parse_answer<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Failure, String)> {
+    within_depth(text)?;
+    gdmarshal::json::parse_deep::<T>(text).map_err(|e| {
+        let e = format!("not JSON ({e})");
+        (Failure::Protocol, protocol_broken(text, &e))
     })
 }

@@ -318,6 +318,14 @@ pub(crate) fn check_file(
 /// One line as a record. A line that is JSON but names no known direction is a bad direction
 /// rather than a JSON error: the direction is read alone to tell the two apart.
 fn parse_record(file: &Path, line: usize, text: &str) -> Result<Record, CorpusError> {
+    if let Some(message) = crate::bounded::line_too_long(text) {
+        let file = file.to_path_buf();
+        return Err(CorpusError::Json {
+            file,
+            line,
+            message,
+        });
+    }
     gdmarshal::json::parse_deep::<Record>(text).map_err(|e| {
         #[derive(serde::Deserialize)]
         struct DirectionOnly {

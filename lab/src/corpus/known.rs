@@ -129,11 +129,17 @@ pub(crate) fn text_of(source: &Source) -> Result<String, KnownError> {
 
 /// Reads a list; a missing file is an empty list. Errors name the file and line.
 pub fn read(path: &Path) -> Result<Vec<Entry>, KnownError> {
-    match std::fs::read_to_string(path) {
+    match crate::bounded::read_text(path) {
         Ok(text) => parse(&text, &path.display().to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(FileError::at(path)(e).into()),
     }
+}
+
+/// A part of a line echoed in an error, cut as a refused answer line is (with its length).
+fn shown(text: &str) -> String {
+    use crate::conform::limits::{SHOWN_LINE_START, truncate};
+    truncate(text, SHOWN_LINE_START)
 }
 
 /// Parses a list; `source` names it in origins and errors (`source:line`).
@@ -146,6 +152,9 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
             line: i + 1,
             message,
         };
+        if let Some(why) = crate::bounded::line_too_long(line) {
+            return Err(bad(why).into());
+        }
         let line = line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
             continue;
@@ -163,7 +172,8 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
             when = Some(Condition::parse(name).ok_or_else(|| {
                 let known: Vec<&str> = Condition::ALL.iter().map(|(_, n)| *n).collect();
                 bad(format!(
-                    "unknown condition when:{name} (known: {})",
+                    "unknown condition when:{} (known: {})",
+                    shown(name),
                     known.join(", ")
                 ))
             })?);
@@ -172,7 +182,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
         let glob = |g: &str| {
             Glob::new(g)
                 .map(|g| g.compile_matcher())
-                .map_err(|err| bad(err.to_string()))
+                .map_err(|err| bad(shown(&err.to_string())))
         };
         out.push(Entry {
             origin: origin.clone(),

@@ -202,7 +202,7 @@ pub fn save(
 /// get their files' current hashes; an unreadable manifest or an unknown schema is an error
 /// rather than a reason to drop the other engines.
 fn existing_entries(dir: &Path, path: &Path) -> Result<Vec<ManifestEntry>, CorpusError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::bounded::read_text(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         r => r.map_err(io_error(path))?,
     };
@@ -225,7 +225,7 @@ fn existing_entries(dir: &Path, path: &Path) -> Result<Vec<ManifestEntry>, Corpu
                 continue;
             };
             let file = dir.join(&name);
-            let bytes = match std::fs::read(&file) {
+            let bytes = match crate::bounded::read(&file) {
                 // The file is gone: so is its entry.
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
                 r => r.map_err(io_error(&file))?,

@@ -34,7 +34,7 @@ impl Source {
             source,
         };
         match self {
-            Source::Dir(dir) => match std::fs::read(dir.join(name)) {
+            Source::Dir(dir) => match crate::bounded::read(&dir.join(name)) {
                 Ok(b) => Ok(Some(b)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(io(e)),

@@ -23,7 +23,7 @@ pub(crate) fn text(dir: &Path, ext: &str) -> Result<String, FileError> {
     let mut text = String::new();
     for n in engine_files(dir, ext)? {
         let path = dir.join(&n);
-        let b = std::fs::read(&path).map_err(FileError::at(&path))?;
+        let b = crate::bounded::read(&path).map_err(FileError::at(&path))?;
         text.push_str(&format!("{}  {n}\n", sha256_hex(&b)));
     }
     Ok(text)

@@ -90,7 +90,7 @@ pub fn discover() -> Vec<EngineSpec> {
 
 /// The engines listed in an install manifest; none if it is missing or unreadable.
 pub fn from_manifest(path: &Path) -> Vec<EngineSpec> {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::bounded::read_text(path) else {
         return Vec::new();
     };
     let Ok(json) = serde_json::from_str::<serde_json::Value>(&text) else {

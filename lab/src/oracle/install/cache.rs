@@ -94,7 +94,7 @@ pub fn installed(dir: &Path, name: &str) -> Option<serde_json::Value> {
     if !dir.join(".ok").exists() {
         return None;
     }
-    let text = fs::read_to_string(dir.join("engine.json")).ok()?;
+    let text = crate::bounded::read_text(&dir.join("engine.json")).ok()?;
     serde_json::from_str(&text).ok()
 }
 
