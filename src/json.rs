@@ -76,6 +76,9 @@ pub enum ReadError {
         path: String,
         /// What is wrong.
         message: String,
+        /// Whether the text ended where more was expected: more text after it could still make a
+        /// value ([`ReadError::wants_more_input`]).
+        ended: bool,
     },
     /// The text is JSON, but not a tagged value (a bad node, a member that does not belong, a
     /// duplicate member, nesting past the profile's limit).
@@ -97,6 +100,22 @@ impl ReadError {
             ReadError::Syntax { path, .. } => path,
             ReadError::Schema { error, .. } => &error.path,
         }
+    }
+
+    /// Whether more text after the end of the input could change the outcome: it ended where
+    /// more was expected. Every other error stands whatever follows, so a reader of a stream
+    /// that parses what it has so far can stop at it.
+    ///
+    /// ```
+    /// use gdmarshal::json::read_json;
+    ///
+    /// let godot46 = "4.6".parse().unwrap();
+    /// assert!(read_json(br#"{"type":"Ni"#, godot46).unwrap_err().wants_more_input());
+    /// assert!(!read_json(br#"{"type":"Nul"}"#, godot46).unwrap_err().wants_more_input());
+    /// assert!(!read_json(b"\0", godot46).unwrap_err().wants_more_input());
+    /// ```
+    pub fn wants_more_input(&self) -> bool {
+        matches!(self, ReadError::Syntax { ended: true, .. })
     }
 }
 
@@ -177,6 +196,7 @@ fn read_with<'de, R: serde_json::de::Read<'de>>(
                 ReadError::Syntax {
                     line,
                     column,
+                    ended: e.is_eof(),
                     path: cx.path(),
                     message: read::bounded_message(
                         text.strip_suffix(&at).unwrap_or(&text).to_string(),

@@ -1,17 +1,17 @@
 //! `gdmarshal decode`, `encode` and `inspect`.
 
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::input::{InputError, MaxInputArg, Prefix, Source};
+use super::input::{InputError, MaxInputArg, Prefix, Rest, Source};
 use super::{VersionArg, fail, write_stdout};
 use gdmarshal::decode::{DecodeOptions, decode as decode_bytes};
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::framing::{Framing, frame, unframe};
 use gdmarshal::inspect::inspect_to;
-use gdmarshal::json::{Hex, read_json_from, write_json};
+use gdmarshal::json::{Hex, read_json, write_json};
 use gdmarshal::profile::Profile;
 
 /// The framing around the value (`--framing`).
@@ -117,22 +117,38 @@ fn input_failed(e: InputError) -> ExitCode {
     }
 }
 
-/// Whether `bytes`, the start of an input, hold the whole value that `framing` frames: the frame's
-/// length is there and its payload read, or, unframed, the value decodes or fails in a way no
-/// later byte could change.
-fn holds_the_value(bytes: &[u8], framing: Framing, profile: Profile, opts: DecodeOptions) -> bool {
+/// Whether `bytes`, the start of an input, hold the whole value that `framing` frames, and what
+/// then of the rest: the frame's length is there and its payload read (the rest is counted), or,
+/// unframed, the value decodes (the rest is counted) or fails in a way no later byte could change
+/// (the rest is left unread).
+fn holds_the_value(
+    bytes: &[u8],
+    framing: Framing,
+    profile: Profile,
+    opts: DecodeOptions,
+) -> Option<Rest> {
     if framing != Framing::None {
-        return match bytes.get(..4) {
-            Some(head) => {
-                let length = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
-                bytes.len() - 4 >= length as usize
-            }
-            None => false,
-        };
+        let head = bytes.get(..4)?;
+        let length = u32::from_le_bytes([head[0], head[1], head[2], head[3]]);
+        return (bytes.len() - 4 >= length as usize).then_some(Rest::Count);
     }
     match decode_bytes(bytes, profile, opts) {
-        Ok(_) => true,
-        Err(e) => !e.kind.wants_more_input(),
+        Ok(_) => Some(Rest::Count),
+        Err(e) if e.kind.wants_more_input() => None,
+        Err(_) => Some(Rest::Leave),
+    }
+}
+
+/// Whether `text`, the start of a JSON input, is refused whatever follows: bytes that are not
+/// UTF-8 before its end, or JSON that no more text can mend. A prefix that reads as a value is
+/// not enough, since text after it would be refused.
+fn refused_json(text: &[u8], profile: Profile) -> Option<Rest> {
+    if std::str::from_utf8(text).is_err_and(|e| e.error_len().is_some()) {
+        return Some(Rest::Leave);
+    }
+    match read_json(text, profile) {
+        Err(e) if !e.wants_more_input() => Some(Rest::Leave),
+        _ => None,
     }
 }
 
@@ -226,21 +242,27 @@ pub fn decode(a: &DecodeArgs) -> ExitCode {
 /// `gdmarshal encode`: the value is read straight from the JSON text, with nesting limited to
 /// what the version's engines accept.
 pub fn encode(a: &EncodeArgs) -> ExitCode {
-    let mut source = match Source::open(a.file.as_ref(), false, a.max_input.max_input) {
-        Ok(source) => source,
+    let profile = a.version.profile;
+    // Read until the end, or until the text is refused whatever follows (text that is not JSON
+    // stops the read at once, an endless input at the cap).
+    let read = Source::open(a.file.as_ref(), false, a.max_input.max_input).and_then(|source| {
+        let name = source.name().to_string();
+        source
+            .read_until(|text| refused_json(text, profile))
+            .map(|input| (name, input.bytes))
+    });
+    let (name, raw) = match read {
+        Ok(read) => read,
         Err(e) => return input_failed(e),
     };
-    let profile = a.version.profile;
-    // The text is parsed as it is read, never held whole: text that is not JSON ends the read at
-    // once, and an endless input at the cap.
-    let read = read_json_from(BufReader::with_capacity(1 << 16, &mut source), profile);
-    let value = match read {
+    if let Err(e) = std::str::from_utf8(&raw) {
+        return super::found(format!("{name}: byte {} is not UTF-8", e.valid_up_to()));
+    }
+    let value = match read_json(&raw, profile) {
         Ok(v) => v,
-        Err(_) if source.passed_cap() => return fail(source.too_long()),
-        Err(e) => return super::found(format!("{}:{e}", source.name())),
+        Err(e) => return super::found(format!("{name}:{e}")),
     };
-    let name = source.name().to_string();
-    drop(source);
+    drop(raw);
     let bytes = match encode_value(
         &value,
         profile,

@@ -74,7 +74,7 @@ impl InputError {
 pub struct Prefix {
     /// The bytes kept.
     pub bytes: Vec<u8>,
-    /// Bytes of the input after `bytes`, counted and not kept.
+    /// Bytes of the input after `bytes`, counted and not kept (0 when they were left unread).
     pub unread: u64,
 }
 
@@ -117,11 +117,6 @@ impl Source {
             name: self.name.clone(),
             cap: self.cap,
         }
-    }
-
-    /// Whether more than the cap was read: a [`Read`] error then means that.
-    pub fn passed_cap(&self) -> bool {
-        self.read > self.cap
     }
 
     /// The input's name in messages: the path as given, or `stdin`.
@@ -182,15 +177,16 @@ impl Source {
     }
 
     /// Reads until `enough` says the bytes so far hold what is wanted (it is asked about prefixes
-    /// of 64 KiB, then of [`LOOK_GROWTH`] times the length each time), then counts the rest of the input
-    /// without keeping it. At the end of the input the bytes are returned whatever `enough` says.
+    /// of 64 KiB, then of [`LOOK_GROWTH`] times the length each time), then counts the rest of
+    /// the input without keeping it, or leaves it unread, as `enough` says. At the end of the
+    /// input the bytes are returned whatever `enough` says.
     pub fn read_until(
         mut self,
-        mut enough: impl FnMut(&[u8]) -> bool,
+        mut enough: impl FnMut(&[u8]) -> Option<Rest>,
     ) -> Result<Prefix, InputError> {
         let mut buf = Vec::new();
         let mut look = FIRST_LOOK;
-        loop {
+        let rest = loop {
             if !self.piece(&mut buf)? {
                 self.end()?;
                 return Ok(Prefix {
@@ -200,27 +196,39 @@ impl Source {
             }
             if buf.len() >= look {
                 look = buf.len().saturating_mul(LOOK_GROWTH);
-                if enough(&buf) {
+                if let Some(rest) = enough(&buf) {
+                    break rest;
+                }
+            }
+        };
+        let mut unread = 0u64;
+        if rest == Rest::Count {
+            let mut scratch = Vec::with_capacity(PIECE);
+            loop {
+                scratch.clear();
+                let more = self.piece(&mut scratch)?;
+                unread += scratch.len() as u64;
+                if !more {
+                    self.end()?;
                     break;
                 }
             }
         }
-        let mut scratch = Vec::with_capacity(PIECE);
-        let mut unread = 0u64;
-        loop {
-            scratch.clear();
-            let more = self.piece(&mut scratch)?;
-            unread += scratch.len() as u64;
-            if !more {
-                self.end()?;
-                return Ok(Prefix { bytes: buf, unread });
-            }
-        }
+        Ok(Prefix { bytes: buf, unread })
     }
 }
 
-/// Raw input as a reader (for a parser that reads as it goes), under the same cap: past it, a
-/// read fails, and [`Source::passed_cap`] says why.
+/// What [`Source::read_until`] does with the input after the bytes that were enough.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rest {
+    /// Reads it to its end, counting it (under the cap).
+    Count,
+    /// Leaves it unread: what was read already decides the outcome.
+    Leave,
+}
+
+/// Raw input as a reader (for a reader of lines), under the same cap: past it, a read fails with
+/// [`InputError::TooLong`] as its error.
 impl Read for Source {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
         let room = (self.cap + 1 - self.read.min(self.cap + 1)).min(out.len() as u64) as usize;

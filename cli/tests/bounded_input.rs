@@ -72,6 +72,16 @@ fn endless_input_is_refused_at_the_cap_in_little_memory() {
             );
         }
     }
+    // Bytes refused whatever follows end the read there: an unknown type id before 2 GiB of
+    // zeros, past the cap, is the error, not the length.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let unknown = sparse(dir.path(), "unknown", &[200, 0, 0, 0], 2048 * MIB);
+    let (code, stderr) = run(&["decode", "--godot", "4.6", unknown.to_str().unwrap()], zero);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "gdmarshal: Godot 4.6 rejects this input: at byte 0: unknown type id 200"
+    );
     // A smaller cap stops sooner, with its own figure.
     let (code, stderr) = run(&["decode", "--godot", "3.6", "--max-input", "3M"], zero);
     assert_eq!(code, Some(2), "{stderr}");
