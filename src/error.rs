@@ -139,7 +139,7 @@ impl fmt::Display for DecodeErrorKind {
 
 /// Why a value cannot be encoded for a profile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at {path}: {kind}")]
+#[error("at {}: {kind}", crate::excerpt::cut(path, crate::excerpt::MAX_QUOTE))]
 pub struct EncodeError {
     /// Where in the value, as a path like `$[3].key`.
     pub path: String,

@@ -176,8 +176,8 @@ fn run(command: Command) -> ExitCode {
     }
 }
 
-/// An error line's length at most, in bytes, before its prefix: past it, the middle is cut and
-/// the line says how long it was (the codec's errors already quote at most a few hundred bytes
+/// An error line's length at most, in bytes, after its `gdmarshal: `: past it, the middle is cut
+/// and the line says how long it was (the codec's errors already quote at most a few hundred bytes
 /// of input; this bounds the rest, such as a path given on the command line).
 pub const MAX_ERROR_LINE: usize = 1024;
 
@@ -186,7 +186,8 @@ fn error_line(message: impl std::fmt::Display) {
     let message = message.to_string();
     eprintln!(
         "gdmarshal: {}",
-        gdmarshal::excerpt::cut(&message, MAX_ERROR_LINE)
+        // The note of what was cut takes at most 64 bytes.
+        gdmarshal::excerpt::cut(&message, MAX_ERROR_LINE - 64)
     );
 }
 

@@ -81,6 +81,12 @@ struct Encoded {
     error: Option<EncodeFailure>,
 }
 
+/// A JSON path as the page shows it: a long one (a node 1,024 levels deep) by its ends, as the
+/// errors' own text shows it.
+fn shown_path(path: &str) -> String {
+    gdmarshal::excerpt::cut(path, gdmarshal::excerpt::MAX_QUOTE).into_owned()
+}
+
 /// Why the tagged JSON does not encode: the JSON path, and the line and column if it is the text.
 #[derive(Serialize, Debug)]
 struct EncodeFailure {
@@ -109,7 +115,7 @@ pub fn encode(req: &[u8], json: &[u8]) -> Vec<u8> {
                 _ => (0, 0),
             };
             out.error = Some(EncodeFailure {
-                path: e.path().to_string(),
+                path: shown_path(e.path()),
                 line: Some(line),
                 column: Some(column),
                 message: e.to_string(),
@@ -123,7 +129,7 @@ pub fn encode(req: &[u8], json: &[u8]) -> Vec<u8> {
                 Ok(bytes) => out.hex = Some(hex(&frame(&bytes, framing))),
                 Err(e) => {
                     out.error = Some(EncodeFailure {
-                        path: e.path.clone(),
+                        path: shown_path(&e.path),
                         line: None,
                         column: None,
                         message: format!("cannot encode for Godot {profile}: {e}"),
