@@ -181,6 +181,7 @@ fn write_rows<S: Sink>(
         depth: 0,
         line: Vec::with_capacity(S::BATCH + 4096),
         failed: None,
+        last_header: (None, Vec::new()),
     };
     let result = decode_traced(bytes, profile, opts, &mut rows);
     rows.flush();
@@ -222,6 +223,9 @@ struct Rows<'a, S: Sink> {
     line: Vec<u8>,
     /// The first row the sink did not take; no row is made after it.
     failed: Option<S::Error>,
+    /// The last header row's bytes (as a little-endian word) and depth, and its text after the
+    /// offset.
+    last_header: (Option<(u32, usize)>, Vec<u8>),
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -365,17 +369,9 @@ fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
     width
 }
 
-/// Spaces to pad with.
-const SPACES: [u8; 64] = [b' '; 64];
-
 /// Appends spaces to make something `width` characters wide of which `used` are written.
 fn pad(line: &mut Vec<u8>, used: usize, width: usize) {
-    let mut n = width.saturating_sub(used);
-    while n > 0 {
-        let k = n.min(SPACES.len());
-        line.extend_from_slice(&SPACES[..k]);
-        n -= k;
-    }
+    line.resize(line.len() + width.saturating_sub(used), b' ');
 }
 
 /// Characters in `s`.
@@ -426,6 +422,18 @@ impl<S: Sink> Trace for Rows<'_, S> {
     fn header(&mut self, start: usize, ty: VariantType, id: u32, flags: u32) {
         let bytes = self.bytes;
         let shown = &bytes[start.min(bytes.len())..(start + 4).min(bytes.len())];
+        // A header row is the same as the last one but for its offset when its bytes and depth
+        // are (the elements of an array of one type): its text is copied whole.
+        let key = <[u8; 4]>::try_from(shown)
+            .ok()
+            .map(|four| (u32::from_le_bytes(four), self.depth));
+        if self.failed.is_none() && key.is_some() && self.last_header.0 == key {
+            self.row_start(start);
+            self.line.extend_from_slice(&self.last_header.1);
+            self.finish_row();
+            return;
+        }
+        let row = self.line.len();
         self.field_row(start, shown, shown.len() as u64, "header", |line| {
             line.extend_from_slice(ty.name().as_bytes());
             line.extend_from_slice(b" (id ");
@@ -433,6 +441,14 @@ impl<S: Sink> Trace for Rows<'_, S> {
             line.extend_from_slice(b"), flags 0x");
             push_hex(line, flags);
         });
+        // The text after the offset (8 hex digits and a space), without the line end, when the
+        // row is still in the buffer.
+        if key.is_some() && start <= u32::MAX as usize && self.line.len() > row + 9 {
+            let text = &self.line[row + 9..self.line.len() - 1];
+            self.last_header.0 = key;
+            self.last_header.1.clear();
+            self.last_header.1.extend_from_slice(text);
+        }
     }
 
     fn field(&mut self, start: usize, end: usize, name: &str, meaning: fmt::Arguments<'_>) {

@@ -17,6 +17,8 @@ const PIECE: usize = 1 << 16;
 const FIRST_LOOK: usize = 1 << 16;
 /// See [`FIRST_LOOK`].
 const LOOK_GROWTH: usize = 8;
+/// A regular file up to this length is read whole before [`Source::read_until`] asks about it.
+const WHOLE_FILE: u64 = 64 << 20;
 
 /// Why a command's input could not be had.
 #[derive(Debug, thiserror::Error)]
@@ -87,20 +89,26 @@ pub struct Source {
     /// Bytes of input (text, for hex) read so far.
     read: u64,
     cap: u64,
+    /// The length of a regular file of raw bytes, when known: such a file of at most
+    /// [`WHOLE_FILE`] bytes is read whole before it is asked about.
+    file_len: Option<u64>,
 }
 
 impl Source {
     /// The file at `path`, or stdin when `path` is `None` or `-`.
     pub fn open(path: Option<&PathBuf>, hex: bool, cap: u64) -> Result<Source, InputError> {
-        let (name, reader): (String, Box<dyn Read>) = match path {
+        let (name, reader, file_len): (String, Box<dyn Read>, _) = match path {
             Some(p) if p.as_os_str() != "-" => {
                 let name = p.display().to_string();
                 match File::open(p) {
-                    Ok(f) => (name, Box::new(f)),
+                    Ok(f) => {
+                        let len = f.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+                        (name, Box::new(f), len)
+                    }
                     Err(source) => return Err(InputError::Open { name, source }),
                 }
             }
-            _ => ("stdin".into(), Box::new(io::stdin().lock())),
+            _ => ("stdin".into(), Box::new(io::stdin().lock()), None),
         };
         Ok(Source {
             name,
@@ -108,6 +116,7 @@ impl Source {
             hex: hex.then(Unhex::default),
             read: 0,
             cap,
+            file_len: file_len.filter(|_| !hex),
         })
     }
 
@@ -185,7 +194,12 @@ impl Source {
         mut enough: impl FnMut(&[u8]) -> Option<Rest>,
     ) -> Result<Prefix, InputError> {
         let mut buf = Vec::new();
-        let mut look = FIRST_LOOK;
+        // A small file is asked about once it is read, rather than decoding its first parts on
+        // the way; a longer one (perhaps sparse, or growing) as any other input.
+        let mut look = match self.file_len {
+            Some(len) if len <= WHOLE_FILE => (len as usize).saturating_add(1).max(FIRST_LOOK),
+            _ => FIRST_LOOK,
+        };
         let rest = loop {
             if !self.piece(&mut buf)? {
                 self.end()?;
