@@ -235,15 +235,16 @@ impl<S: Sink> Rows<'_, S> {
     fn row_start(&mut self, offset: usize) {
         match u32::try_from(offset) {
             Ok(o) => {
-                let mut digits = [0u8; 8];
-                for (i, d) in digits.iter_mut().enumerate() {
-                    *d = HEX[(o >> (28 - 4 * i)) as usize & 15];
+                // Eight digits and the space, appended at once.
+                let mut digits = [b' '; 9];
+                for (i, b) in o.to_be_bytes().into_iter().enumerate() {
+                    digits[2 * i] = HEX[usize::from(b >> 4)];
+                    digits[2 * i + 1] = HEX[usize::from(b & 15)];
                 }
                 self.line.extend_from_slice(&digits);
             }
-            Err(_) => push_args(&mut self.line, format_args!("{offset:08x}")),
+            Err(_) => push_args(&mut self.line, format_args!("{offset:08x} ")),
         }
-        self.line.push(b' ');
     }
 
     fn indent(&mut self) {
@@ -317,18 +318,8 @@ fn push_args(line: &mut Vec<u8>, args: fmt::Arguments<'_>) {
 }
 
 /// Appends `n` in decimal, as `{}` writes it.
-fn push_decimal(line: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    line.extend_from_slice(&digits[at..]);
+fn push_decimal(line: &mut Vec<u8>, n: u64) {
+    line.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends `n` in lowercase hex without leading zeros, as `{:x}` writes it.
