@@ -41,9 +41,10 @@ fn spawn(args: &[&str]) -> Group {
     )
 }
 
-/// The processes whose parent is `pid`: the engines gdmarshal started (it starts nothing else).
+/// The engines gdmarshal (`pid`) started: the processes at the ends of its tree (in the sandbox,
+/// an engine runs below its bubblewrap processes; gdmarshal starts nothing else).
 fn children(pid: u32) -> Vec<u32> {
-    let mut out = Vec::new();
+    let mut parents = std::collections::HashMap::<u32, Vec<u32>>::new();
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(child) = e.file_name().to_string_lossy().parse::<u32>() else {
             continue;
@@ -53,8 +54,16 @@ fn children(pid: u32) -> Vec<u32> {
         };
         // Fields after the command name, which is in parentheses and may hold spaces.
         let rest = &stat[stat.rfind(')').map_or(0, |i| i + 1)..];
-        if rest.split_whitespace().nth(1) == Some(&pid.to_string()) {
-            out.push(child);
+        if let Some(parent) = rest.split_whitespace().nth(1).and_then(|p| p.parse().ok()) {
+            parents.entry(parent).or_default().push(child);
+        }
+    }
+    let mut out = Vec::new();
+    let mut todo = parents.get(&pid).cloned().unwrap_or_default();
+    while let Some(p) = todo.pop() {
+        match parents.get(&p) {
+            Some(below) => todo.extend(below),
+            None => out.push(p),
         }
     }
     out

@@ -109,6 +109,10 @@ fn a_root_testee_cannot_reach_the_host_write_engines_or_read_secrets() {
     }
     assert!(said.contains("var unset"), "{said}");
     assert!(!said.contains("s3cr3t-value"), "{said}");
+    // The engine binary and the repository are read-only; the filter refuses namespaces.
+    for refusal in ["engine EROFS", "write EROFS", "nnp 1", "unshare EPERM"] {
+        assert!(said.contains(refusal), "{refusal}: {said}");
+    }
     assert_eq!(accepted(|| tcp.accept()), 0, "{said}");
     assert_eq!(accepted(|| unix.accept()), 0, "{said}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "original");
@@ -140,6 +144,8 @@ fn a_root_testee_cannot_reach_the_host_write_engines_or_read_secrets() {
         "write ok",
         "engine ok",
         "var s3cr3t-value",
+        "nnp 0",
+        "unshare ok",
     ] {
         assert!(said.contains(reached), "{reached}: {said}");
     }

@@ -21,7 +21,8 @@ Escapes from the sandbox (cli/tests/sandbox.rs; each line of the name says what 
                                 process it sees) and connects to 127.0.0.1:PORT
                                 from each, ptraces PID, connects to the Unix socket SOCKET directly
                                 and through /proc/PID/root, appends a byte to FILE and opens ENGINE
-                                for writing, and reads the variable VAR; its name tells the results
+                                for writing, reads the variable VAR and its no_new_privs flag,
+                                and makes a user namespace; its name tells the results
     hostile.py children N MIB   on each request: N children each hold MIB MiB, then it answers
                                 with an error naming what was held
     hostile.py shm MIB          on each request: writes MIB MiB to a file in /dev/shm, likewise
@@ -34,6 +35,7 @@ Requests are not parsed as JSON (they can nest 2,048 levels): the id is read wit
 """
 
 import ctypes
+import errno
 import os
 import re
 import select
@@ -51,12 +53,12 @@ def send(text):
 
 
 def attempt(what, action):
-    """One escape attempt: `what ok`, or `what` and the error it met."""
+    """One escape attempt: `what ok`, or `what` and the error it met (EPERM, EROFS, ...)."""
     try:
         action()
         return "%s ok" % what
     except OSError as e:
-        return "%s %s" % (what, e.__class__.__name__)
+        return "%s %s" % (what, errno.errorcode.get(e.errno, e.__class__.__name__))
 
 
 def escapes(port, pid, sock, target, engine, var):
@@ -82,9 +84,12 @@ def escapes(port, pid, sock, target, engine, var):
             namespaces.setdefault(os.stat("/proc/%s/ns/net" % p).st_ino, "/proc/%s/ns/net" % p)
         except OSError:
             pass
-    results = {attempt("setns", lambda: enter(path)) for path in namespaces.values()}
-    results = results or {"setns none-visible"}
-    tried.append("setns ok" if "setns ok" in results else " ".join(sorted(results)))
+    results = set()
+    for path in namespaces.values():
+        results.add(attempt("setns", lambda: enter(path)))
+        if "setns ok" in results:
+            break
+    tried.append("setns ok" if "setns ok" in results else " ".join(sorted(results)) or "setns none")
 
     def trace():
         if libc.ptrace(16, pid, None, None) != 0:  # PTRACE_ATTACH
@@ -111,6 +116,14 @@ def escapes(port, pid, sock, target, engine, var):
     tried.append(attempt("write-root", lambda: append("/proc/%d/root%s" % (pid, target))))
     tried.append(attempt("engine", lambda: os.close(os.open(engine, os.O_WRONLY | os.O_APPEND))))
     tried.append("var %s" % os.environ.get(var, "unset"))
+    status = open("/proc/self/status").read()
+    tried.append("nnp %s" % re.search(r"NoNewPrivs:\s*(\d)", status).group(1))
+
+    def new_user_namespace():  # last: it succeeds without the sandbox, and changes the process
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            raise OSError(ctypes.get_errno(), "unshare")
+
+    tried.append(attempt("unshare", new_user_namespace))
     return tried
 
 
