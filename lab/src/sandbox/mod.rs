@@ -126,12 +126,14 @@ impl Sandbox {
         if let Some(sig) = interrupt::received() {
             return Err(SandboxError::Interrupted(sig));
         }
-        let plain = |env: bool| {
+        // `clear`: the plan's environment alone; else the runner's with the plan's on top.
+        let plain = |clear: bool| {
             let mut c = Command::new(plan.program);
             c.args(&plan.args).current_dir(plan.cwd);
-            if env {
-                c.env_clear().envs(plan.env.iter().map(|(k, v)| (k, v)));
+            if clear {
+                c.env_clear();
             }
+            c.envs(plan.env.iter().map(|(k, v)| (k, v)));
             c
         };
         if self.mode == Mode::Off {
