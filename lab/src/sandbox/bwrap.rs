@@ -16,7 +16,8 @@ const NAMESPACES: &[&str] = &[
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    "--die-with-parent",
+    // Not --die-with-parent: it sets a parent-death signal on bubblewrap itself, which the kernel
+    // sends when the *thread* that started it ends (engines are started on threads that end).
     "--new-session",
     "--cap-drop",
     "ALL",
