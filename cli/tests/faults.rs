@@ -538,9 +538,13 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
         &findings,
     ]);
     let pid = child.child().id();
-    // Once its engine has been answering for a while.
+    // Once its engine (not yet its sandbox) has been answering for a while.
     let start = Instant::now();
-    while children(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
+    let godot = |e: &u32| {
+        std::fs::read(format!("/proc/{e}/cmdline"))
+            .is_ok_and(|c| String::from_utf8_lossy(&c).contains("godot"))
+    };
+    while !children(pid).iter().any(godot) && start.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(10));
     }
     thread::sleep(Duration::from_millis(1500));
