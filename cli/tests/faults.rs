@@ -69,6 +69,17 @@ fn children(pid: u32) -> Vec<u32> {
     out
 }
 
+/// The Godot processes among [`children`]: engines started, not their sandbox still being made.
+fn engines(pid: u32) -> Vec<u32> {
+    children(pid)
+        .into_iter()
+        .filter(|e| {
+            std::fs::read(format!("/proc/{e}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains("godot"))
+        })
+        .collect()
+}
+
 /// Runs gdmarshal and, once its engines have been up for `first_after`, sends them `sig` (once,
 /// or every `every` until `until` has passed); returns its output and how many times it sent.
 fn under_attack(
@@ -85,12 +96,12 @@ fn under_attack(
     let attacker = thread::spawn(move || {
         let start = Instant::now();
         let mut sent = 0;
-        while children(pid).is_empty() && !stop.load(Ordering::Relaxed) {
+        while engines(pid).is_empty() && !stop.load(Ordering::Relaxed) {
             thread::sleep(Duration::from_millis(10));
         }
         thread::sleep(first_after);
         while !stop.load(Ordering::Relaxed) && start.elapsed() < until {
-            let engines = children(pid);
+            let engines = engines(pid);
             for e in &engines {
                 signal(*e, sig);
             }
@@ -540,11 +551,7 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
     let pid = child.child().id();
     // Once its engine (not yet its sandbox) has been answering for a while.
     let start = Instant::now();
-    let godot = |e: &u32| {
-        std::fs::read(format!("/proc/{e}/cmdline"))
-            .is_ok_and(|c| String::from_utf8_lossy(&c).contains("godot"))
-    };
-    while !children(pid).iter().any(godot) && start.elapsed() < Duration::from_secs(60) {
+    while engines(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
         thread::sleep(Duration::from_millis(10));
     }
     thread::sleep(Duration::from_millis(1500));
