@@ -54,12 +54,10 @@ fn as_engine(
     EngineLimits::default().apply(cmd);
     ns.enter_on(cmd);
     use std::os::unix::process::CommandExt;
-    let mut child = cmd
-        .process_group(0)
+    cmd.process_group(0)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3 starts");
+        .stdout(Stdio::piped());
+    let mut child = jail.spawn().expect("python3 starts");
     let tree = Tree::of(&child, jail);
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());

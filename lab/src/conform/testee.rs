@@ -427,7 +427,7 @@ impl Testee {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         self.limits.apply(cmd, network);
-        let mut child = cmd.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        let mut child = jail.spawn().map_err(|e| spawn_error(e.to_string()))?;
         let tree = Tree::of(&child, jail);
         let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");

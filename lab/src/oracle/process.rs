@@ -102,16 +102,15 @@ impl Process {
             ns.enter_on(command);
         }
         // Its own process group: a crash, hang or drop kills the group (`kill_group`).
-        let mut child = command
+        command
             .process_group(0)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| OracleError::Spawn {
-                launcher: spec.launcher.display().to_string(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        let mut child = jail.spawn().map_err(|source| OracleError::Spawn {
+            launcher: spec.launcher.display().to_string(),
+            source,
+        })?;
         let tree = Tree::of(&child, jail);
 
         // Bounded: an engine that floods stderr blocks on its own pipe (and then counts as hung)

@@ -16,8 +16,8 @@ const NAMESPACES: &[&str] = &[
     "--unshare-ipc",
     "--unshare-uts",
     "--unshare-cgroup-try",
-    // Not --die-with-parent: it sets a parent-death signal on bubblewrap itself, which the kernel
-    // sends when the *thread* that started it ends (engines are started on threads that end).
+    // Killed when the runner ends (started from `spawner.rs`'s lasting thread).
+    "--die-with-parent",
     "--new-session",
     "--cap-drop",
     "ALL",

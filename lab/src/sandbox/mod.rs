@@ -11,6 +11,7 @@ pub mod cgroup;
 pub mod env;
 pub mod interrupt;
 pub mod seccomp;
+mod spawner;
 
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -109,7 +110,7 @@ pub struct Plan<'a> {
 
 /// A prepared command and what keeps its tree in bounds.
 pub struct Jail {
-    /// The command to spawn (add stdio, process group, rlimits; then spawn).
+    /// The command to start (add stdio, process group, rlimits; then [`Jail::spawn`]).
     pub command: Command,
     /// The tree's cgroup, when the kernel granted one.
     pub cgroup: Option<Cgroup>,
@@ -118,6 +119,15 @@ pub struct Jail {
     pub wrapped: bool,
     /// The filters' files: open until the command has been spawned.
     _seccomp: Vec<OwnedFd>,
+}
+
+impl Jail {
+    /// Starts the command from a thread that lasts as long as the runner (`spawner.rs`), so that
+    /// bubblewrap's parent-death signal fires when the runner ends, not the calling thread.
+    pub fn spawn(&mut self) -> std::io::Result<Child> {
+        let cmd = std::mem::replace(&mut self.command, Command::new(""));
+        spawner::spawn(cmd)
+    }
 }
 
 impl Sandbox {
