@@ -5,6 +5,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 bash scripts/install-engines.sh
+# The sandbox engines and testees run in (bubblewrap).
+bash scripts/install-sandbox.sh
 # The adapter kits (scripts/kits.sh) need Node.js, Go and Mono; Debian's packages will do.
 bash scripts/install-kit-toolchains.sh
 cargo fmt --all -- --check

@@ -272,6 +272,11 @@ impl conform::Progress for Bar {
 
 /// Runs `gdmarshal conform`.
 fn run(a: &ConformArgs) -> ExitCode {
+    // SIGINT, SIGTERM, SIGHUP: every testee and engine tree is killed, the report of what ran is
+    // written, and the exit status is 128 + the signal.
+    if let Err(e) = gdmarshal_lab::sandbox::interrupt::install() {
+        return fail(format!("cannot catch signals: {e}"));
+    }
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -347,11 +352,15 @@ fn run(a: &ConformArgs) -> ExitCode {
         Err(e) => {
             let text = e.to_string();
             let lines: Vec<String> = text.lines().map(conform::limits::escape_control).collect();
-            return fail(lines.join("\n"));
+            let failed = fail(lines.join("\n"));
+            // Interrupted before the handshake was answered: no report to write.
+            return interrupted_code().unwrap_or(failed);
         }
     };
     warn_about(&result, a);
-    let code = if result.passed() {
+    let code = if let Some(code) = interrupted_code() {
+        code
+    } else if result.passed() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_FOUND)
@@ -364,6 +373,12 @@ fn run(a: &ConformArgs) -> ExitCode {
         Ok(()) => code,
         Err(e) => fail(e),
     }
+}
+
+/// 128 + the signal, when SIGINT, SIGTERM or SIGHUP stopped the run.
+fn interrupted_code() -> Option<ExitCode> {
+    let sig = gdmarshal_lab::sandbox::interrupt::received()?;
+    Some(ExitCode::from(u8::try_from(128 + sig).unwrap_or(u8::MAX)))
 }
 
 /// Why there are no recorded answers to run against.

@@ -1,13 +1,15 @@
 //! `--engine-memory`, `--engine-file-size`, `--engine-open-files`: the resource limits every
 //! engine this run starts is fenced with (defaults: `oracle::EngineLimits`, docs/security.md);
-//! `--testee-memory`, `--testee-file-size`, `--testee-open-files`, `--testee-network`: the fence
-//! of `conform`'s testees (defaults: `conform::TesteeLimits`).
+//! `--sandbox`: how much of the sandbox engines and testees must run in;
+//! `--testee-memory`, `--testee-file-size`, `--testee-open-files`, `--testee-network`,
+//! `--testee-env`: the fence of `conform`'s testees (defaults: `conform::TesteeLimits`).
 
 use std::sync::OnceLock;
 
 use gdmarshal_lab::conform::TesteeLimits;
 use gdmarshal_lab::fence::Network;
 use gdmarshal_lab::oracle::{EngineConfig, EngineLimits};
+use gdmarshal_lab::sandbox::Mode;
 
 /// The engine limits, as flags every subcommand that starts engines takes (and only those:
 /// `decode`, `encode` and `inspect` start none).
@@ -27,9 +29,35 @@ pub struct LimitArgs {
     /// host's network and the run says so once), or `host`.
     #[arg(long, value_name = "NET", value_enum, default_value = "none")]
     engine_network: NetworkArg,
+    /// The sandbox engines and testees run in (docs/security.md): `auto` (default) every layer
+    /// the kernel grants, naming once any it refuses; `strict` every layer or nothing starts;
+    /// `off` none.
+    #[arg(long, value_name = "MODE", value_enum, default_value = "auto")]
+    sandbox: SandboxArg,
 }
 
-static LIMITS: OnceLock<(EngineLimits, Network)> = OnceLock::new();
+/// `--sandbox`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum SandboxArg {
+    /// Every layer the kernel grants; a missing one is named once.
+    Auto,
+    /// Every layer, or the engine or testee does not start.
+    Strict,
+    /// No sandbox.
+    Off,
+}
+
+impl From<SandboxArg> for Mode {
+    fn from(s: SandboxArg) -> Mode {
+        match s {
+            SandboxArg::Auto => Mode::Auto,
+            SandboxArg::Strict => Mode::Strict,
+            SandboxArg::Off => Mode::Off,
+        }
+    }
+}
+
+static LIMITS: OnceLock<(EngineLimits, Network, Mode)> = OnceLock::new();
 
 impl LimitArgs {
     /// Records the limits for the engines this run starts.
@@ -40,17 +68,21 @@ impl LimitArgs {
             file_size: self.engine_file_size.map_or(d.file_size, |m| m << 20),
             open_files: self.engine_open_files.unwrap_or(d.open_files),
         };
-        let _ = LIMITS.set((limits, self.engine_network.into()));
+        let _ = LIMITS.set((limits, self.engine_network.into(), self.sandbox.into()));
     }
 }
 
 /// The engine configuration of this run: the defaults, with the limits from the flags.
 pub fn engine_config() -> EngineConfig {
     let d = EngineConfig::default();
-    let (limits, network) = LIMITS.get().copied().unwrap_or((d.limits, d.network));
+    let (limits, network, sandbox) = LIMITS
+        .get()
+        .copied()
+        .unwrap_or((d.limits, d.network, d.sandbox));
     EngineConfig {
         limits,
         network,
+        sandbox,
         ..d
     }
 }
@@ -90,6 +122,11 @@ pub struct TesteeLimitArgs {
     /// connection anywhere, the host's loopback included).
     #[arg(long, value_name = "NET", value_enum, default_value = "host")]
     testee_network: NetworkArg,
+    /// A variable of the runner's environment the testee gets too (repeatable); it gets only
+    /// PATH, LANG, LC_ALL, LC_CTYPE, TZ and TERM otherwise, and HOME and TMPDIR in its scratch
+    /// folder.
+    #[arg(long, value_name = "NAME")]
+    testee_env: Vec<String>,
 }
 
 static TESTEE_LIMITS: OnceLock<TesteeLimits> = OnceLock::new();
@@ -107,11 +144,14 @@ impl TesteeLimitArgs {
             file_size: self.testee_file_size.map_or(d.file_size, |m| m << 20),
             open_files: self.testee_open_files.unwrap_or(d.open_files),
             network: self.testee_network.into(),
+            sandbox: LIMITS.get().map_or(d.sandbox, |l| l.2),
+            env: self.testee_env.clone(),
+            ..d
         }
     }
 }
 
 /// The fence of this run's testees: the defaults, with the limits from the flags.
 pub fn testee_limits() -> TesteeLimits {
-    TESTEE_LIMITS.get().copied().unwrap_or_default()
+    TESTEE_LIMITS.get().cloned().unwrap_or_default()
 }

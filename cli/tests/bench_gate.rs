@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 
-use common::{Group, command};
+use common::{Group, command, text};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -25,14 +25,6 @@ fn gate(results: &Path, floors: &Path) -> Output {
             .stderr(Stdio::piped()),
     )
     .wait_with_output()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn recorded() -> PathBuf {

@@ -28,6 +28,7 @@ pub mod group;
 pub mod judge;
 pub mod oracle;
 pub mod report;
+pub mod sandbox;
 pub mod this_codec;
 pub mod tree_diff;
 pub mod versions;

@@ -36,17 +36,22 @@ fn fake(dir: &Path, version: &str, script: Option<&str>) -> EngineSpec {
 }
 
 /// Short timeouts: the fake engine starts and answers in milliseconds.
-fn config(timeout: Duration) -> EngineConfig {
+fn config(dir: &Path, timeout: Duration) -> EngineConfig {
     EngineConfig {
         timeout,
         start_timeout: Duration::from_secs(10),
+        // The fault script and the state its rules keep across processes.
+        writable: vec![dir.to_path_buf()],
         ..EngineConfig::default()
     }
 }
 
 fn start(dir: &Path, script: Option<&str>) -> Engine {
-    Engine::start(fake(dir, "4.6.3", script), config(Duration::from_secs(5)))
-        .expect("the fake engine starts")
+    Engine::start(
+        fake(dir, "4.6.3", script),
+        config(dir, Duration::from_secs(5)),
+    )
+    .expect("the fake engine starts")
 }
 
 fn int_bytes(i: i32) -> Vec<u8> {
@@ -82,7 +87,7 @@ fn handshake_reports_the_scripted_version_and_its_profile() {
 
     let old = Engine::start(
         fake(dir.path(), "3.6.2", None),
-        config(Duration::from_secs(5)),
+        config(dir.path(), Duration::from_secs(5)),
     )
     .expect("a 3.6 fake starts");
     assert_eq!(old.info().version, "3.6.2.stable");
@@ -246,7 +251,7 @@ fn an_exit_is_a_crash_with_its_status() {
 fn a_hanging_input_is_answered_hung_after_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
     let spec = fake(dir.path(), "4.6.3", Some("input:0200000007000000 hang\n"));
-    let mut engine = Engine::start(spec, config(Duration::from_millis(500))).unwrap();
+    let mut engine = Engine::start(spec, config(dir.path(), Duration::from_millis(500))).unwrap();
     let inputs: Vec<Vec<u8>> = [1, 7, 2].into_iter().map(int_bytes).collect();
     let r = engine.decode_batch(&decode_requests(&inputs));
     assert_eq!(r[0].value, Some(Variant::Int(1)));
@@ -305,7 +310,7 @@ fn a_once_rule_fires_once_across_processes() {
 fn a_refused_start_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let spec = fake(dir.path(), "4.6.3", Some("start refuse-start\n"));
-    let e = Engine::start(spec, config(Duration::from_secs(5)))
+    let e = Engine::start(spec, config(dir.path(), Duration::from_secs(5)))
         .err()
         .expect("the engine refuses to start");
     assert!(e.to_string().contains("refusing to start"), "{e}");
@@ -315,7 +320,7 @@ fn a_refused_start_is_an_error() {
 fn a_bad_script_stops_the_engine_before_it_connects() {
     let dir = tempfile::tempdir().unwrap();
     let spec = fake(dir.path(), "4.6.3", Some("input:02 segv\nany explode\n"));
-    let e = Engine::start(spec, config(Duration::from_secs(5)))
+    let e = Engine::start(spec, config(dir.path(), Duration::from_secs(5)))
         .err()
         .expect("a bad script is fatal");
     let text = e.to_string();
@@ -326,7 +331,7 @@ fn a_bad_script_stops_the_engine_before_it_connects() {
 
     let mut missing = fake(dir.path(), "4.6.3", None);
     missing.args.push("--script=/nonexistent/faults.txt".into());
-    let e = Engine::start(missing, config(Duration::from_secs(5)))
+    let e = Engine::start(missing, config(dir.path(), Duration::from_secs(5)))
         .err()
         .expect("a missing script is fatal");
     assert!(e.to_string().contains("cannot read script"), "{e}");
@@ -336,7 +341,7 @@ fn a_bad_script_stops_the_engine_before_it_connects() {
 fn a_stopped_engine_counts_as_hung_and_is_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let spec = fake(dir.path(), "4.6.3", Some("op:decode stop-once\n"));
-    let mut engine = Engine::start(spec, config(Duration::from_millis(300))).unwrap();
+    let mut engine = Engine::start(spec, config(dir.path(), Duration::from_millis(300))).unwrap();
     let first = engine.decode(&int_bytes(8), false);
     // Hung today; answered by a fresh engine where a retry finds the rule spent.
     assert!(

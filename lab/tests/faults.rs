@@ -29,7 +29,9 @@ fn engine(dir: &Path, script: &str) -> Engine {
 }
 
 /// A fake 4.6.3 engine running this fault script (written into `dir`) under `config`.
-fn engine_with(dir: &Path, script: &str, config: EngineConfig) -> Engine {
+fn engine_with(dir: &Path, script: &str, mut config: EngineConfig) -> Engine {
+    // The fault script and the state its rules keep across processes.
+    config.writable.push(dir.to_path_buf());
     let path = dir.join("faults.txt");
     std::fs::write(&path, script).unwrap();
     let spec = EngineSpec {

@@ -89,11 +89,12 @@ fn a_process_in_an_engine_namespace_reaches_its_listener_and_not_the_host() {
 }
 
 #[test]
-fn every_engine_answers_alike_from_its_namespace_and_from_the_host() {
+fn every_engine_answers_alike_from_its_namespace_and_sandbox_and_from_the_host() {
     use gdmarshal_lab::Answerer;
     use gdmarshal_lab::corpus::{Case, all_cases};
     use gdmarshal_lab::fence::Network;
     use gdmarshal_lab::oracle::{Engine, EngineConfig, discover};
+    use gdmarshal_lab::sandbox::Mode;
 
     // Namespaces can be made here, so a fenced engine that answers is one inside its namespace:
     // its listener exists only there.
@@ -107,19 +108,19 @@ fn every_engine_answers_alike_from_its_namespace_and_from_the_host() {
             eprintln!("note: engine {name} is not installed; skipped");
             continue;
         };
-        let answers = |network: Network| {
+        let answers = |network: Network, sandbox: Mode| {
             let config = EngineConfig {
                 network,
+                sandbox,
                 ..EngineConfig::default()
             };
             let mut engine = Engine::start(spec.clone(), config).expect("the engine starts");
             let cases: Vec<Case> = all_cases(engine.profile()).into_iter().take(40).collect();
             format!("{:?}", engine.answer(&cases))
         };
-        assert_eq!(
-            answers(Network::None),
-            answers(Network::Host),
-            "engine {name}"
-        );
+        // Fenced and sandboxed (every layer, or no start), as by default, against neither.
+        let fenced = answers(Network::None, Mode::Strict);
+        assert_eq!(fenced, answers(Network::Host, Mode::Off), "engine {name}");
+        assert_eq!(fenced, answers(Network::None, Mode::Off), "engine {name}");
     }
 }

@@ -37,6 +37,15 @@ pub fn limit_address_space(cmd: &mut Command, bytes: u64) {
     }
 }
 
+/// A process's stdout then its stderr, for assertion messages.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
 /// Sends `signal` to the process `pid`.
 pub fn signal(pid: u32, signal: i32) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {

@@ -527,13 +527,15 @@ fn worker(
     let mut cases = Vec::new();
     // One case at a time: its answer is dropped before the next is asked.
     while let Some((i, record, unclaimed)) = queue.take() {
-        let mut case = if stop.get().is_some() {
+        let mut case = if interrupted(stop) || stop.get().is_some() {
             Case::not_run(engine, Record::clone(record), profile)
         } else {
             let asked = ask(&mut testee, corpus, o, known, record);
             // The case is judged and its answer dropped: its slot, if it took one, is free.
             testee.release();
             match asked {
+                // The signal's kill ended the testee in the middle of this case.
+                Ok(_) if interrupted(stop) => Case::not_run(engine, Record::clone(record), profile),
                 Ok(case) => {
                     if let Some(p) = &o.progress {
                         p.case_done();
@@ -579,6 +581,19 @@ fn ask(
     let mut case = Case::new(result, corpus.profile);
     case.elapsed = asked.elapsed();
     Ok(case)
+}
+
+/// Whether SIGINT, SIGTERM or SIGHUP has been received ([`crate::sandbox::interrupt`]); if so,
+/// stops the run (sets `stop`), the cases not yet run marked as such.
+fn interrupted(stop: &OnceLock<String>) -> bool {
+    let Some(sig) = crate::sandbox::interrupt::received() else {
+        return false;
+    };
+    let _ = stop.set(format!(
+        "interrupted by {}",
+        crate::sandbox::interrupt::name(sig)
+    ));
+    true
 }
 
 /// Stops the run (sets `stop`) once `testee` has crashed or hung on `--max-failures-in-a-row`

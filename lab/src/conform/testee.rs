@@ -10,7 +10,7 @@
 
 use std::io::{BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -27,6 +27,8 @@ use super::limits::{
 };
 use super::reply::{Reply, Request, whole};
 use super::{Options, TesteeError, TesteeLimits};
+use crate::fence::Network;
+use crate::sandbox::{Plan, Tree};
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u64 = 1;
@@ -266,6 +268,10 @@ struct Process {
     stderr_done: Receiver<()>,
     /// Whether the group was killed and the testee reaped.
     killed: bool,
+    /// Its cgroup and process group, killed whole.
+    tree: Tree,
+    /// Its writable folder, removed once it has ended.
+    _scratch: tempfile::TempDir,
 }
 
 impl Process {
@@ -281,7 +287,7 @@ impl Process {
     fn kill(&mut self) {
         if !self.killed {
             self.killed = true;
-            crate::group::kill_group(&mut self.child);
+            self.tree.kill(&mut self.child);
             let _ = self.child.wait();
         }
     }
@@ -292,7 +298,10 @@ impl Process {
         let ended = self.exits_within(Duration::from_secs(2));
         self.kill();
         match self.child.try_wait() {
-            Ok(Some(s)) if ended => format!("testee crashed ({s})"),
+            Ok(Some(s)) if ended => match self.tree.signal_of(s) {
+                Some(sig) => format!("testee crashed (signal: {sig})"),
+                None => format!("testee crashed ({s})"),
+            },
             _ => format!("testee crashed (closed its {what})"),
         }
     }
@@ -362,7 +371,7 @@ impl Testee {
             profile,
             timeout: o.timeout,
             handshake_timeout: o.handshake_timeout,
-            limits: o.limits,
+            limits: o.limits.clone(),
             process: None,
             hello: None,
             next_id: 1,
@@ -407,19 +416,46 @@ impl Testee {
     }
 
     fn spawn(&self) -> Result<Process, TesteeError> {
+        let spawn_error = |message: String| TesteeError::Spawn {
+            command: self.command.clone(),
+            message,
+        };
+        // Its one writable folder, its HOME and TMPDIR.
+        let scratch = crate::sandbox::scratch("gdmarshal-testee-")
+            .map_err(|e| spawn_error(format!("cannot make its scratch folder: {e}")))?;
+        let mut env = crate::sandbox::env::passed(&self.limits.env);
+        for name in ["HOME", "TMPDIR"] {
+            env.push((name.into(), scratch.path().into()));
+        }
+        let cwd = std::env::current_dir().map_err(|e| spawn_error(e.to_string()))?;
+        let mut jail = self
+            .limits
+            .sandbox()
+            .prepare(Plan {
+                program: "sh".as_ref(),
+                args: vec!["-c".into(), format!("exec {}", self.command).into()],
+                scratch: scratch.path(),
+                writable: &[],
+                cwd: &cwd,
+                env,
+                own_network: self.limits.network == Network::None,
+            })
+            .map_err(|e| spawn_error(e.to_string()))?;
+        // Under bubblewrap the network namespace is its own; else the fence makes it.
+        let network = if jail.wrapped {
+            Network::Host
+        } else {
+            self.limits.network
+        };
+        let cmd = &mut jail.command;
         // Its own process group: a crash or timeout kills the group, children included.
-        let mut cmd = Command::new("sh");
         cmd.process_group(0)
-            .arg("-c")
-            .arg(format!("exec {}", self.command))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        self.limits.apply(&mut cmd);
-        let mut child = cmd.spawn().map_err(|e| TesteeError::Spawn {
-            command: self.command.clone(),
-            message: e.to_string(),
-        })?;
+        self.limits.apply(cmd, network);
+        let mut child = jail.spawn().map_err(|e| spawn_error(e.to_string()))?;
+        let tree = Tree::of(&child, jail);
         let mut stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let mut err = child.stderr.take().expect("piped");
@@ -476,7 +512,7 @@ impl Testee {
             })
         });
         if let Err(e) = started {
-            crate::group::kill_group(&mut child);
+            tree.kill(&mut child);
             let _ = child.wait();
             return Err(TesteeError::Spawn {
                 command: self.command.clone(),
@@ -491,6 +527,8 @@ impl Testee {
             stderr,
             stderr_done,
             killed: false,
+            tree,
+            _scratch: scratch,
         })
     }
 

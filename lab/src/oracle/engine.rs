@@ -30,6 +30,11 @@ pub struct EngineConfig {
     /// The network the engine sees: by default a namespace of its own with only the link to
     /// the host ([`crate::fence::NetNamespace`]); where none can be made, the host's.
     pub network: crate::fence::Network,
+    /// How much of the sandbox the engine must run in (`--sandbox`; [`crate::sandbox`]).
+    pub sandbox: crate::sandbox::Mode,
+    /// Folders the engine may write besides its scratch folder: none for Godot; a test engine's
+    /// fault script and the state it keeps across processes.
+    pub writable: Vec<PathBuf>,
 }
 
 impl Default for EngineConfig {
@@ -40,6 +45,8 @@ impl Default for EngineConfig {
             project: default_project(),
             limits: EngineLimits::default(),
             network: crate::fence::Network::None,
+            sandbox: crate::sandbox::Mode::default(),
+            writable: Vec::new(),
         }
     }
 }

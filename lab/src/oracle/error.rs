@@ -39,6 +39,10 @@ pub enum OracleError {
     /// The engine is of a major version this crate has no format for.
     #[error("the engine reports Godot {0}, whose format this crate does not know")]
     UnknownVersion(String),
+    /// The sandbox refused to start it (`--sandbox strict` and a layer missing, or the run was
+    /// interrupted).
+    #[error("{0}")]
+    Sandbox(crate::sandbox::SandboxError),
     /// A socket error.
     #[error("{0}")]
     Io(io::Error),

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Child, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -17,6 +17,7 @@ use super::error::OracleError;
 use super::protocol::{read_frame, write_frame};
 use super::scratch;
 use crate::fence::{NetNamespace, Network};
+use crate::sandbox::{Plan, Sandbox, Tree, TreeLimits};
 
 /// The script the engine runs, inside the project.
 const ENTRY: &str = "res://oracle/main.gd";
@@ -43,6 +44,8 @@ pub struct Process {
     exited: Option<ExitStatus>,
     refused: usize,
     exit_grace: Duration,
+    /// Its cgroup and process group, killed whole.
+    tree: Tree,
     _scratch: tempfile::TempDir,
 }
 
@@ -60,34 +63,55 @@ impl Process {
         let secret = auth::new_secret().map_err(OracleError::Io)?;
 
         // HOME and XDG dirs in the scratch dir keep the engine's user data out of the real home.
-        let mut command = Command::new(&spec.launcher);
-        config.limits.apply(&mut command);
+        // The port and the secret go in the environment: a command line is world-readable.
+        let mut env = crate::sandbox::env::passed(&[]);
+        for (name, value) in [
+            (auth::PORT_VAR, port.to_string().into()),
+            (auth::SECRET_VAR, secret.clone().into()),
+            ("HOME", home.clone().into_os_string()),
+            ("XDG_DATA_HOME", home.join(".local/share").into_os_string()),
+            ("XDG_CONFIG_HOME", home.join(".config").into_os_string()),
+            ("XDG_CACHE_HOME", home.join(".cache").into_os_string()),
+        ] {
+            env.push((name.into(), value));
+        }
+        let mut args: Vec<std::ffi::OsString> = spec.args.iter().map(Into::into).collect();
+        args.extend(["--path".into(), copy.clone().into_os_string()]);
+        args.extend(["-s".into(), ENTRY.into()]);
+        let sandbox = Sandbox {
+            mode: config.sandbox,
+            tree: TreeLimits {
+                memory: config.limits.address_space,
+                processes: Sandbox::PROCESSES,
+            },
+        };
+        let mut jail = sandbox
+            .prepare(Plan {
+                program: spec.launcher.as_os_str(),
+                args,
+                scratch: scratch.path(),
+                writable: &config.writable,
+                cwd: scratch.path(),
+                env,
+                own_network: false,
+            })
+            .map_err(OracleError::Sandbox)?;
+        let command = &mut jail.command;
+        config.limits.apply(command);
         if let Some(ns) = &namespace {
-            ns.enter_on(&mut command);
+            ns.enter_on(command);
         }
         // Its own process group: a crash, hang or drop kills the group (`kill_group`).
-        let mut child = command
+        command
             .process_group(0)
-            .args(&spec.args)
-            .arg("--path")
-            .arg(&copy)
-            .args(["-s", ENTRY])
-            // The port and the secret go in the environment: a command line is world-readable.
-            .env(auth::PORT_VAR, port.to_string())
-            .env(auth::SECRET_VAR, &secret)
-            .env("HOME", &home)
-            .env("XDG_DATA_HOME", home.join(".local/share"))
-            .env("XDG_CONFIG_HOME", home.join(".config"))
-            .env("XDG_CACHE_HOME", home.join(".cache"))
-            .current_dir(scratch.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|source| OracleError::Spawn {
-                launcher: spec.launcher.display().to_string(),
-                source,
-            })?;
+            .stderr(Stdio::piped());
+        let mut child = jail.spawn().map_err(|source| OracleError::Spawn {
+            launcher: spec.launcher.display().to_string(),
+            source,
+        })?;
+        let tree = Tree::of(&child, jail);
 
         // Bounded: an engine that floods stderr blocks on its own pipe (and then counts as hung)
         // instead of filling the host's memory.
@@ -102,7 +126,7 @@ impl Process {
 
         let (stream, refused) = match auth::accept_engine(&listener, &mut child, &secret, timeout) {
             Ok(a) => (a.stream, a.refused),
-            Err(e) => return Err(Self::failed_start(child, events, e, timeout)),
+            Err(e) => return Err(Self::failed_start(child, &tree, events, e, timeout)),
         };
         let process = Process {
             child,
@@ -111,6 +135,7 @@ impl Process {
             exited: None,
             refused,
             exit_grace: spec.exit_grace,
+            tree,
             _scratch: scratch,
         };
         let reader = process.stream.try_clone().map_err(OracleError::Io)?;
@@ -122,15 +147,17 @@ impl Process {
     // Why a start failed: the engine's own words (its stderr) and how it ended.
     fn failed_start(
         mut child: Child,
+        tree: &Tree,
         events: Receiver<Event>,
         err: io::Error,
         timeout: Duration,
     ) -> OracleError {
         let exited = child.try_wait().ok().flatten();
         if exited.is_none() {
-            crate::group::kill_group(&mut child);
+            tree.kill(&mut child);
         }
-        let status = describe(child.wait().ok());
+        let status = child.wait().ok();
+        let status = describe(status, status.and_then(|s| tree.signal_of(s)));
         let deadline = Instant::now() + Duration::from_secs(2);
         let mut stderr = String::new();
         while let Ok(Event::Stderr(line)) =
@@ -179,10 +206,11 @@ impl Process {
             }
         }
         if self.exited.is_none() {
-            crate::group::kill_group(&mut self.child);
+            self.tree.kill(&mut self.child);
             self.exited = self.child.wait().ok();
         }
-        (describe(self.exited), self.exited.and_then(signal_of))
+        let signal = self.exited.and_then(|s| self.tree.signal_of(s));
+        (describe(self.exited, signal), signal)
     }
 }
 
@@ -194,8 +222,12 @@ impl Drop for Process {
             self.finish(self.exit_grace);
         }
         if self.exited.is_none() {
-            crate::group::kill_group(&mut self.child);
+            self.tree.kill(&mut self.child);
             let _ = self.child.wait();
+        }
+        // Whatever the tree left (a process that left its group) goes with its cgroup.
+        if let Some(c) = self.tree.cgroup() {
+            c.kill();
         }
     }
 }
@@ -317,41 +349,24 @@ fn copy_project(from: &Path, to: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// The signal that ended a process, if one did.
-fn signal_of(status: ExitStatus) -> Option<i32> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        status.signal()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = status;
-        None
-    }
-}
-
-/// How a process ended, e.g. `killed by signal 11 (SIGSEGV)` or `exited with status 1`.
-pub fn describe(status: Option<ExitStatus>) -> String {
+/// How a process ended, e.g. `killed by signal 11 (SIGSEGV)` or `exited with status 1`, given
+/// the signal that ended it (under the sandbox, bubblewrap reports it as status 128 + N).
+pub fn describe(status: Option<ExitStatus>, signal: Option<i32>) -> String {
     let Some(status) = status else {
         return "unknown exit".to_string();
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(sig) = status.signal() {
-            let name = match sig {
-                4 => " (SIGILL)",
-                6 => " (SIGABRT)",
-                7 => " (SIGBUS)",
-                8 => " (SIGFPE)",
-                9 => " (SIGKILL)",
-                11 => " (SIGSEGV)",
-                15 => " (SIGTERM)",
-                _ => "",
-            };
-            return format!("killed by signal {sig}{name}");
-        }
+    if let Some(sig) = signal {
+        let name = match sig {
+            4 => " (SIGILL)",
+            6 => " (SIGABRT)",
+            7 => " (SIGBUS)",
+            8 => " (SIGFPE)",
+            9 => " (SIGKILL)",
+            11 => " (SIGSEGV)",
+            15 => " (SIGTERM)",
+            _ => "",
+        };
+        return format!("killed by signal {sig}{name}");
     }
     match status.code() {
         Some(code) => format!("exited with status {code}"),

@@ -18,7 +18,7 @@ pub fn create() -> io::Result<tempfile::TempDir> {
     SWEEP.call_once(|| {
         sweep(&std::env::temp_dir());
     });
-    let dir = tempfile::Builder::new().prefix(PREFIX).tempdir()?;
+    let dir = crate::sandbox::scratch(PREFIX)?;
     std::fs::write(dir.path().join(OWNER), std::process::id().to_string())?;
     Ok(dir)
 }

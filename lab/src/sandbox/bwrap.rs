@@ -1,0 +1,111 @@
+//! The namespaces and the file-system view, made by bubblewrap (Debian's `bubblewrap`): a user
+//! namespace (the process is root inside it and has no capability outside, so it cannot enter
+//! the host's namespaces), pid, mount, IPC, UTS and cgroup namespaces, every capability dropped,
+//! a view of the host's file system read-only with private `/tmp`, `/var/tmp`, `/run`, `/dev`
+//! and `/proc`, and one writable folder: the scratch folder.
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// The options that make the namespaces and drop the capabilities.
+const NAMESPACES: &[&str] = &[
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-cgroup-try",
+    // Killed when the runner ends (started from `spawner.rs`'s lasting thread).
+    "--die-with-parent",
+    "--new-session",
+    "--cap-drop",
+    "ALL",
+];
+
+/// Folders of the host hidden behind an empty private one: where other programs' Unix sockets
+/// and temporary files live.
+const PRIVATE: &[&str] = &["/tmp", "/var/tmp", "/run", "/dev/shm"];
+
+/// bubblewrap's path, once it has been seen to make its namespaces here; else why not.
+pub fn available() -> Result<&'static Path, String> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let bwrap = which::which("bwrap")
+                .map_err(|_| "bubblewrap (bwrap) is not installed".to_string())?;
+            let truth = which::which("true").map_err(|e| format!("true: {e}"))?;
+            let out = Command::new(&bwrap)
+                .args(NAMESPACES)
+                .args([
+                    "--ro-bind",
+                    "/",
+                    "/",
+                    "--proc",
+                    "/proc",
+                    "--dev",
+                    "/dev",
+                    "--",
+                ])
+                .arg(truth)
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("bwrap: {e}"))?;
+            if out.status.success() {
+                Ok(bwrap)
+            } else {
+                let said = String::from_utf8_lossy(&out.stderr);
+                Err(format!(
+                    "bwrap cannot make namespaces here: {}",
+                    said.trim().lines().last().unwrap_or("no reason given")
+                ))
+            }
+        })
+        .as_ref()
+        .map(PathBuf::as_path)
+        .map_err(Clone::clone)
+}
+
+/// What runs inside, and where.
+pub struct View<'a> {
+    /// The writable folder.
+    pub scratch: &'a Path,
+    /// Further writable folders.
+    pub writable: &'a [PathBuf],
+    /// The working folder (read-only unless it is the scratch folder).
+    pub cwd: &'a Path,
+    /// A network namespace of its own (with only its loopback) made by bubblewrap; `false`
+    /// keeps the one the process starts in.
+    pub own_network: bool,
+    /// The descriptors of the system-call filters.
+    pub seccomp: &'a [i32],
+}
+
+/// bubblewrap's arguments for `program args` in `view`.
+pub fn args(view: &View<'_>, program: &OsStr, args: &[OsString]) -> Vec<OsString> {
+    let mut out: Vec<OsString> = NAMESPACES.iter().map(OsString::from).collect();
+    if view.own_network {
+        out.push("--unshare-net".into());
+    }
+    let mut push = |items: &[&OsStr]| out.extend(items.iter().map(|s| s.to_os_string()));
+    push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
+    push(&["--dev".as_ref(), "/dev".as_ref()]);
+    push(&["--proc".as_ref(), "/proc".as_ref()]);
+    for dir in PRIVATE {
+        if Path::new(dir).is_dir() {
+            push(&["--tmpfs".as_ref(), dir.as_ref()]);
+        }
+    }
+    for dir in std::iter::once(view.scratch).chain(view.writable.iter().map(PathBuf::as_path)) {
+        push(&["--bind".as_ref(), dir.as_os_str(), dir.as_os_str()]);
+    }
+    push(&["--chdir".as_ref(), view.cwd.as_os_str()]);
+    for fd in view.seccomp {
+        out.push("--add-seccomp-fd".into());
+        out.push(fd.to_string().into());
+    }
+    out.push("--".into());
+    out.push(program.to_os_string());
+    out.extend(args.iter().cloned());
+    out
+}
