@@ -193,7 +193,11 @@ impl Source {
         mut self,
         mut enough: impl FnMut(&[u8]) -> Option<Rest>,
     ) -> Result<Prefix, InputError> {
-        let mut buf = Vec::new();
+        // A small file's bytes are read into room made for them at once.
+        let mut buf = match self.file_len {
+            Some(len) if len <= WHOLE_FILE => Vec::with_capacity(len as usize + 1),
+            _ => Vec::new(),
+        };
         // A small file is asked about once it is read, rather than decoding its first parts on
         // the way; a longer one (perhaps sparse, or growing) as any other input.
         let mut look = match self.file_len {

@@ -122,9 +122,20 @@ fn needs_escape(c: char) -> bool {
 pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
     let mut s = escape_control(&String::from_utf8_lossy(shown));
+    // Escapes make a control character five or more bytes: the text shown is bounded as well.
+    let escapes_cut = s.len() > SHOWN_LINE_START;
+    if escapes_cut {
+        let at = (0..=SHOWN_LINE_START)
+            .rev()
+            .find(|&i| s.is_char_boundary(i))
+            .unwrap_or(0);
+        s.truncate(at);
+    }
     match whole {
         None => s.push('…'),
-        Some(n) if n > shown.len() => s.push_str(&format!("… (cut: {n} bytes in all)")),
+        Some(n) if n > shown.len() || escapes_cut => {
+            s.push_str(&format!("… (cut: {n} bytes in all)"))
+        }
         Some(_) => {}
     }
     s
@@ -362,6 +373,11 @@ mod tests {
             "a\\u{1b}[31m\tb\\u{0}\\u{85}\\u{d}"
         );
         assert_eq!(line_start(b"ab\x07", Some(3)), "ab\\u{7}");
+        // A start of control characters is shown within the same bound once escaped.
+        assert_eq!(
+            line_start(&[0; 100], Some(100)),
+            format!("{}… (cut: 100 bytes in all)", "\\u{0}".repeat(40))
+        );
         assert_eq!(line_start(b"ab", None), "ab…");
         let long = "x".repeat(300);
         let shown = format!("{}… (cut: 300 bytes in all)", &long[..SHOWN_LINE_START]);
