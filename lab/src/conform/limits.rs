@@ -122,10 +122,11 @@ fn needs_escape(c: char) -> bool {
 pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
     let mut s = escape_control(&String::from_utf8_lossy(shown));
-    // Escapes make a control character five or more bytes: the text shown is bounded as well.
-    let escapes_cut = s.len() > SHOWN_LINE_START;
+    // Escapes make a control character five or more bytes: the text shown is bounded as well,
+    // at twice the bytes taken.
+    let escapes_cut = s.len() > 2 * SHOWN_LINE_START;
     if escapes_cut {
-        let at = (0..=SHOWN_LINE_START)
+        let at = (0..=2 * SHOWN_LINE_START)
             .rev()
             .find(|&i| s.is_char_boundary(i))
             .unwrap_or(0);
@@ -376,7 +377,7 @@ mod tests {
         // A start of control characters is shown within the same bound once escaped.
         assert_eq!(
             line_start(&[0; 100], Some(100)),
-            format!("{}… (cut: 100 bytes in all)", "\\u{0}".repeat(40))
+            format!("{}… (cut: 100 bytes in all)", "\\u{0}".repeat(80))
         );
         assert_eq!(line_start(b"ab", None), "ab…");
         let long = "x".repeat(300);
