@@ -528,8 +528,11 @@ fn a_registered_build_gets_a_regression_report() {
         "{err}"
     );
     assert!(!cache.exists());
+    // The builds lie where a build folder would, outside /tmp, which the sandbox makes private
+    // (only the engine cache, the working folder and the program's folder stay in view there).
+    let builds = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     for (name, launcher) in [("same", &godot_46), ("pr-build", &godot_36)] {
-        let binary = tmp.path().join(name);
+        let binary = builds.path().join(name);
         std::fs::write(&binary, wrapper(launcher)).unwrap();
         std::fs::set_permissions(&binary, std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .unwrap();

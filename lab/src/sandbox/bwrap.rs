@@ -96,6 +96,20 @@ pub fn args(view: &View<'_>, program: &OsStr, args: &[OsString]) -> Vec<OsString
             push(&["--tmpfs".as_ref(), dir.as_ref()]);
         }
     }
+    // The working folder, the program's folder and the engine cache stay in view, read-only,
+    // where they lie under a private folder (a project or an engine cache below /tmp).
+    let cache = crate::oracle::engine_cache();
+    for dir in [
+        Some(view.cwd),
+        Path::new(program).parent(),
+        cache.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter(|d| d.is_absolute() && d.is_dir() && PRIVATE.iter().any(|p| d.starts_with(p)))
+    {
+        push(&["--ro-bind".as_ref(), dir.as_os_str(), dir.as_os_str()]);
+    }
     for dir in std::iter::once(view.scratch).chain(view.writable.iter().map(PathBuf::as_path)) {
         push(&["--bind".as_ref(), dir.as_os_str(), dir.as_os_str()]);
     }
