@@ -125,8 +125,9 @@ fn the_testee_refuses_an_endless_request_line_from_dev_zero() {
 fn the_testee_refuses_a_line_a_fifo_never_ends() {
     let dir = tempfile::tempdir().expect("temp dir");
     let fifo = dir.path().join("fifo");
-    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
-    assert!(made.success());
+    let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("a path");
+    // SAFETY: `name` is a valid NUL-terminated path for the call's duration.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0, "mkfifo");
     let path = fifo.clone();
     // The writer feeds the FIFO until the reader is gone.
     let writer = std::thread::spawn(move || {

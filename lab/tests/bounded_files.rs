@@ -5,7 +5,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use gdmarshal_lab::bounded::{MAX_FILE, MAX_LINE};
 use gdmarshal_lab::campaign::{load_finding, log};
@@ -16,8 +15,14 @@ const ENDLESS: &str = "longer than 32 MiB (the limit for a file read whole); rea
 /// A FIFO in `dir` fed with `byte` until its reader is gone.
 fn endless_fifo(dir: &Path, name: &str, byte: u8) -> (PathBuf, std::thread::JoinHandle<()>) {
     let path = dir.join(name);
-    let made = Command::new("mkfifo").arg(&path).status().expect("mkfifo");
-    assert!(made.success());
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .expect("mkfifo");
     let fed = path.clone();
     let writer = std::thread::spawn(move || {
         let mut f = std::fs::File::options()

@@ -5,6 +5,7 @@
 //! and `/proc`, and one writable folder: the scratch folder.
 
 use std::ffi::{OsStr, OsString};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -49,6 +50,8 @@ pub fn available() -> Result<&'static Path, String> {
                 ])
                 .arg(truth)
                 .stdin(Stdio::null())
+                // Its own group, as every process the lab starts (`crate::group`).
+                .process_group(0)
                 .output()
                 .map_err(|e| format!("bwrap: {e}"))?;
             if out.status.success() {

@@ -15,6 +15,7 @@ mod spawner;
 
 use std::ffi::{OsStr, OsString};
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command};
 
@@ -139,7 +140,7 @@ impl Sandbox {
         // `clear`: the plan's environment alone; else the runner's with the plan's on top.
         let plain = |clear: bool| {
             let mut c = Command::new(plan.program);
-            c.args(&plan.args).current_dir(plan.cwd);
+            c.args(&plan.args).current_dir(plan.cwd).process_group(0);
             if clear {
                 c.env_clear();
             }
@@ -193,6 +194,8 @@ impl Sandbox {
             }
         };
         no_new_privs(&mut command);
+        // Every sandboxed tree leads a process group of its own, which `Tree` kills whole.
+        command.process_group(0);
         if let Some(c) = &cgroup {
             c.join_on(&mut command);
         }
@@ -226,7 +229,6 @@ impl Sandbox {
 /// Makes the filters' descriptors survive the `exec` of bubblewrap (they are made close-on-exec,
 /// so that no other child started meanwhile gets them).
 fn inherit(cmd: &mut Command, fds: Vec<i32>) {
-    use std::os::unix::process::CommandExt;
     // SAFETY: the closure runs in the forked child before exec and makes only fcntl system calls
     // on descriptors the Jail keeps open until the command has been spawned.
     unsafe {
@@ -243,7 +245,6 @@ fn inherit(cmd: &mut Command, fds: Vec<i32>) {
 /// Sets `no_new_privs` in the child before `exec`: nothing it runs gains privileges (set-uid
 /// programs and file capabilities do nothing).
 fn no_new_privs(cmd: &mut Command) {
-    use std::os::unix::process::CommandExt;
     // SAFETY: one prctl system call in the forked child before exec.
     unsafe {
         cmd.pre_exec(|| Ok(rustix::thread::set_no_new_privs(true)?));
