@@ -4,12 +4,12 @@
 //! A file starts with `#` comment lines, then one `NAME HEX` line per vector: the bytes a real engine
 //! wrote for a named edge value. Names ending in `/full_objects` were written with full objects.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::decode::{DecodeOptions, decode};
 use crate::encode::{EncodeOptions, encode};
-use crate::json::{hex, unhex};
-use crate::profile::Profile;
+use crate::json::{HexError, hex, unhex};
+use crate::profile::{Profile, UnknownVersion};
 
 /// One engine-written vector.
 #[derive(Clone, Debug)]
@@ -35,15 +35,60 @@ pub struct VectorFile {
     pub vectors: Vec<Vector>,
 }
 
-/// Reads a vector file named `godot-VERSION.txt`; errors name the file and line.
-pub fn read(path: &Path) -> Result<VectorFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Why a vector file does not read: each error names the file, or the file and line.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum VectorFileError {
+    /// The file could not be read.
+    #[error("{}: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file's name is not `godot-VERSION.txt`.
+    #[error("{}: expected a file named godot-VERSION.txt", .path.display())]
+    Name {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The version in the name is not one the codec knows.
+    #[error("{}: {error}", .path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: UnknownVersion,
+    },
+    /// A line that is not `NAME HEX`.
+    #[error("{origin}: expected NAME HEX")]
+    Line {
+        /// `file:line`.
+        origin: String,
+    },
+    /// A vector whose bytes are not hex.
+    #[error("{origin}: {error}")]
+    Hex {
+        /// `file:line`.
+        origin: String,
+        /// What is wrong, and where in the hex.
+        error: HexError,
+    },
+}
+
+/// Reads a vector file named `godot-VERSION.txt`.
+pub fn read(path: &Path) -> Result<VectorFile, VectorFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| VectorFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     parse(path, &text)
 }
 
 /// Reads the text of a vector file, read from `path` (whose name gives the engine version) by
-/// the caller; errors name the file and line.
-pub fn parse(path: &Path, text: &str) -> Result<VectorFile, String> {
+/// the caller.
+pub fn parse(path: &Path, text: &str) -> Result<VectorFile, VectorFileError> {
     let file = path
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
@@ -51,27 +96,28 @@ pub fn parse(path: &Path, text: &str) -> Result<VectorFile, String> {
     let engine = file
         .strip_prefix("godot-")
         .and_then(|f| f.strip_suffix(".txt"))
-        .ok_or_else(|| {
-            format!(
-                "{}: expected a file named godot-VERSION.txt",
-                path.display()
-            )
+        .ok_or_else(|| VectorFileError::Name {
+            path: path.to_path_buf(),
         })?
         .to_string();
     let minor = engine.split('.').take(2).collect::<Vec<_>>().join(".");
-    let profile: Profile = minor
-        .parse()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let profile: Profile = minor.parse().map_err(|error| VectorFileError::Version {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let mut vectors = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let origin = format!("{}:{}", path.display(), i + 1);
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let (name, h) = line
-            .rsplit_once(' ')
-            .ok_or_else(|| format!("{origin}: expected NAME HEX"))?;
-        let bytes = unhex(h).map_err(|e| format!("{origin}: {e}"))?;
+        let Some((name, h)) = line.rsplit_once(' ') else {
+            return Err(VectorFileError::Line { origin });
+        };
+        let bytes = match unhex(h) {
+            Ok(bytes) => bytes,
+            Err(error) => return Err(VectorFileError::Hex { origin, error }),
+        };
         vectors.push(Vector {
             origin,
             name: name.to_string(),

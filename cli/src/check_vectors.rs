@@ -43,7 +43,7 @@ fn read(path: &PathBuf, max_input: &MaxInputArg) -> Result<VectorFile, String> {
             .map_err(|e| format!("{at}: byte {} of the line is not UTF-8", e.valid_up_to()))?;
         text.push_str(line);
     }
-    parse(path, &text)
+    parse(path, &text).map_err(|e| e.to_string())
 }
 
 /// Prints a line per engine and every failing vector; exit 1 if any fails.
