@@ -274,7 +274,9 @@ impl conform::Progress for Bar {
 fn run(a: &ConformArgs) -> ExitCode {
     // SIGINT, SIGTERM, SIGHUP: every testee and engine tree is killed, the report of what ran is
     // written, and the exit status is 128 + the signal.
-    if let Err(e) = gdmarshal_lab::sandbox::interrupt::install() {
+    if let Err(e) = gdmarshal_lab::sandbox::interrupt::install(
+        gdmarshal_lab::sandbox::interrupt::Stop::AfterReport,
+    ) {
         return fail(format!("cannot catch signals: {e}"));
     }
     let seed = a.seed.unwrap_or_else(|| {
@@ -354,11 +356,11 @@ fn run(a: &ConformArgs) -> ExitCode {
             let lines: Vec<String> = text.lines().map(conform::limits::escape_control).collect();
             let failed = fail(lines.join("\n"));
             // Interrupted before the handshake was answered: no report to write.
-            return interrupted_code().unwrap_or(failed);
+            return super::interrupted_code().unwrap_or(failed);
         }
     };
     warn_about(&result, a);
-    let code = if let Some(code) = interrupted_code() {
+    let code = if let Some(code) = super::interrupted_code() {
         code
     } else if result.passed() {
         ExitCode::SUCCESS
@@ -373,12 +375,6 @@ fn run(a: &ConformArgs) -> ExitCode {
         Ok(()) => code,
         Err(e) => fail(e),
     }
-}
-
-/// 128 + the signal, when SIGINT, SIGTERM or SIGHUP stopped the run.
-fn interrupted_code() -> Option<ExitCode> {
-    let sig = gdmarshal_lab::sandbox::interrupt::received()?;
-    Some(ExitCode::from(u8::try_from(128 + sig).unwrap_or(u8::MAX)))
 }
 
 /// Why there are no recorded answers to run against.

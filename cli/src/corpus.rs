@@ -198,7 +198,12 @@ pub(crate) fn bar(len: usize, what: &str) -> ProgressBar {
     b
 }
 
+/// Starts the engines named (all installed when none is). Unless the command chose otherwise
+/// first, SIGINT, SIGTERM or SIGHUP then kills them and exits at once with 128 + the signal: a
+/// command that starts engines writes its files whole or not at all.
 pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, String> {
+    use gdmarshal_lab::sandbox::interrupt;
+    interrupt::install(interrupt::Stop::Now).map_err(|e| format!("cannot catch signals: {e}"))?;
     oracle::start_named(names, &super::limits::engine_config()).map_err(|e| e.to_string())
 }
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
@@ -20,12 +20,7 @@ use gdmarshal_lab::campaign::{
     self, Class, Config, EngineRun, Progress, RunEnd, Uncompared, classify_batch, load_finding,
 };
 use gdmarshal_lab::oracle::Engine;
-
-/// The exit status of a run stopped by Ctrl-C (128 + SIGINT), as a shell reports it.
-pub const EXIT_INTERRUPTED: u8 = 130;
-
-/// Set by Ctrl-C (SIGINT): the campaign stops before its next batch.
-static CANCEL: AtomicBool = AtomicBool::new(false);
+use gdmarshal_lab::sandbox::interrupt;
 
 /// An inclusive range of seeds, `A..B` (`1..30`: thirty campaigns).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -268,6 +263,11 @@ struct SeedRun {
 }
 
 fn campaign_cmd(a: &DiffArgs) -> ExitCode {
+    // SIGINT, SIGTERM, SIGHUP: the campaign stops after its current batch, logs what it ran and
+    // prints how to resume; a second signal kills the engines and exits at once.
+    if let Err(e) = interrupt::install(interrupt::Stop::AfterBatch) {
+        return fail(format!("cannot catch signals: {e}"));
+    }
     let mut engines = match start_engines(&engine_names(a)) {
         Ok(e) => e,
         Err(e) => return fail(e),
@@ -276,9 +276,6 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(e),
     };
-    if let Err(e) = ctrlc::set_handler(|| CANCEL.store(true, Ordering::SeqCst)) {
-        return fail(format!("cannot catch Ctrl-C: {e}"));
-    }
     let gate = (!a.fail_on.is_empty()).then(|| campaign::Gate {
         classes: a.fail_on.clone(),
         open: campaign::OpenKinds::of(
@@ -305,7 +302,7 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
     let mut seed = range.first;
     loop {
         let from = if seed == range.first { a.from } else { 0 };
-        if CANCEL.load(Ordering::SeqCst) {
+        if interrupt::stop_flag().load(Ordering::SeqCst) {
             // Stopped between two seeds: nothing of this one was run.
             return interrupted(a, &engines, seed, from, &[], range.last);
         }
@@ -401,7 +398,7 @@ fn run_seed(engines: &mut [Engine], cfg: &Config, from: u64) -> Result<SeedRun, 
                             cfg,
                             from,
                             &|p| show_progress(&b, p),
-                            &CANCEL,
+                            interrupt::stop_flag(),
                         );
                         b.finish_and_clear();
                         r
@@ -455,7 +452,7 @@ fn show_progress(b: &ProgressBar, p: &Progress) {
     b.set_position(p.done);
     b.set_message(format!(
         "{}agree {} known {}{} unsupported {}{} codec-differs {} engine {}{} unanswered {}",
-        if CANCEL.load(Ordering::SeqCst) {
+        if interrupt::stop_flag().load(Ordering::SeqCst) {
             "stopping after this batch; "
         } else {
             ""
@@ -580,7 +577,7 @@ fn interrupted(
             outln!("  {l}");
         }
     }
-    ExitCode::from(EXIT_INTERRUPTED)
+    super::interrupted_code().unwrap_or(ExitCode::from(super::EXIT_TROUBLE))
 }
 
 /// A word as a shell reads it: quoted when it holds anything but plain characters.

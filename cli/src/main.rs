@@ -36,8 +36,14 @@ pub const EXIT_TROUBLE: u8 = 2;
 /// The exit codes, the same for every command; shown under `--help`.
 const EXIT_STATUS: &str = "Exit status: 0 ok; 1 the answer is no: differences or failing checks \
 found, or input the format rejects (decode, inspect, encode); 2 could not run: bad usage, an \
-unreadable file, an engine or testee that could not start or answer; 130 interrupted; 141 the \
-reader of stdout went away.";
+unreadable file, an engine or testee that could not start or answer; 129, 130, 143 interrupted \
+by SIGHUP, SIGINT, SIGTERM; 141 the reader of stdout went away.";
+
+/// 128 + the signal, when SIGINT, SIGTERM or SIGHUP stopped the run.
+fn interrupted_code() -> Option<ExitCode> {
+    let sig = gdmarshal_lab::sandbox::interrupt::received()?;
+    Some(ExitCode::from(u8::try_from(128 + sig).unwrap_or(u8::MAX)))
+}
 
 /// `--version`: the release and the corpus this binary carries (the first 12 digits of its
 /// digest; `--version` in full gives the whole digest and the engine versions it holds).

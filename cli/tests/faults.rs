@@ -529,14 +529,25 @@ fn a_corpus_case_that_matches_nothing_is_a_failure() {
     );
 }
 
-/// Ctrl-C (SIGINT to gdmarshal itself, not to its engines) during a campaign over two seeds: the
-/// run stops at a batch boundary with status 130, prints the summary of what it ran and the
-/// commands that resume it, and logs the partial campaign, whose counts add up.
+/// Ctrl-C (SIGINT to gdmarshal itself, not to its engines), SIGTERM or SIGHUP during a campaign
+/// over two seeds: the run stops at a batch boundary with status 128 + the signal, prints the
+/// summary of what it ran and the commands that resume it, and logs the partial campaign, whose
+/// counts add up; no engine is left.
 #[test]
-fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resume() {
+fn a_signal_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resume() {
     if !have("4.6") {
         return;
     }
+    for (sig, code) in [
+        (libc::SIGINT, 130),
+        (libc::SIGTERM, 143),
+        (libc::SIGHUP, 129),
+    ] {
+        signal_during_diff(sig, code);
+    }
+}
+
+fn signal_during_diff(sig: i32, code: i32) {
     let dir = tempfile::tempdir().unwrap();
     let findings = dir.path().display().to_string();
     let mut child = spawn(&[
@@ -557,9 +568,16 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
         thread::sleep(Duration::from_millis(10));
     }
     thread::sleep(Duration::from_millis(1500));
-    signal(pid, libc::SIGINT);
+    let started = engines(pid);
+    signal(pid, sig);
     let out = child.wait_with_output();
-    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(code), "{}", text(&out));
+    for e in started {
+        assert!(
+            !Path::new(&format!("/proc/{e}")).exists(),
+            "engine {e} left"
+        );
+    }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let entries = gdmarshal_lab::campaign::log::read(&dir.path().join("campaigns.jsonl")).unwrap();
     assert_eq!(entries.len(), 1, "{}", text(&out));
@@ -584,4 +602,84 @@ fn ctrl_c_during_diff_stops_at_a_batch_logs_the_part_run_and_prints_how_to_resum
     ] {
         assert!(stdout.contains(&resume), "{resume}: {}", text(&out));
     }
+}
+
+/// SIGTERM (or SIGINT, SIGHUP) on a command that starts engines and has no partial result to
+/// write (`corpus check`): its engines are killed, their cgroups removed, and it exits at once
+/// with 128 + the signal.
+#[test]
+fn a_signal_during_corpus_check_kills_the_engines_and_exits_at_once() {
+    if !have("4.6") {
+        return;
+    }
+    for (sig, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let mut child = spawn(&["corpus", "check", "--engine", "4.6"]);
+        let pid = child.child().id();
+        let start = Instant::now();
+        while engines(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
+            thread::sleep(Duration::from_millis(10));
+        }
+        let started = engines(pid);
+        assert!(!started.is_empty(), "no engine started");
+        let asked = Instant::now();
+        signal(pid, sig);
+        let out = child.wait_with_output();
+        assert!(asked.elapsed() < Duration::from_secs(10), "{}", text(&out));
+        assert_eq!(out.status.code(), Some(code), "{}", text(&out));
+        for e in started {
+            assert!(
+                !Path::new(&format!("/proc/{e}")).exists(),
+                "engine {e} left"
+            );
+        }
+        assert_eq!(cgroups_of(pid), Vec::<PathBuf>::new());
+    }
+}
+
+/// Whether process `pid` has ended (or is a zombie nothing runs in) within five seconds: the
+/// kernel reaps a killed pid namespace's processes a moment after its first.
+fn gone(pid: u32) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat)
+                if stat[stat.rfind(')').map_or(0, |i| i + 1)..]
+                    .trim_start()
+                    .starts_with('Z') =>
+            {
+                return true;
+            }
+            Ok(_) => thread::sleep(Duration::from_millis(20)),
+        }
+    }
+    false
+}
+
+/// The cgroup folders gdmarshal `pid` made (`gdmarshal-PID-N`) below this test's own cgroups.
+fn cgroups_of(pid: u32) -> Vec<PathBuf> {
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    let mut found = Vec::new();
+    for line in own.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (_, names, path) = (
+            parts.next(),
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or(""),
+        );
+        let mount = match names {
+            "" => Path::new("/sys/fs/cgroup").to_path_buf(),
+            n => Path::new("/sys/fs/cgroup").join(n.trim_start_matches("name=")),
+        };
+        let dir = mount.join(path.trim_start_matches('/'));
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("gdmarshal-{pid}-"))
+            {
+                found.push(e.path());
+            }
+        }
+    }
+    found
 }

@@ -232,3 +232,41 @@ fn a_signal_with_a_hung_testee_kills_it_writes_the_report_and_exits_128_plus_n()
         );
     }
 }
+
+/// A second signal exits at once: after the first has killed the hung testee, the run writes its
+/// JUnit report of every case to a stdout nobody reads, and blocks once the pipe is full; the
+/// second SIGINT ends it with status 130, nothing of the testee left.
+#[test]
+fn a_second_signal_exits_at_once_while_the_report_is_being_written() {
+    let mut run = Group::spawn(
+        gdmarshal_command()
+            .current_dir(root())
+            .args(["conform", "--godot", "4.6", "--format", "junit"])
+            .args(["--testee", "python3 tests/testees/hostile.py hang"])
+            .args(["--timeout", "60"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    let start = Instant::now();
+    while running("tests/testees/hostile.py hang").is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = run.child().id();
+    signal(pid, libc::SIGINT);
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(running("tests/testees/hostile.py hang"), Vec::<i32>::new());
+    assert!(
+        run.child().try_wait().unwrap().is_none(),
+        "the report fitted in the pipe: the run ended after one signal"
+    );
+    let asked = Instant::now();
+    signal(pid, libc::SIGINT);
+    let out = run.wait_with_output();
+    assert!(asked.elapsed() < Duration::from_secs(10), "{}", text(&out));
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out));
+    // What reached the pipe is the start of the report (64 KiB on Linux), not all of it.
+    assert!(out.stdout.starts_with(b"<?xml"), "{}", text(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("</testsuites>"));
+}

@@ -192,9 +192,14 @@ impl Cgroup {
 impl Drop for Cgroup {
     fn drop(&mut self) {
         self.kill();
-        for d in &self.dirs {
-            let _ = fs::remove_dir(d);
-        }
+        remove_dirs(&self.dirs);
+    }
+}
+
+/// Removes a killed tree's cgroup folders (best effort: a folder still holding a process stays).
+pub fn remove_dirs(dirs: &[PathBuf]) {
+    for d in dirs {
+        let _ = fs::remove_dir(d);
     }
 }
 

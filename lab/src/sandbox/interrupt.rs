@@ -1,16 +1,35 @@
-//! SIGINT, SIGTERM and SIGHUP while children run: the first kills every process tree the
-//! sandbox started (their cgroups and process groups) and is recorded, so that the run stops,
-//! writes what it has and exits with 128 + the signal; a second exits at once with that status.
+//! SIGINT, SIGTERM and SIGHUP while children run. What the first does depends on the command
+//! ([`Stop`]): kill every process tree the sandbox started (their cgroups and process groups)
+//! and exit at once, kill them and let the run write its report, or let the run end its batch.
+//! It is recorded either way, and the run exits with 128 + the signal; a second signal kills
+//! every tree and exits at once with 128 + its number.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 /// The first signal received (0: none).
 static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+/// Set with [`RECEIVED`]: for loops that poll a flag between pieces of work.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// What the first signal does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stop {
+    /// Kill every tree and exit: the command has nothing partial worth writing (its files are
+    /// written whole or not at all).
+    Now,
+    /// Kill every tree; the run marks what it did not run and writes its report (conform).
+    AfterReport,
+    /// Kill nothing yet; the run ends its current batch, writes what it ran and drops its
+    /// children (campaigns, whose engines answer a batch in a moment).
+    AfterBatch,
+}
 
 /// A tree to kill: its process group and its cgroup folders.
 type Target = (Option<i32>, Vec<PathBuf>);
@@ -18,10 +37,14 @@ type Target = (Option<i32>, Vec<PathBuf>);
 /// The trees alive now, by a number of their own.
 static TREES: Mutex<BTreeMap<u64, Target>> = Mutex::new(BTreeMap::new());
 
-/// Catches the three signals on a thread of its own (once per process).
-pub fn install() -> std::io::Result<()> {
-    static DONE: std::sync::OnceLock<()> = std::sync::OnceLock::new();
-    if DONE.get().is_some() {
+/// Catches the three signals on a thread of its own. The first call in a process decides what
+/// the first signal does; later calls change nothing.
+pub fn install(stop: Stop) -> std::io::Result<()> {
+    static DONE: Mutex<bool> = Mutex::new(false);
+    let mut done = DONE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if *done {
         return Ok(());
     }
     let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])?;
@@ -29,15 +52,28 @@ pub fn install() -> std::io::Result<()> {
         .name("gdmarshal-signals".into())
         .spawn(move || {
             for sig in signals.forever() {
-                let first = RECEIVED.compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst);
-                kill_all();
-                if first.is_err() {
-                    std::process::exit(128 + sig);
+                let first = RECEIVED
+                    .compare_exchange(0, sig, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok();
+                STOP.store(true, Ordering::SeqCst);
+                match (first, stop) {
+                    (true, Stop::AfterBatch) => {}
+                    (true, Stop::AfterReport) => kill_all(false),
+                    _ => {
+                        kill_all(true);
+                        eprintln!("gdmarshal: interrupted by {}", name(sig));
+                        std::process::exit(128 + sig);
+                    }
                 }
             }
         })?;
-    let _ = DONE.set(());
+    *done = true;
     Ok(())
+}
+
+/// Set once a signal has been received: a flag for loops that stop between pieces of work.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
 }
 
 /// The signal received, if one was.
@@ -58,7 +94,9 @@ pub fn name(sig: i32) -> &'static str {
     }
 }
 
-fn kill_all() {
+/// Kills every registered tree; with `remove`, also removes their cgroup folders (the process
+/// is about to exit, so their owners will not).
+fn kill_all(remove: bool) {
     let trees: Vec<_> = TREES
         .lock()
         .map(|t| t.values().cloned().collect())
@@ -68,6 +106,9 @@ fn kill_all() {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
         super::cgroup::kill_dirs(&dirs);
+        if remove {
+            super::cgroup::remove_dirs(&dirs);
+        }
     }
 }
 
