@@ -573,10 +573,7 @@ fn signal_during_diff(sig: i32, code: i32) {
     let out = child.wait_with_output();
     assert_eq!(out.status.code(), Some(code), "{}", text(&out));
     for e in started {
-        assert!(
-            !Path::new(&format!("/proc/{e}")).exists(),
-            "engine {e} left"
-        );
+        assert!(gone(e), "engine {e} left");
     }
     let stdout = String::from_utf8_lossy(&out.stdout);
     let entries = gdmarshal_lab::campaign::log::read(&dir.path().join("campaigns.jsonl")).unwrap();
@@ -627,10 +624,7 @@ fn a_signal_during_corpus_check_kills_the_engines_and_exits_at_once() {
         assert!(asked.elapsed() < Duration::from_secs(10), "{}", text(&out));
         assert_eq!(out.status.code(), Some(code), "{}", text(&out));
         for e in started {
-            assert!(
-                !Path::new(&format!("/proc/{e}")).exists(),
-                "engine {e} left"
-            );
+            assert!(gone(e), "engine {e} left");
         }
         assert_eq!(cgroups_of(pid), Vec::<PathBuf>::new());
     }

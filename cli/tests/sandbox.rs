@@ -194,14 +194,14 @@ fn a_signal_with_a_hung_testee_kills_it_writes_the_report_and_exits_128_plus_n()
             gdmarshal_command()
                 .current_dir(root())
                 .args(["conform", "--godot", "4.6", "--run", "encode/int/*"])
-                .args(["--testee", "python3 tests/testees/hostile.py hang"])
+                .args(["--testee", "python3 tests/testees/hostile.py hang once"])
                 .args(["--timeout", "60", "--format", "json", "--output"])
                 .arg(&report)
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
         );
         let start = Instant::now();
-        while running("tests/testees/hostile.py hang").is_empty() {
+        while running("tests/testees/hostile.py hang once").is_empty() {
             assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -212,7 +212,10 @@ fn a_signal_with_a_hung_testee_kills_it_writes_the_report_and_exits_128_plus_n()
         let out = run.wait_with_output();
         assert!(asked.elapsed() < Duration::from_secs(10), "{}", text(&out));
         assert_eq!(out.status.code(), Some(code), "{}", text(&out));
-        assert_eq!(running("tests/testees/hostile.py hang"), Vec::<i32>::new());
+        assert_eq!(
+            running("tests/testees/hostile.py hang once"),
+            Vec::<i32>::new()
+        );
         let mut json = String::new();
         std::fs::File::open(&report)
             .unwrap()
@@ -235,20 +238,21 @@ fn a_signal_with_a_hung_testee_kills_it_writes_the_report_and_exits_128_plus_n()
 
 /// A second signal exits at once: after the first has killed the hung testee, the run writes its
 /// JUnit report of every case to a stdout nobody reads, and blocks once the pipe is full; the
-/// second SIGINT ends it with status 130, nothing of the testee left.
+/// second SIGINT ends it with status 130, nothing of the testee left. (`twice` and `once`
+/// set its testees apart from the other test's, which may run at the same time.)
 #[test]
 fn a_second_signal_exits_at_once_while_the_report_is_being_written() {
     let mut run = Group::spawn(
         gdmarshal_command()
             .current_dir(root())
             .args(["conform", "--godot", "4.6", "--format", "junit"])
-            .args(["--testee", "python3 tests/testees/hostile.py hang"])
+            .args(["--testee", "python3 tests/testees/hostile.py hang twice"])
             .args(["--timeout", "60"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
     );
     let start = Instant::now();
-    while running("tests/testees/hostile.py hang").is_empty() {
+    while running("tests/testees/hostile.py hang twice").is_empty() {
         assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -256,7 +260,10 @@ fn a_second_signal_exits_at_once_while_the_report_is_being_written() {
     let pid = run.child().id();
     signal(pid, libc::SIGINT);
     std::thread::sleep(Duration::from_secs(2));
-    assert_eq!(running("tests/testees/hostile.py hang"), Vec::<i32>::new());
+    assert_eq!(
+        running("tests/testees/hostile.py hang twice"),
+        Vec::<i32>::new()
+    );
     assert!(
         run.child().try_wait().unwrap().is_none(),
         "the report fitted in the pipe: the run ended after one signal"
@@ -269,4 +276,46 @@ fn a_second_signal_exits_at_once_while_the_report_is_being_written() {
     // What reached the pipe is the start of the report (64 KiB on Linux), not all of it.
     assert!(out.stdout.starts_with(b"<?xml"), "{}", text(&out));
     assert!(!String::from_utf8_lossy(&out.stdout).contains("</testsuites>"));
+}
+
+/// Where a layer is missing (here bubblewrap, absent from the `PATH`), `--sandbox auto` names it
+/// once and the run goes on; `--sandbox strict` refuses to start the testee, naming the layer
+/// and why, with exit status 2.
+#[test]
+fn a_missing_layer_is_named_once_and_strict_makes_it_an_error() {
+    let bin = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.path().join("sh")).unwrap();
+    let testee = concat!(env!("CARGO_BIN_EXE_gdmarshal"), " testee");
+    let run = |mode: &str| {
+        Group::spawn(
+            gdmarshal_command()
+                .current_dir(root())
+                .env("PATH", bin.path())
+                .args(["conform", "--godot", "4.6", "--run", "encode/int/*"])
+                .args(["--testee", testee, "--sandbox", mode])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .wait_with_output()
+    };
+    let missing = "sandbox layer namespaces and read-only view";
+    let why = "bubblewrap (bwrap) is not installed";
+    let auto = run("auto");
+    let err = String::from_utf8_lossy(&auto.stderr);
+    assert_eq!(auto.status.code(), Some(0), "{}", text(&auto));
+    assert_eq!(
+        err.matches(&format!("note: {missing} is missing: {why}"))
+            .count(),
+        1,
+        "{}",
+        text(&auto)
+    );
+    let strict = run("strict");
+    assert_eq!(strict.status.code(), Some(2), "{}", text(&strict));
+    assert!(
+        String::from_utf8_lossy(&strict.stderr)
+            .contains(&format!("{missing} is not available: {why}")),
+        "{}",
+        text(&strict)
+    );
 }

@@ -8,7 +8,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The options that make the namespaces and drop the capabilities.
 const NAMESPACES: &[&str] = &[
@@ -28,14 +28,34 @@ const NAMESPACES: &[&str] = &[
 /// and temporary files live.
 const PRIVATE: &[&str] = &["/tmp", "/var/tmp", "/run", "/dev/shm"];
 
+/// Why bubblewrap cannot make the namespaces here.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BwrapError {
+    /// No `bwrap` on the `PATH`.
+    #[error("bubblewrap (bwrap) is not installed")]
+    NotInstalled,
+    /// No `true` on the `PATH` to try it with.
+    #[error("`true` is not on the PATH, so bubblewrap cannot be tried")]
+    NoTrue,
+    /// `bwrap` could not be started.
+    #[error("bwrap cannot be started: {0}")]
+    Start(#[source] Arc<std::io::Error>),
+    /// `bwrap` ran and failed; `said` is the last line it wrote.
+    #[error("bwrap cannot make namespaces here: {said}")]
+    Refused {
+        /// Its last line on stderr (the kernel's refusal, as bwrap words it).
+        said: String,
+    },
+}
+
 /// bubblewrap's path, once it has been seen to make its namespaces here; else why not.
-pub fn available() -> Result<&'static Path, String> {
-    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+pub fn available() -> Result<&'static Path, &'static BwrapError> {
+    static FOUND: OnceLock<Result<PathBuf, BwrapError>> = OnceLock::new();
     FOUND
         .get_or_init(|| {
-            let bwrap = which::which("bwrap")
-                .map_err(|_| "bubblewrap (bwrap) is not installed".to_string())?;
-            let truth = which::which("true").map_err(|e| format!("true: {e}"))?;
+            let bwrap = which::which("bwrap").map_err(|_| BwrapError::NotInstalled)?;
+            let truth = which::which("true").map_err(|_| BwrapError::NoTrue)?;
             let out = Command::new(&bwrap)
                 .args(NAMESPACES)
                 .args([
@@ -53,20 +73,21 @@ pub fn available() -> Result<&'static Path, String> {
                 // Its own group, as every process the lab starts (`crate::group`).
                 .process_group(0)
                 .output()
-                .map_err(|e| format!("bwrap: {e}"))?;
+                .map_err(|e| BwrapError::Start(Arc::new(e)))?;
             if out.status.success() {
                 Ok(bwrap)
             } else {
                 let said = String::from_utf8_lossy(&out.stderr);
-                Err(format!(
-                    "bwrap cannot make namespaces here: {}",
-                    said.trim().lines().last().unwrap_or("no reason given")
-                ))
+                Err(BwrapError::Refused {
+                    said: crate::conform::limits::truncate(
+                        said.trim().lines().last().unwrap_or("no reason given"),
+                        400,
+                    ),
+                })
             }
         })
         .as_ref()
         .map(PathBuf::as_path)
-        .map_err(Clone::clone)
 }
 
 /// What runs inside, and where.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 const ROOT: &str = "/sys/fs/cgroup";
 
 /// Why no cgroup could be made.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CgroupError {
     /// Neither a v2 hierarchy with the memory and pids controllers nor their v1 mounts.
@@ -23,23 +23,24 @@ pub enum CgroupError {
     /// The controllers are there but not delegated to this process's cgroup.
     #[error("cgroup {0}: the memory and pids controllers are not delegated to it")]
     NotDelegated(PathBuf),
-    /// The layout or the delegation found earlier in this process failed, for this reason.
-    #[error("{0}")]
-    Unavailable(String),
+    /// cgroup v2: the process's cgroup holds other processes, so no controller can be enabled
+    /// below it.
+    #[error("cgroup {0}: it holds other processes, so no controller can be enabled below it")]
+    Crowded(PathBuf),
     /// A cgroup file could not be made or written.
     #[error("cgroup {path}: {source}")]
     Io {
         /// The file or folder.
         path: PathBuf,
         /// What the kernel said.
-        source: io::Error,
+        source: std::sync::Arc<io::Error>,
     },
 }
 
 fn io_at(path: &Path) -> impl FnOnce(io::Error) -> CgroupError + '_ {
     move |source| CgroupError::Io {
         path: path.to_path_buf(),
-        source,
+        source: std::sync::Arc::new(source),
     }
 }
 
@@ -253,18 +254,15 @@ fn write(path: &Path, text: &str) -> Result<(), CgroupError> {
 
 /// This machine's layout, worked out once.
 fn layout() -> Result<Layout, CgroupError> {
-    static LAYOUT: std::sync::OnceLock<Result<Layout, String>> = std::sync::OnceLock::new();
+    static LAYOUT: std::sync::OnceLock<Result<Layout, CgroupError>> = std::sync::OnceLock::new();
     let found = LAYOUT.get_or_init(|| {
         let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
-        find_layout(Path::new(ROOT), &own).map_err(|e| e.to_string())
+        find_layout(Path::new(ROOT), &own)
     });
-    found
-        .clone()
-        .map_err(CgroupError::Unavailable)
-        .and_then(|l| match l {
-            Layout::V2(own) => delegate_v2(&own).map(|()| Layout::V2(own)),
-            v1 => Ok(v1),
-        })
+    found.clone().and_then(|l| match l {
+        Layout::V2(own) => delegate_v2(&own).map(|()| Layout::V2(own)),
+        v1 => Ok(v1),
+    })
 }
 
 /// The layout under `root` for a process whose `/proc/self/cgroup` reads `own`: the v1 memory,
@@ -314,7 +312,7 @@ fn find_layout(root: &Path, own: &str) -> Result<Layout, CgroupError> {
 /// leaf of its own below `own` first (`gdmarshal-host-PID`), which keeps everything below the
 /// cgroup it started in.
 fn delegate_v2(own: &Path) -> Result<(), CgroupError> {
-    static DONE: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    static DONE: std::sync::OnceLock<Result<(), CgroupError>> = std::sync::OnceLock::new();
     DONE.get_or_init(|| {
         let control = own.join("cgroup.subtree_control");
         let enabled = |c: &str| {
@@ -331,27 +329,22 @@ fn delegate_v2(own: &Path) -> Result<(), CgroupError> {
             .iter()
             .all(|c| available.split_whitespace().any(|n| n == *c))
         {
-            return Err(CgroupError::NotDelegated(own.to_path_buf()).to_string());
+            return Err(CgroupError::NotDelegated(own.to_path_buf()));
         }
         if write(&control, "+memory +pids").is_ok() {
             return Ok(());
         }
         let me = i32::try_from(std::process::id()).unwrap_or(0);
         if members(own) != [me] {
-            return Err(format!(
-                "cgroup {}: it holds other processes, so no controller can be enabled below it",
-                own.display()
-            ));
+            return Err(CgroupError::Crowded(own.to_path_buf()));
         }
         let leaf = own.join(format!("gdmarshal-host-{me}"));
         fs::create_dir_all(&leaf)
             .map_err(io_at(&leaf))
             .and_then(|()| write(&leaf.join("cgroup.procs"), "0"))
             .and_then(|()| write(&control, "+memory +pids"))
-            .map_err(|e| e.to_string())
     })
     .clone()
-    .map_err(CgroupError::Unavailable)
 }
 
 #[cfg(test)]

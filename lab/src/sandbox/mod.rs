@@ -57,18 +57,42 @@ impl std::fmt::Display for Layer {
     }
 }
 
+/// A layer of the sandbox this machine refused, and why.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refused {
+    /// bubblewrap is missing or cannot make namespaces.
+    #[error(transparent)]
+    Namespaces(&'static bwrap::BwrapError),
+    /// No cgroup could be made.
+    #[error(transparent)]
+    Cgroup(CgroupError),
+    /// The system-call filter could not be built.
+    #[error(transparent)]
+    Seccomp(seccomp::SeccompError),
+}
+
+impl Refused {
+    /// The layer refused.
+    pub fn layer(&self) -> Layer {
+        match self {
+            Refused::Namespaces(_) => Layer::Namespaces,
+            Refused::Cgroup(_) => Layer::Cgroup,
+            Refused::Seccomp(_) => Layer::Seccomp,
+        }
+    }
+}
+
 /// Why a sandboxed process could not be prepared.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SandboxError {
     /// A layer the kernel refused, under `--sandbox strict`.
-    #[error("sandbox layer {layer} is not available: {why} (--sandbox auto goes on without it)")]
-    Missing {
-        /// The layer.
-        layer: Layer,
-        /// Why.
-        why: String,
-    },
+    #[error(
+        "sandbox layer {layer} is not available: {0} (--sandbox auto goes on without it)",
+        layer = .0.layer()
+    )]
+    Missing(Refused),
     /// The run was interrupted: nothing more is started.
     #[error("interrupted by {}: no process is started", interrupt::name(*.0))]
     Interrupted(i32),
@@ -158,7 +182,7 @@ impl Sandbox {
         let cgroup = match Cgroup::create(self.tree) {
             Ok(c) => Some(c),
             Err(e) => {
-                self.missing(Layer::Cgroup, e.to_string())?;
+                self.missing(Refused::Cgroup(e))?;
                 None
             }
         };
@@ -167,7 +191,7 @@ impl Sandbox {
                 let seccomp = match seccomp::files() {
                     Ok(files) => files,
                     Err(e) => {
-                        self.missing(Layer::Seccomp, e.to_string())?;
+                        self.missing(Refused::Seccomp(e))?;
                         Vec::new()
                     }
                 };
@@ -189,7 +213,7 @@ impl Sandbox {
                 (c, true, seccomp)
             }
             Err(why) => {
-                self.missing(Layer::Namespaces, why)?;
+                self.missing(Refused::Namespaces(why))?;
                 (plain(true), false, Vec::new())
             }
         };
@@ -209,9 +233,10 @@ impl Sandbox {
 
     /// Under [`Mode::Strict`], the error for a missing layer; else says once per layer and process
     /// that it is missing.
-    fn missing(&self, layer: Layer, why: String) -> Result<(), SandboxError> {
+    fn missing(&self, why: Refused) -> Result<(), SandboxError> {
+        let layer = why.layer();
         if self.mode == Mode::Strict {
-            return Err(SandboxError::Missing { layer, why });
+            return Err(SandboxError::Missing(why));
         }
         static SAID: std::sync::Mutex<Vec<Layer>> = std::sync::Mutex::new(Vec::new());
         if let Ok(mut said) = SAID.lock()

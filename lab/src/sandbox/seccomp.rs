@@ -61,12 +61,12 @@ const NAMESPACE_FLAGS: &[libc::c_int] = &[
 #[non_exhaustive]
 pub enum SeccompError {
     /// The filter could not be compiled for this machine's architecture.
-    #[error("the system-call filter cannot be built for {arch}: {why}")]
+    #[error("the system-call filter cannot be built for {arch}: {source}")]
     Build {
         /// The architecture.
         arch: &'static str,
         /// What the compiler said.
-        why: String,
+        source: seccompiler::BackendError,
     },
     /// The compiled filter could not be handed over.
     #[error("the system-call filter cannot be handed over: {0}")]
@@ -76,8 +76,8 @@ pub enum SeccompError {
 /// The two filters, compiled: the refusals (`EPERM`) and `clone3` (`ENOSYS`).
 fn programs() -> Result<[BpfProgram; 2], SeccompError> {
     let arch = std::env::consts::ARCH;
-    let build = |why: String| SeccompError::Build { arch, why };
-    let target = TargetArch::try_from(arch).map_err(|e| build(e.to_string()))?;
+    let build = |source| SeccompError::Build { arch, source };
+    let target = TargetArch::try_from(arch).map_err(build)?;
     let mut refused: BTreeMap<i64, Vec<SeccompRule>> =
         REFUSED.iter().map(|&call| (call, Vec::new())).collect();
     let namespaces = NAMESPACE_FLAGS
@@ -93,13 +93,13 @@ fn programs() -> Result<[BpfProgram; 2], SeccompError> {
             SeccompRule::new(vec![condition])
         })
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| build(e.to_string()))?;
+        .map_err(build)?;
     refused.insert(libc::SYS_clone, namespaces);
     let errno = |e: i32| SeccompAction::Errno(e.unsigned_abs());
     let compile = |rules, action| {
         SeccompFilter::new(rules, SeccompAction::Allow, action, target)
             .and_then(BpfProgram::try_from)
-            .map_err(|e| build(e.to_string()))
+            .map_err(build)
     };
     let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
     Ok([
