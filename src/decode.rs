@@ -716,7 +716,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, "element count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 4);
-        let mut items = self.pool.array(capacity);
+        // A trace that does not keep the value holds one element at a time.
+        let mut items = self.pool.array(if T::KEEPS_VALUES { capacity } else { 1 });
         let typed = element_type != ContainerType::None;
         // Untraced, an untyped array's elements that are short plain strings (a string array's
         // every element) are read here: through `child`, each pays for the checks and the type
@@ -751,6 +752,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                     Admitted::Kept(item) => items.push(item),
                     Admitted::Dropped(item) => self.keep_dropped([item]),
                 }
+            }
+            if !T::KEEPS_VALUES {
+                items.clear();
             }
             i += 1;
         }
@@ -826,9 +830,24 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         self.trace
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 8);
+        let keys_typed = key_type != ContainerType::None;
+        if !T::KEEPS_VALUES {
+            // A trace that does not keep the value: each entry is read, its key's type checked
+            // as below, and dropped; no set of keys is built.
+            for i in 0..n {
+                let at = self.r.pos();
+                let (mut k, mut v) = (Variant::Nil, Variant::Nil);
+                self.child(depth + 1, Label::Text(format_args!("key {i}")), &mut k)?;
+                self.child(depth + 1, Label::Text(format_args!("value {i}")), &mut v)?;
+                if keys_typed {
+                    typed::admit(&key_type, k, self.profile).map_err(|u| self.unmodelled(at, u))?;
+                }
+            }
+            self.give_back(taken);
+            return Ok(Dictionary::typed(key_type, value_type, Vec::new()));
+        }
         let mut entries =
             EntrySet::in_buffer(self.pool.dictionary(capacity), KeyRules::of(self.profile));
-        let keys_typed = key_type != ContainerType::None;
         for i in 0..n {
             if entries.is_full() && self.r.left() < 8 {
                 // As for arrays: the input ends inside this entry.
@@ -1538,6 +1557,54 @@ mod tests {
         // the byte at text offset 1, input offset 8 + 1.
         let e = refused_by_46("040000000200000061c30000");
         assert_eq!((e.offset, e.kind), (9, K::BadUtf8 { at: 1 }));
+    }
+
+    #[test]
+    fn a_trace_that_keeps_no_values_sees_every_element_and_gets_empty_containers() {
+        // Array [5, 6, [7]] (4.x ids: Array 28, int 2).
+        let words: [u32; 10] = [28, 3, 2, 5, 2, 6, 28, 1, 2, 7];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        struct Watch(Vec<usize>);
+        impl Trace for Watch {
+            const ACTIVE: bool = true;
+            const KEEPS_VALUES: bool = false;
+            fn open(&mut self, offset: usize, _: std::fmt::Arguments<'_>) {
+                self.0.push(offset);
+            }
+            fn field(&mut self, _: usize, _: usize, _: &str, _: std::fmt::Arguments<'_>) {}
+            fn close(&mut self, _: usize) {}
+        }
+        let mut watch = Watch(Vec::new());
+        let opts = DecodeOptions::default();
+        let watched = decode_traced(&bytes, p("4.6"), opts, &mut watch).unwrap();
+        assert_eq!(watch.0, [8, 16, 24, 32]);
+        assert_eq!(watched.consumed, 40);
+        assert_eq!(watched.value, Variant::Array(Array::new(Vec::new())));
+        let kept = decode(&bytes, p("4.6"), opts).unwrap();
+        assert_eq!(
+            kept.value,
+            Variant::Array(Array::new(vec![
+                Variant::Int(5),
+                Variant::Int(6),
+                Variant::Array(Array::new(vec![Variant::Int(7)])),
+            ]))
+        );
+        // Dictionary {1: [2], 1: 3} (Dictionary 27): a repeated key, whose later value wins.
+        let words: [u32; 12] = [27, 2, 2, 1, 28, 1, 2, 2, 2, 1, 2, 3];
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mut watch = Watch(Vec::new());
+        let watched = decode_traced(&bytes, p("4.6"), opts, &mut watch).unwrap();
+        assert_eq!(watch.0, [8, 16, 24, 32, 40]);
+        assert_eq!(watched.consumed, 48);
+        assert_eq!(
+            watched.value,
+            Variant::Dictionary(Dictionary::new(Vec::new()))
+        );
+        let kept = decode(&bytes, p("4.6"), opts).unwrap();
+        assert_eq!(
+            kept.value,
+            Variant::Dictionary(Dictionary::new(vec![(Variant::Int(1), Variant::Int(3))]))
+        );
     }
 
     #[test]

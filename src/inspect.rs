@@ -182,6 +182,7 @@ fn write_rows<S: Sink>(
         line: Vec::with_capacity(S::BATCH + 4096),
         failed: None,
         last_header: (None, Vec::new()),
+        index: Counter::default(),
     };
     let result = decode_traced(bytes, profile, opts, &mut rows);
     rows.flush();
@@ -226,20 +227,77 @@ struct Rows<'a, S: Sink> {
     /// The last header row's bytes (as a little-endian word) and depth, and its text after the
     /// offset.
     last_header: (Option<(u32, usize)>, Vec<u8>),
+    /// The last element index written, in decimal: the next is nearly always one more.
+    index: Counter,
+}
+
+/// A number and its decimal digits, which counting up by one changes in place.
+#[derive(Default)]
+struct Counter {
+    value: Option<u64>,
+    /// The digits, right-aligned.
+    digits: [u8; 20],
+    /// How many of them are used.
+    len: usize,
+}
+
+impl Counter {
+    /// The decimal digits of `n`.
+    #[inline]
+    fn digits(&mut self, n: u64) -> &[u8] {
+        if self.value.is_some_and(|v| v.checked_add(1) == Some(n)) && self.step() {
+            self.value = Some(n);
+        } else {
+            let mut buffer = itoa::Buffer::new();
+            let text = buffer.format(n).as_bytes();
+            self.len = text.len();
+            self.digits[20 - self.len..].copy_from_slice(text);
+            self.value = Some(n);
+        }
+        &self.digits[20 - self.len..]
+    }
+
+    /// Adds one to the digits; `false` when that would need a new digit (the caller writes
+    /// them anew).
+    #[inline]
+    fn step(&mut self) -> bool {
+        for d in self.digits[20 - self.len..].iter_mut().rev() {
+            if *d == b'9' {
+                *d = b'0';
+            } else {
+                *d += 1;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// Each byte's two hex digits, byte `b` at `2 * b`.
+static HEX_PAIRS: [u8; 512] = {
+    let mut pairs = [0; 512];
+    let mut b = 0;
+    while b < 256 {
+        pairs[2 * b] = HEX[b >> 4];
+        pairs[2 * b + 1] = HEX[b & 15];
+        b += 1;
+    }
+    pairs
+};
+
 impl<S: Sink> Rows<'_, S> {
     /// Starts a row with its offset, as 8 hex digits or more.
+    #[inline]
     fn row_start(&mut self, offset: usize) {
         match u32::try_from(offset) {
             Ok(o) => {
-                // Eight digits and the space, appended at once.
+                // Eight digits and the space, appended at once, two digits a byte.
                 let mut digits = [b' '; 9];
                 for (i, b) in o.to_be_bytes().into_iter().enumerate() {
-                    digits[2 * i] = HEX[usize::from(b >> 4)];
-                    digits[2 * i + 1] = HEX[usize::from(b & 15)];
+                    let pair = &HEX_PAIRS[2 * usize::from(b)..][..2];
+                    digits[2 * i..2 * i + 2].copy_from_slice(pair);
                 }
                 self.line.extend_from_slice(&digits);
             }
@@ -252,17 +310,19 @@ impl<S: Sink> Rows<'_, S> {
     }
 
     /// A row for a nested value: its offset, and its label (what `label` appends) indented.
+    #[inline]
     fn open_row(&mut self, offset: usize, label: impl FnOnce(&mut Vec<u8>)) {
         if self.failed.is_none() {
             self.row_start(offset);
-            pad(&mut self.line, 0, BYTES_WIDTH + 1);
-            self.indent();
+            // The empty bytes column, its space and the indent at once.
+            pad(&mut self.line, 0, BYTES_WIDTH + 1 + 2 * self.depth);
             label(&mut self.line);
             self.finish_row();
         }
         self.depth += 1;
     }
 
+    #[inline]
     fn finish_row(&mut self) {
         self.line.push(b'\n');
         if self.line.len() > S::BATCH {
@@ -361,9 +421,17 @@ fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
 }
 
 /// Appends spaces to make something `width` characters wide of which `used` are written.
+#[inline]
 fn pad(line: &mut Vec<u8>, used: usize, width: usize) {
-    line.resize(line.len() + width.saturating_sub(used), b' ');
+    let n = width.saturating_sub(used);
+    match SPACES.get(..n) {
+        Some(spaces) => line.extend_from_slice(spaces),
+        None => line.resize(line.len() + n, b' '),
+    }
 }
+
+/// Spaces enough for the widest column and some indent, copied rather than filled.
+static SPACES: [u8; 128] = [b' '; 128];
 
 /// Characters in `s`.
 fn width(s: &str) -> usize {
@@ -376,17 +444,22 @@ fn width(s: &str) -> usize {
 
 impl<S: Sink> Trace for Rows<'_, S> {
     const ACTIVE: bool = true;
+    // The rows are all inspect makes: the value decoded is not kept.
+    const KEEPS_VALUES: bool = false;
 
     fn open(&mut self, offset: usize, label: fmt::Arguments<'_>) {
         self.open_row(offset, |line| push_args(line, label));
     }
 
     fn open_element(&mut self, offset: usize, index: usize) {
-        self.open_row(offset, |line| {
-            line.push(b'[');
-            push_decimal(line, index as u64);
-            line.push(b']');
-        });
+        let digits = self.index.digits(index as u64);
+        // The borrow of the digits ends before the row is made: copied out, at most 20 bytes.
+        let mut label = [0u8; 22];
+        label[0] = b'[';
+        label[1..=digits.len()].copy_from_slice(digits);
+        label[digits.len() + 1] = b']';
+        let label = &label[..digits.len() + 2];
+        self.open_row(offset, |line| line.extend_from_slice(label));
     }
 
     fn text(&mut self, start: usize, end: usize, name: &str, text: &Text) {
@@ -547,6 +620,17 @@ mod tests {
             inputs.push((godot46, bytes));
         }
         inputs
+    }
+
+    #[test]
+    fn the_index_counter_writes_what_display_writes() {
+        let mut c = Counter::default();
+        let ns = (0..=10_010u64)
+            .chain([7, 8, 99, 100, 5, u64::MAX - 1, u64::MAX, 0, 1])
+            .chain(999_999..=1_000_001);
+        for n in ns {
+            assert_eq!(c.digits(n), n.to_string().as_bytes(), "{n}");
+        }
     }
 
     #[test]

@@ -16,6 +16,12 @@ pub trait Trace {
     /// `gdmarshal::properties::check_traced_agrees` checks that both ways decode alike.
     const ACTIVE: bool;
 
+    /// Whether the caller keeps the value decoded. A trace that only watches the bytes (the rows
+    /// of [`crate::inspect`]) says `false`: each element of an Array and each entry of a
+    /// Dictionary is then dropped once it has been traced, so the value returned holds its
+    /// containers empty, and a huge one costs the memory of one element rather than of all.
+    const KEEPS_VALUES: bool = true;
+
     /// A nested value starts at `offset`; `label` says what it is to its parent (`[3]`, `key`, ...).
     fn open(&mut self, offset: usize, label: fmt::Arguments<'_>);
 
