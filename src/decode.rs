@@ -831,23 +831,11 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             .field(start, start + 4, "entry count", format_args!("{n}"));
         let (capacity, taken) = self.reserve(n, 8);
         let keys_typed = key_type != ContainerType::None;
-        if !T::KEEPS_VALUES {
-            // A trace that does not keep the value: each entry is read, its key's type checked
-            // as below, and dropped; no set of keys is built.
-            for i in 0..n {
-                let at = self.r.pos();
-                let (mut k, mut v) = (Variant::Nil, Variant::Nil);
-                self.child(depth + 1, Label::Text(format_args!("key {i}")), &mut k)?;
-                self.child(depth + 1, Label::Text(format_args!("value {i}")), &mut v)?;
-                if keys_typed {
-                    typed::admit(&key_type, k, self.profile).map_err(|u| self.unmodelled(at, u))?;
-                }
-            }
-            self.give_back(taken);
-            return Ok(Dictionary::typed(key_type, value_type, Vec::new()));
-        }
+        // A trace that does not keep the value holds one entry at a time, and builds no set of
+        // keys.
+        let room = if T::KEEPS_VALUES { capacity } else { 1 };
         let mut entries =
-            EntrySet::in_buffer(self.pool.dictionary(capacity), KeyRules::of(self.profile));
+            EntrySet::in_buffer(self.pool.dictionary(room), KeyRules::of(self.profile));
         for i in 0..n {
             if entries.is_full() && self.r.left() < 8 {
                 // As for arrays: the input ends inside this entry.
@@ -867,8 +855,11 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 if let Some((k, v)) = dropped {
                     self.keep_dropped([k, v]);
                 }
-            } else {
+            } else if T::KEEPS_VALUES {
                 entries.settle_last();
+            }
+            if !T::KEEPS_VALUES {
+                entries.clear();
             }
         }
         self.give_back(taken);

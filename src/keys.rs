@@ -451,6 +451,14 @@ impl EntrySet {
         })
     }
 
+    /// Drops every entry: for a decoder that keeps no value and so holds at most one entry,
+    /// which has built no index.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        debug_assert!(self.index.is_none());
+        self.entries.clear();
+    }
+
     /// The entries in order.
     pub fn into_entries(self) -> Vec<(Variant, Variant)> {
         self.entries
