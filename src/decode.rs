@@ -152,6 +152,15 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         Ok(v)
     }
 
+    /// A signed 32-bit field (an integer vector's component), traced as the number it is.
+    fn i32(&mut self, name: &'static str) -> R<i32> {
+        let start = self.r.pos();
+        let v = self.r.u32(name)? as i32;
+        self.trace
+            .field(start, start + 4, name, format_args!("{v}"));
+        Ok(v)
+    }
+
     /// The capacity to start a container claiming `n` elements of at least `min_size` input
     /// bytes each with, and the budget it takes. The capacity is no more than the bytes left and
     /// the budget of the containers open allow, and at least one element when there is any: the
@@ -288,7 +297,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             Shape::Ints(_) => {
                 let mut v = I32s::new();
                 for name in ty.info().fields {
-                    v.push(self.u32(name)? as i32);
+                    v.push(self.i32(name)?);
                 }
                 put(
                     out,
@@ -1251,6 +1260,30 @@ mod tests {
                 "00000000 05 00 00 00 header Vector2 (id 5), flags 0x0",
                 "00000004 00 00 c0 3f x 1.5",
                 "00000008 00 00 10 c0 y -2.25",
+            ]
+        );
+    }
+
+    #[test]
+    fn inspect_shows_integer_vector_components_signed() {
+        // Vector2i(3, -3) and Rect2i(-1, 0, 2, -2147483648): the components are int32 in
+        // marshalls.cpp, and decode gives them signed; inspect's rows agree.
+        assert_eq!(
+            dump("0600000003000000fdffffff"),
+            [
+                "00000000 06 00 00 00 header Vector2i (id 6), flags 0x0",
+                "00000004 03 00 00 00 x 3",
+                "00000008 fd ff ff ff y -3",
+            ]
+        );
+        assert_eq!(
+            dump("08000000ffffffff000000000200000000000080"),
+            [
+                "00000000 08 00 00 00 header Rect2i (id 8), flags 0x0",
+                "00000004 ff ff ff ff position.x -1",
+                "00000008 00 00 00 00 position.y 0",
+                "0000000c 02 00 00 00 size.x 2",
+                "00000010 00 00 00 80 size.y -2147483648",
             ]
         );
     }
