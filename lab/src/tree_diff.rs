@@ -78,13 +78,18 @@ fn holds_nodes(v: &Value) -> bool {
     }
 }
 
-/// The width in bytes of the floats a leaf type's components are, as the profile writes them.
-fn float_width(ty: &str, profile: Profile) -> usize {
-    match ty {
-        "float" | "PackedFloat64Array" => 8,
-        "Color" | "PackedColorArray" | "PackedFloat32Array" => 4,
-        _ if profile.wide_reals() => 8,
-        _ => 4,
+/// The width in bytes of the floats a leaf type's components are, as the profile writes them;
+/// `None` for a type whose components are not floats (ints, bools, strings): their differences
+/// are shown as the numbers or text they are, with no bit patterns.
+fn float_width(ty: &str, profile: Profile) -> Option<usize> {
+    use gdmarshal::types::{Element, Shape};
+    let real = if profile.wide_reals() { 8 } else { 4 };
+    match VariantType::from_name(ty)?.shape() {
+        // A float is written as an f64 when it needs it; tagged JSON holds it as one.
+        Shape::Float | Shape::Packed(Element::F64) => Some(8),
+        Shape::Color | Shape::Packed(Element::Color | Element::F32) => Some(4),
+        Shape::Reals(_) | Shape::Packed(Element::Reals(_)) => Some(real),
+        _ => None,
     }
 }
 
@@ -109,7 +114,7 @@ fn spelled_bits((b, width): (u64, usize)) -> String {
 }
 
 /// Two components of a leaf node: equal as numbers (floats by bits, integers by value)?
-fn same_component(a: &Value, b: &Value, width: usize) -> bool {
+fn same_component(a: &Value, b: &Value, width: Option<usize>) -> bool {
     if a == b {
         return true;
     }
@@ -121,17 +126,19 @@ fn same_component(a: &Value, b: &Value, width: usize) -> bool {
     if let (Some(x), Some(y)) = (int(a), int(b)) {
         return x == y;
     }
-    match (
-        a.as_str().and_then(|s| bits(s, width)),
-        b.as_str().and_then(|s| bits(s, width)),
-    ) {
+    match (float_bits(a, width), float_bits(b, width)) {
         (Some(x), Some(y)) => x.0 == y.0 && x.1 == y.1,
         _ => false,
     }
 }
 
+/// The bits of a component of a float type (`width` given), spelled as a string token.
+fn float_bits(v: &Value, width: Option<usize>) -> Option<(u64, usize)> {
+    bits(v.as_str()?, width?)
+}
+
 /// Inside a leaf node known to differ: the first component that differs by value.
-fn component(a: &Value, b: &Value, path: &str, width: usize) -> Option<NodeDiff> {
+fn component(a: &Value, b: &Value, path: &str, width: Option<usize>) -> Option<NodeDiff> {
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => {
             for (i, (v, w)) in x.iter().zip(y).enumerate() {
@@ -161,10 +168,7 @@ fn component(a: &Value, b: &Value, path: &str, width: usize) -> Option<NodeDiff>
         }
         _ if same_component(a, b, width) => None,
         _ => {
-            let both = (
-                a.as_str().and_then(|s| bits(s, width)),
-                b.as_str().and_then(|s| bits(s, width)),
-            );
+            let both = (float_bits(a, width), float_bits(b, width));
             Some(NodeDiff {
                 path: path.to_string(),
                 expected: shown(a),
@@ -341,5 +345,34 @@ mod tests {
         )
         .unwrap();
         assert_eq!(long.path, "$.value (length 1 vs 0)");
+    }
+
+    #[test]
+    fn a_wrong_int_is_shown_as_the_number_it_is_without_bits() {
+        let i = |x: &str| json!({"type": "int", "value": x});
+        for (a, b) in [("2147483648", "-2147483648"), ("2147483646", "2147483647")] {
+            let d = first_value_difference(&i(a), &i(b), p46()).unwrap();
+            assert_eq!(
+                d.to_string(),
+                format!("$.value: engine \"{a}\", got \"{b}\"")
+            );
+        }
+        let v = |y: &str| json!({"type": "Vector2i", "value": ["1", y]});
+        let d = first_value_difference(&v("-3"), &v("4294967293"), p46()).unwrap();
+        assert_eq!((d.path.as_str(), d.bits), ("$.value[1]", None));
+        let packed = |x: &str| json!({"type": "PackedInt64Array", "value": [x]});
+        let d = first_value_difference(&packed("1"), &packed("2"), p46()).unwrap();
+        assert_eq!(d.bits, None);
+        // A float's components still carry their bits; a double build's real_t is 8 bytes.
+        let c = |x: &str| json!({"type": "Color", "value": ["1", "1", "1", x]});
+        let d = first_value_difference(&c("1"), &c("0.5"), p46()).unwrap();
+        assert_eq!(d.bits, Some(("0x3f800000".into(), "0x3f000000".into())));
+        let v = |x: &str| json!({"type": "Vector2", "value": ["1", x]});
+        let double: Profile = "4.6-double".parse().unwrap();
+        let d = first_value_difference(&v("1"), &v("0.5"), double).unwrap();
+        assert_eq!(
+            d.bits,
+            Some(("0x3ff0000000000000".into(), "0x3fe0000000000000".into()))
+        );
     }
 }
