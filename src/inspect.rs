@@ -181,7 +181,7 @@ fn write_rows<S: Sink>(
         depth: 0,
         line: Vec::with_capacity(S::BATCH + 4096),
         failed: None,
-        last_header: (None, Vec::new()),
+        last_header: (None, HeaderText::default()),
         index: Counter::default(),
     };
     let result = decode_traced(bytes, profile, opts, &mut rows);
@@ -226,42 +226,90 @@ struct Rows<'a, S: Sink> {
     failed: Option<S::Error>,
     /// The last header row's bytes (as a little-endian word) and depth, and its text after the
     /// offset.
-    last_header: (Option<(u32, usize)>, Vec<u8>),
+    last_header: (Option<(u32, usize)>, HeaderText),
     /// The last element index written, in decimal: the next is nearly always one more.
     index: Counter,
 }
 
-/// A number and its decimal digits, which counting up by one changes in place.
-#[derive(Default)]
-struct Counter {
-    value: Option<u64>,
-    /// The digits, right-aligned.
-    digits: [u8; 20],
-    /// How many of them are used.
+/// A header row's text after its offset, kept in a block of fixed size: appending it is one copy
+/// of a size the compiler knows (no call to `memcpy`), then a cut to its length.
+struct HeaderText {
+    block: [u8; HEADER_BLOCK],
     len: usize,
 }
 
-impl Counter {
-    /// The decimal digits of `n`.
+/// The longest header row text kept (the widest, a typed container's at some depth, is ~100).
+const HEADER_BLOCK: usize = 128;
+
+impl Default for HeaderText {
+    fn default() -> HeaderText {
+        HeaderText {
+            block: [b' '; HEADER_BLOCK],
+            len: 0,
+        }
+    }
+}
+
+impl HeaderText {
+    /// Keeps `text`; `false` when it is too long to keep.
+    fn set(&mut self, text: &[u8]) -> bool {
+        let Some(to) = self.block.get_mut(..text.len()) else {
+            return false;
+        };
+        to.copy_from_slice(text);
+        self.len = text.len();
+        true
+    }
+
     #[inline]
-    fn digits(&mut self, n: u64) -> &[u8] {
-        if self.value.is_some_and(|v| v.checked_add(1) == Some(n)) && self.step() {
-            self.value = Some(n);
-        } else {
+    fn append_to(&self, line: &mut Vec<u8>) {
+        let end = line.len() + self.len;
+        line.extend_from_slice(&self.block);
+        line.truncate(end);
+    }
+}
+
+/// An element's label `[n]` in a block of fixed size (the rest unused), whose digits counting
+/// up by one changes in place.
+struct Counter {
+    value: Option<u64>,
+    /// `[`, the digits, `]`.
+    block: [u8; 22],
+    /// How many digits.
+    len: usize,
+}
+
+impl Default for Counter {
+    fn default() -> Counter {
+        Counter {
+            value: None,
+            block: [b' '; 22],
+            len: 0,
+        }
+    }
+}
+
+impl Counter {
+    /// The block holding `[n]` at its start, and the label's length.
+    #[inline]
+    fn label(&mut self, n: u64) -> (&[u8; 22], usize) {
+        if !(self.value.is_some_and(|v| v.checked_add(1) == Some(n)) && self.step()) {
             let mut buffer = itoa::Buffer::new();
             let text = buffer.format(n).as_bytes();
             self.len = text.len();
-            self.digits[20 - self.len..].copy_from_slice(text);
-            self.value = Some(n);
+            self.block[0] = b'[';
+            self.block[1..=self.len].copy_from_slice(text);
+            self.block[self.len + 1] = b']';
         }
-        &self.digits[20 - self.len..]
+        self.value = Some(n);
+        (&self.block, self.len + 2)
     }
 
     /// Adds one to the digits; `false` when that would need a new digit (the caller writes
     /// them anew).
     #[inline]
     fn step(&mut self) -> bool {
-        for d in self.digits[20 - self.len..].iter_mut().rev() {
+        for d in self.block[1..=self.len].iter_mut().rev() {
             if *d == b'9' {
                 *d = b'0';
             } else {
@@ -424,14 +472,18 @@ fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
 #[inline]
 fn pad(line: &mut Vec<u8>, used: usize, width: usize) {
     let n = width.saturating_sub(used);
-    match SPACES.get(..n) {
-        Some(spaces) => line.extend_from_slice(spaces),
-        None => line.resize(line.len() + n, b' '),
+    if n <= SPACES.len() {
+        // A copy of a size the compiler knows, then a cut: cheaper than a copy of `n`.
+        let end = line.len() + n;
+        line.extend_from_slice(&SPACES);
+        line.truncate(end);
+    } else {
+        line.resize(line.len() + n, b' ');
     }
 }
 
 /// Spaces enough for the widest column and some indent, copied rather than filled.
-static SPACES: [u8; 128] = [b' '; 128];
+static SPACES: [u8; 64] = [b' '; 64];
 
 /// Characters in `s`.
 fn width(s: &str) -> usize {
@@ -452,14 +504,15 @@ impl<S: Sink> Trace for Rows<'_, S> {
     }
 
     fn open_element(&mut self, offset: usize, index: usize) {
-        let digits = self.index.digits(index as u64);
-        // The borrow of the digits ends before the row is made: copied out, at most 20 bytes.
-        let mut label = [0u8; 22];
-        label[0] = b'[';
-        label[1..=digits.len()].copy_from_slice(digits);
-        label[digits.len() + 1] = b']';
-        let label = &label[..digits.len() + 2];
-        self.open_row(offset, |line| line.extend_from_slice(label));
+        let (block, len) = self.index.label(index as u64);
+        // Copied out (the borrow of the counter ends before the row is made).
+        let label = *block;
+        self.open_row(offset, |line| {
+            // The whole block (a size the compiler knows), then cut to the label's length.
+            let end = line.len() + len;
+            line.extend_from_slice(&label);
+            line.truncate(end);
+        });
     }
 
     fn text(&mut self, start: usize, end: usize, name: &str, text: &Text) {
@@ -493,7 +546,7 @@ impl<S: Sink> Trace for Rows<'_, S> {
             .map(|four| (u32::from_le_bytes(four), self.depth));
         if self.failed.is_none() && key.is_some() && self.last_header.0 == key {
             self.row_start(start);
-            self.line.extend_from_slice(&self.last_header.1);
+            self.last_header.1.append_to(&mut self.line);
             self.finish_row();
             return;
         }
@@ -509,9 +562,9 @@ impl<S: Sink> Trace for Rows<'_, S> {
         // row is still in the buffer.
         if key.is_some() && start <= u32::MAX as usize && self.line.len() > row + 9 {
             let text = &self.line[row + 9..self.line.len() - 1];
-            self.last_header.0 = key;
-            self.last_header.1.clear();
-            self.last_header.1.extend_from_slice(text);
+            if self.last_header.1.set(text) {
+                self.last_header.0 = key;
+            }
         }
     }
 
@@ -629,7 +682,8 @@ mod tests {
             .chain([7, 8, 99, 100, 5, u64::MAX - 1, u64::MAX, 0, 1])
             .chain(999_999..=1_000_001);
         for n in ns {
-            assert_eq!(c.digits(n), n.to_string().as_bytes(), "{n}");
+            let (block, len) = c.label(n);
+            assert_eq!(&block[..len], format!("[{n}]").as_bytes(), "{n}");
         }
     }
 
