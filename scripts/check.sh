@@ -21,7 +21,9 @@ echo
 echo "== conformance runner: the codec as a testee, and the Python example, per engine version"
 for v in 3.2 3.6 4.6 4.6-double; do
   ./target/release/gdmarshal conform --testee "./target/release/gdmarshal testee" --godot "$v" | tail -1 | sed "s/^/$v own codec: /" || status=1
-  ./target/release/gdmarshal conform --testee "python3 testees/python/gdmarshal_testee.py" --godot "$v" | tail -1 | sed "s/^/$v python example: /" || status=1
+  # The example claims no double-precision build: its 4.6-double run judges nothing, by design.
+  partial=(); [ "$v" = 4.6-double ] && partial=(--allow-partial)
+  ./target/release/gdmarshal conform --testee "python3 testees/python/gdmarshal_testee.py" --godot "$v" "${partial[@]}" | tail -1 | sed "s/^/$v python example: /" || status=1
 done
 echo
 echo "== codec against vectors written just now by each engine"

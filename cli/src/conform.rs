@@ -166,6 +166,10 @@ pub struct ConformArgs {
     /// Print the expected-failure list that would make this run pass, instead of the report.
     #[arg(long)]
     print_expect_fail: bool,
+    /// Accept a run that judged fewer than 10% of the cases selected (not claimed by the testee,
+    /// or skipped by it); without it such a run exits 2, since it shows nothing.
+    #[arg(long)]
+    allow_partial: bool,
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -360,19 +364,33 @@ fn run(a: &ConformArgs) -> ExitCode {
         }
     };
     warn_about(&result, a);
+    let partial = result.too_few_judged().filter(|_| !a.allow_partial);
     let code = if let Some(code) = super::interrupted_code() {
         code
-    } else if result.passed() {
-        ExitCode::SUCCESS
-    } else {
+    } else if !result.passed() {
         ExitCode::from(EXIT_FOUND)
+    } else if partial.is_some() {
+        // Nothing wrong was found, but too little was asked to call it a pass.
+        ExitCode::from(super::EXIT_TROUBLE)
+    } else {
+        ExitCode::SUCCESS
+    };
+    // Said last, below the report, when it decides the exit status.
+    let say_partial = || {
+        if let Some(p) = partial.as_ref().filter(|_| result.passed()) {
+            eprintln!("gdmarshal: {p}");
+        }
     };
     if a.print_expect_fail {
         let _ = write_stdout(conform::expect_fail_list(&result).as_bytes());
+        say_partial();
         return code;
     }
     match write_report(&result, a, &replay_flags(a, seed)) {
-        Ok(()) => code,
+        Ok(()) => {
+            say_partial();
+            code
+        }
         Err(e) => fail(e),
     }
 }

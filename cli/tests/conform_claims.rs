@@ -65,7 +65,25 @@ fn total(report: &Value, what: &str) -> u64 {
 
 #[test]
 fn a_testee_declaring_only_4_run_against_3_6_is_skipped_with_a_clear_line() {
+    // Nothing judged: the run shows nothing, and says so with exit status 2.
     let o = conform(&wrong("versions 4"), "3.6", &["--skip", NO_STRESS]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{out}{err}");
+    let said = err.lines().last().unwrap_or_default();
+    assert!(
+        said.starts_with("gdmarshal: only 0 of the ")
+            && said.ends_with(
+                " not claimed by the testee (its handshake does not declare this Godot version), \
+                 0 skipped by it; --allow-partial accepts such a run"
+            ),
+        "{err}"
+    );
+    // Accepted as partial, it passes with every case not claimed.
+    let o = conform(
+        &wrong("versions 4"),
+        "3.6",
+        &["--skip", NO_STRESS, "--allow-partial"],
+    );
     let (out, err) = (stdout(&o), stderr(&o));
     assert_eq!(o.status.code(), Some(0), "{out}{err}");
     assert!(
@@ -94,6 +112,7 @@ fn a_testee_declaring_only_4_run_against_3_6_is_skipped_with_a_clear_line() {
         "3.6",
         &[
             "--probe-undeclared",
+            "--allow-partial",
             "--format",
             "json",
             "--skip",
@@ -107,6 +126,36 @@ fn a_testee_declaring_only_4_run_against_3_6_is_skipped_with_a_clear_line() {
         report["probed"]["pass"].as_u64().unwrap() > 200,
         "{report:#}"
     );
+}
+
+/// A testee that claims only a few of the cases selected (ints, of every 4.6 case) judges too few
+/// to say anything; one that claims most of them passes.
+#[test]
+fn a_run_judging_under_a_tenth_of_its_cases_exits_2_unless_allowed() {
+    let env = [("GDMARSHAL_TESTEE_TYPES", "int")];
+    let o = conform_env(
+        &wrong("float-spelling"),
+        "4.6",
+        &["--skip", NO_STRESS],
+        &env,
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{}{err}", stdout(&o));
+    assert!(err.contains("% must be): "), "{err}");
+    assert!(
+        !err.contains("does not declare this Godot version"),
+        "{err}"
+    );
+    let allowed = ["--skip", NO_STRESS, "--allow-partial"];
+    let o = conform_env(&wrong("float-spelling"), "4.6", &allowed, &env);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = conform_env(
+        &wrong("float-spelling"),
+        "4.6",
+        &["--run", "encode/int/*"],
+        &env,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
 #[test]

@@ -351,6 +351,47 @@ impl Conformance {
     pub fn claims_version(&self) -> bool {
         claims_version(&self.hello, self.profile)
     }
+
+    /// Whether the run judged enough of its cases to say anything: `None` when at least
+    /// [`MIN_JUDGED_PERCENT`] of the cases selected were judged (answered and compared, rightly
+    /// or not); else what kept the others from being judged. A testee that claims nothing of
+    /// the version, or skips every case, would otherwise pass having shown nothing.
+    pub fn too_few_judged(&self) -> Option<TooFewJudged> {
+        let t = report::totals(self);
+        let judged = t.cases - t.skipped - t.unclaimed;
+        (t.cases > 0 && judged * 100 < t.cases * MIN_JUDGED_PERCENT).then(|| TooFewJudged {
+            judged,
+            selected: t.cases,
+            unclaimed: t.unclaimed,
+            skipped: t.skipped,
+            version_claimed: self.claims_version(),
+        })
+    }
+}
+
+/// The share of the cases selected, in percent, that a run must judge (`--allow-partial` accepts
+/// fewer).
+pub const MIN_JUDGED_PERCENT: usize = 10;
+
+/// A run that judged fewer than [`MIN_JUDGED_PERCENT`] of its cases, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "only {judged} of the {selected} cases selected were judged (at least {MIN_JUDGED_PERCENT}% \
+     must be): {unclaimed} not claimed by the testee{}, {skipped} skipped by it; \
+     --allow-partial accepts such a run",
+    if *version_claimed { "" } else { " (its handshake does not declare this Godot version)" }
+)]
+pub struct TooFewJudged {
+    /// Cases answered and compared (passed, failed or expected to fail).
+    pub judged: usize,
+    /// Cases selected by `--run`, `--skip` and `--direction`.
+    pub selected: usize,
+    /// Cases outside the testee's claims.
+    pub unclaimed: usize,
+    /// Cases the testee answered `skipped`, or with no engine answer to compare.
+    pub skipped: usize,
+    /// Whether the handshake declares the run's Godot version.
+    pub version_claimed: bool,
 }
 
 impl Case {
