@@ -586,7 +586,8 @@ fn expected_failures_are_strict_and_the_runner_prints_the_list_that_passes() {
         "4.6",
         &["--print-expect-fail", "--skip", "*/stress/**"],
     );
-    assert_eq!(list.status.code(), Some(1));
+    // The list is written: the command did what it was asked, though the run failed.
+    assert_eq!(list.status.code(), Some(0));
     let list = stdout(&list);
     assert!(list.contains("4.6.3.stable encode/float/one "), "{list}");
     let (_dir, path) = temp("expect.txt", &list);

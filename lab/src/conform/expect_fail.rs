@@ -103,14 +103,7 @@ pub fn expect_fail_list(c: &Conformance) -> String {
     for x in &c.cases {
         // A case not run is no difference to expect: the run stopped before it.
         if matches!(x.result.settled, Settled::Fail(_)) && !x.not_run {
-            let reason: String = x
-                .message
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .take(120)
-                .collect();
+            let reason = reason_of(&x.message);
             out.push_str(&format!(
                 "{} {} {}\n",
                 globset::escape(&c.engine),
@@ -120,4 +113,46 @@ pub fn expect_fail_list(c: &Conformance) -> String {
         }
     }
     out
+}
+
+/// The longest reason written for a failing case, in characters.
+const REASON_CHARS: usize = 120;
+
+/// A failing case's reason: the first line of its message, cut to at most [`REASON_CHARS`]
+/// characters at a space (never inside a number or a run of hex), with `…` where it was cut.
+fn reason_of(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("");
+    if line.chars().count() <= REASON_CHARS {
+        return line.to_string();
+    }
+    // Room for the ellipsis.
+    let limit = line
+        .char_indices()
+        .nth(REASON_CHARS - 1)
+        .map_or(line.len(), |(i, _)| i);
+    let cut = line[..limit].rfind(' ').unwrap_or(limit);
+    format!("{}…", line[..cut].trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_reason_is_cut_at_a_space_and_says_so() {
+        let hex = "0a".repeat(40);
+        let message = format!("decode: engine bytes {hex}, got bytes {hex}\nsecond line");
+        let reason = reason_of(&message);
+        assert_eq!(reason, format!("decode: engine bytes {hex}, got bytes…"));
+        assert!(reason.chars().count() <= REASON_CHARS);
+        assert_eq!(reason_of("short\nmore"), "short");
+        let exact = "x".repeat(REASON_CHARS);
+        assert_eq!(reason_of(&exact), exact);
+        // One word longer than the limit is cut inside it, as nothing else can be.
+        let word = "y".repeat(REASON_CHARS + 5);
+        assert_eq!(
+            reason_of(&word),
+            format!("{}…", "y".repeat(REASON_CHARS - 1))
+        );
+    }
 }
