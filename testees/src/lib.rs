@@ -87,7 +87,7 @@ pub const KITS: &[Kit] = &[
     },
     Kit {
         lang: "csharp",
-        needs: ".NET 8 SDK (or Mono's mcs: see GdmarshalTestee.cs)",
+        needs: ".NET 8 SDK, or Mono's mcs (README.md gives both ways)",
         build: &["dotnet build -c Release"],
         testee: "dotnet bin/Release/net8.0/GdmarshalTestee.dll",
         files: &[
@@ -101,6 +101,7 @@ pub const KITS: &[Kit] = &[
                 include_str!("../csharp/GdmarshalTestee.csproj"),
             ),
             (".gitignore", include_str!("../csharp/.gitignore")),
+            ("README.md", include_str!("../csharp/README.md")),
         ],
     },
     Kit {
