@@ -496,3 +496,60 @@ fn a_hanging_testee_is_killed_with_what_it_started() {
     }
     assert!(gone, "the testee's background process {pid} still runs");
 }
+
+/// `--testee` is run by `sh -c` as written: a variable set before the command and a `cd` first
+/// work as in a shell.
+#[test]
+fn a_testee_command_may_set_variables_and_change_folder_first() {
+    let o = conform(
+        &format!("GDMARSHAL_TESTEE_TYPES=int {}", wrong("float-spelling")),
+        "4.6",
+        &["--run", "encode/int/*"],
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", stderr(&o));
+    assert!(out.contains("types claimed: int\n"), "{out}");
+    let o = conform(
+        "cd tests/testees && python3 wrong.py float-spelling",
+        "4.6",
+        &["--run", "encode/int/*"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+}
+
+/// A failing case's replay line sets in its testee command the variables the run passed with
+/// `--testee-env`, so that it fails again as the run did, in an environment without them.
+#[test]
+fn a_replay_line_carries_the_variables_passed_to_the_testee() {
+    let env = [("GDMARSHAL_TESTEE_TYPES", "Nil,bool,int,float,String")];
+    let o = conform_env(&wrong("float64"), "4.6", &["--run", "encode/float/*"], &env);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    let replay = out
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("replay: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        replay.starts_with(
+            "gdmarshal conform --testee 'GDMARSHAL_TESTEE_TYPES=Nil,bool,int,float,String \
+             python3 tests/testees/wrong.py float64' --godot 4.6"
+        ),
+        "{replay}"
+    );
+    // Run as written, by a shell, with the variable gone from the environment.
+    let bin = Path::new(common::BIN).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let again = Group::spawn(
+        common::command("sh")
+            .current_dir(root())
+            .env_remove("GDMARSHAL_TESTEE_TYPES")
+            .env("PATH", path)
+            .args(["-c", replay])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    )
+    .wait_with_output();
+    let out = stdout(&again);
+    assert_eq!(again.status.code(), Some(1), "{out}{}", stderr(&again));
+    assert!(out.contains("types claimed: Nil, bool, int, float, String\n"), "{out}");
+}

@@ -155,6 +155,7 @@ mod tests {
                 max_json_depth: None,
             },
             command: "t".into(),
+            testee_env: Vec::new(),
             engine: "4.6.3.stable".into(),
             corpus: String::new(),
             profile: Profile::new(Family::Godot4, 6),

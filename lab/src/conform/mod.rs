@@ -317,6 +317,9 @@ pub struct Conformance {
     pub hello: Hello,
     /// The testee command.
     pub command: String,
+    /// The variables of the runner's environment passed to the testee (`--testee-env`) that were
+    /// set, with their values: a replay line sets them in its testee command.
+    pub testee_env: Vec<(String, String)>,
     /// The engine version of the corpus.
     pub engine: String,
     /// Where the expected answers came from ([`Options::corpus`]).
@@ -673,6 +676,12 @@ fn assemble(
     Conformance {
         hello,
         command: o.testee.clone(),
+        testee_env: o
+            .limits
+            .env
+            .iter()
+            .filter_map(|name| Some((name.clone(), std::env::var(name).ok()?)))
+            .collect(),
         engine: corpus.entry.version.clone(),
         corpus: o.corpus.clone(),
         profile: corpus.profile,

@@ -33,10 +33,17 @@ pub fn shell_quote(s: &str) -> String {
 }
 
 /// The command that replays one case; `extra` are further options to repeat (e.g. `--corpus`).
+/// The variables the run passed to the testee are set in its command (`NAME=value CMD`), so the
+/// replay needs no environment of its own.
 pub fn replay(c: &Conformance, name: &str, extra: &str) -> String {
+    let mut testee = String::new();
+    for (k, v) in &c.testee_env {
+        testee.push_str(&format!("{k}={} ", shell_quote(v)));
+    }
+    testee.push_str(&c.command);
     format!(
         "gdmarshal conform --testee {} --godot {}{extra} --run {}",
-        shell_quote(&c.command),
+        shell_quote(&testee),
         c.profile,
         shell_quote(&globset::escape(name))
     )
