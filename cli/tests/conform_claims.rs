@@ -531,8 +531,8 @@ fn a_replay_line_carries_the_variables_passed_to_the_testee() {
         .unwrap_or_else(|| panic!("{out}"));
     assert!(
         replay.starts_with(
-            "gdmarshal conform --testee 'GDMARSHAL_TESTEE_TYPES=Nil,bool,int,float,String \
-             python3 tests/testees/wrong.py float64' --godot 4.6"
+            "gdmarshal conform --testee \"GDMARSHAL_TESTEE_TYPES='Nil,bool,int,float,String' \
+             python3 tests/testees/wrong.py float64\" --godot 4.6"
         ),
         "{replay}"
     );
@@ -551,5 +551,8 @@ fn a_replay_line_carries_the_variables_passed_to_the_testee() {
     .wait_with_output();
     let out = stdout(&again);
     assert_eq!(again.status.code(), Some(1), "{out}{}", stderr(&again));
-    assert!(out.contains("types claimed: Nil, bool, int, float, String\n"), "{out}");
+    assert!(
+        out.contains("types claimed: Nil, bool, int, float, String\n"),
+        "{out}"
+    );
 }
