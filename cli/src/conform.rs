@@ -173,8 +173,8 @@ pub struct ConformArgs {
     /// Report format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Write the report to FILE; stdout then shows only the summary (what the testee does not
-    /// claim, the counts and the result line).
+    /// Write the report to FILE; stdout then shows only the first 50 failing cases with their
+    /// replay lines and the summary (what the testee does not claim, the counts, the result).
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
     /// Testee processes to run the cases on (1 to 16: the runner's memory budget,
@@ -512,7 +512,9 @@ fn write_report(result: &conform::Conformance, a: &ConformArgs, extra: &str) -> 
     match &a.output {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut summary = report::summary(result);
+            // The failing cases first (at most 50, each with its replay line), for a CI log.
+            let mut summary = report::failing(result, extra);
+            summary.push_str(&report::summary(result));
             summary.push_str(&format!("report: {}\n", path.display()));
             let _ = write_stdout(summary.as_bytes());
         }

@@ -365,7 +365,7 @@ fn probed_undeclared_types_are_reported_apart() {
 }
 
 #[test]
-fn output_file_gets_the_report_and_stdout_only_the_summary() {
+fn output_file_gets_the_report_and_stdout_the_failing_cases_and_the_summary() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("report.json");
     let o = conform(
@@ -383,15 +383,37 @@ fn output_file_gets_the_report_and_stdout_only_the_summary() {
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     let report: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    assert!(total(&report, "wrong") > 0);
-    assert!(!out.contains("FAIL encode/"), "{out}");
+    let wrong = total(&report, "fail");
+    assert!(wrong > 0);
+    // Each failing case as one line and its replay line (at most 50), no report body.
+    let fails: Vec<&str> = out.lines().filter(|l| l.starts_with("FAIL ")).collect();
+    assert_eq!(fails.len() as u64, wrong.min(50), "{out}");
+    assert!(
+        fails
+            .iter()
+            .any(|l| l.starts_with("FAIL encode/float/one: ")),
+        "{out}"
+    );
+    let replays = out
+        .lines()
+        .filter(|l| l.starts_with("    replay: gdmarshal conform "));
+    assert_eq!(replays.count(), fails.len(), "{out}");
+    if wrong > 50 {
+        assert!(
+            out.contains(&format!(
+                "... and {} more failing cases in the report",
+                wrong - 50
+            )),
+            "{out}"
+        );
+    }
     assert!(!out.contains("type family"), "{out}");
     assert!(out.contains("FAILED: "), "{out}");
     assert!(
         out.contains(&format!("report: {}", file.display())),
         "{out}"
     );
-    assert!(out.lines().count() < 8, "{out}");
+    assert!(out.lines().count() < 2 * fails.len() + 9, "{out}");
 }
 
 #[test]

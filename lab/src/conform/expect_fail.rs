@@ -120,7 +120,7 @@ const REASON_CHARS: usize = 120;
 
 /// A failing case's reason: the first line of its message, cut to at most [`REASON_CHARS`]
 /// characters at a space (never inside a number or a run of hex), with `…` where it was cut.
-fn reason_of(message: &str) -> String {
+pub(super) fn reason_of(message: &str) -> String {
     let line = message.lines().next().unwrap_or("");
     if line.chars().count() <= REASON_CHARS {
         return line.to_string();

@@ -497,6 +497,34 @@ fn failure_block(s: &mut String, c: &Conformance, x: &super::Case, extra: &str, 
     let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
 }
 
+/// The failing cases shown beside a report written to a file: at most this many.
+pub const LISTED_FAILURES: usize = 50;
+
+/// The first [`LISTED_FAILURES`] failing cases (those the testee claims, run and wrong or
+/// unanswered), each as `FAIL name: reason` and its replay line, and how many more there are:
+/// what a CI log shows when the report itself goes to a file.
+pub fn failing(c: &Conformance, extra: &str) -> String {
+    let mut s = String::new();
+    let all: Vec<&super::Case> = c
+        .cases
+        .iter()
+        .filter(|x| x.counts() && x.score.fails() && !x.not_run)
+        .collect();
+    for x in all.iter().take(LISTED_FAILURES) {
+        let reason = escape_control(&super::expect_fail::reason_of(&x.message));
+        let _ = writeln!(s, "FAIL {}: {reason}", x.result.name);
+        let _ = writeln!(s, "    replay: {}", replay(c, &x.result.name, extra));
+    }
+    if all.len() > LISTED_FAILURES {
+        let _ = writeln!(
+            s,
+            "... and {} more failing cases in the report",
+            all.len() - LISTED_FAILURES
+        );
+    }
+    s
+}
+
 /// The text report. Whatever came from the testee has its control characters escaped
 /// ([`escape_control`]), so that the report cannot drive a terminal.
 pub fn text(c: &Conformance, extra: &str) -> String {
