@@ -124,21 +124,46 @@ fn init(a: &InitArgs) -> ExitCode {
         }
         outln!("wrote {}", target.display());
     }
-    let dir = report::shell_quote(&a.dir.display().to_string());
-    outln!("\nThe {} kit needs {}. Next:", kit.lang, kit.needs);
-    for step in kit.build {
-        outln!("  (cd {dir} && {step})");
+    // The ways whose toolchain is installed; every way when none is.
+    let installed: Vec<&gdmarshal_kits::Way> = kit
+        .ways
+        .iter()
+        .filter(|w| which::which(w.tool).is_ok())
+        .collect();
+    outln!("\nThe {} kit needs {}.", kit.lang, kit.needs);
+    let ways = if installed.is_empty() {
+        let tools: Vec<&str> = kit.ways.iter().map(|w| w.tool).collect();
+        outln!("None of {} is on the PATH; once one is:", tools.join(", "));
+        kit.ways.iter().collect()
+    } else {
+        installed
+    };
+    for (i, way) in ways.iter().enumerate() {
+        match (ways.len(), i) {
+            (1, _) => outln!("Next:"),
+            (_, 0) => outln!("Next, with {}:", way.tool),
+            _ => outln!("Or, with {}:", way.tool),
+        }
+        print_way(way, &a.dir);
     }
-    let testee = match kit.testee.split_once(' ') {
-        Some((program, script)) => format!("{program} {}", a.dir.join(script).display()),
-        None => a.dir.join(kit.testee).display().to_string(),
+    outln!("Then replace its codec with calls into yours: the file's header says where.");
+    ExitCode::SUCCESS
+}
+
+/// The commands of one way to build and run a kit written to `dir`.
+fn print_way(way: &gdmarshal_kits::Way, dir: &std::path::Path) {
+    let quoted = report::shell_quote(&dir.display().to_string());
+    for step in way.build {
+        outln!("  (cd {quoted} && {step})");
+    }
+    let testee = match way.testee.split_once(' ') {
+        Some((program, script)) => format!("{program} {}", dir.join(script).display()),
+        None => dir.join(way.testee).display().to_string(),
     };
     outln!(
         "  gdmarshal conform --testee {} --godot 4.6",
         report::shell_quote(&testee)
     );
-    outln!("Then replace its codec with calls into yours: the file's header says where.");
-    ExitCode::SUCCESS
 }
 
 /// `gdmarshal conform` (a run).

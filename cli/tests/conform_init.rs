@@ -136,3 +136,50 @@ fn the_written_python_and_go_kits_pass_against_4_6() {
         assert!(out.contains("\nok: "), "{testee}: {out}");
     }
 }
+
+/// `conform init` prints the steps for the toolchain that is installed: for the C# kit, Mono's
+/// when only `mcs` is on the `PATH`, .NET's when only `dotnet` is, and both when neither is.
+#[test]
+fn init_prints_the_steps_for_the_toolchain_installed() {
+    let init = |tools: &[&str]| {
+        let bin = tempfile::tempdir().unwrap();
+        for tool in tools {
+            let path = bin.path().join(tool);
+            std::fs::write(&path, "#!/bin/sh\n").unwrap();
+            let mut p = std::fs::metadata(&path).unwrap().permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut p, 0o755);
+            std::fs::set_permissions(&path, p).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let out = Group::spawn(
+            gdmarshal_command()
+                .current_dir(dir.path())
+                .env("PATH", bin.path())
+                .args(["conform", "init", "--lang", "csharp", "k"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped()),
+        )
+        .wait_with_output();
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let mono = init(&["mcs"]);
+    assert!(mono.contains("\nNext:\n  (cd k && mcs "), "{mono}");
+    assert!(
+        mono.contains("--testee 'mono k/GdmarshalTestee.exe'"),
+        "{mono}"
+    );
+    assert!(!mono.contains("dotnet build"), "{mono}");
+    let dotnet = init(&["dotnet"]);
+    assert!(
+        dotnet.contains("\nNext:\n  (cd k && dotnet build -c Release)"),
+        "{dotnet}"
+    );
+    assert!(!dotnet.contains("(cd k && mcs"), "{dotnet}");
+    let neither = init(&[]);
+    assert!(
+        neither.contains("None of dotnet, mcs is on the PATH; once one is:\nNext, with dotnet:"),
+        "{neither}"
+    );
+    assert!(neither.contains("\nOr, with mcs:\n"), "{neither}");
+}

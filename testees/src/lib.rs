@@ -21,11 +21,20 @@ pub struct Kit {
     pub lang: &'static str,
     /// The toolchain it needs, for people.
     pub needs: &'static str,
+    /// The ways to build and run it, each with the toolchain it takes.
+    pub ways: &'static [Way],
+    files: &'static [(&'static str, &'static str)],
+}
+
+/// One way to build and run a kit.
+#[derive(Debug)]
+pub struct Way {
+    /// The program this way needs on the `PATH` (`dotnet`, `mcs`, `go`, ...).
+    pub tool: &'static str,
     /// Commands that build it, run in the folder it was written to (none for scripts).
     pub build: &'static [&'static str],
     /// The testee command, relative to the folder it was written to.
     pub testee: &'static str,
-    files: &'static [(&'static str, &'static str)],
 }
 
 /// The line of the Rust kit's manifest that points at this repository's codec, which stands in
@@ -56,8 +65,11 @@ pub const KITS: &[Kit] = &[
     Kit {
         lang: "python",
         needs: "Python 3.8 or later",
-        build: &[],
-        testee: "python3 gdmarshal_testee.py",
+        ways: &[Way {
+            tool: "python3",
+            build: &[],
+            testee: "python3 gdmarshal_testee.py",
+        }],
         files: &[(
             "gdmarshal_testee.py",
             include_str!("../python/gdmarshal_testee.py"),
@@ -66,8 +78,11 @@ pub const KITS: &[Kit] = &[
     Kit {
         lang: "node",
         needs: "Node.js 18 or later",
-        build: &[],
-        testee: "node gdmarshal_testee.js",
+        ways: &[Way {
+            tool: "node",
+            build: &[],
+            testee: "node gdmarshal_testee.js",
+        }],
         files: &[(
             "gdmarshal_testee.js",
             include_str!("../node/gdmarshal_testee.js"),
@@ -76,8 +91,11 @@ pub const KITS: &[Kit] = &[
     Kit {
         lang: "go",
         needs: "Go 1.19 or later",
-        build: &["go build -o gdmarshal-testee-go ."],
-        testee: "gdmarshal-testee-go",
+        ways: &[Way {
+            tool: "go",
+            build: &["go build -o gdmarshal-testee-go ."],
+            testee: "gdmarshal-testee-go",
+        }],
         files: &[
             ("go.mod", include_str!("../go/go.mod")),
             ("main.go", include_str!("../go/main.go")),
@@ -88,8 +106,18 @@ pub const KITS: &[Kit] = &[
     Kit {
         lang: "csharp",
         needs: ".NET 8 SDK, or Mono's mcs (README.md gives both ways)",
-        build: &["dotnet build -c Release"],
-        testee: "dotnet bin/Release/net8.0/GdmarshalTestee.dll",
+        ways: &[
+            Way {
+                tool: "dotnet",
+                build: &["dotnet build -c Release"],
+                testee: "dotnet bin/Release/net8.0/GdmarshalTestee.dll",
+            },
+            Way {
+                tool: "mcs",
+                build: &["mcs -r:System.Numerics.dll -optimize+ -out:GdmarshalTestee.exe *.cs"],
+                testee: "mono GdmarshalTestee.exe",
+            },
+        ],
         files: &[
             (
                 "GdmarshalTestee.cs",
@@ -107,8 +135,11 @@ pub const KITS: &[Kit] = &[
     Kit {
         lang: "rust",
         needs: "Rust 1.88 or later",
-        build: &["cargo build --release"],
-        testee: "target/release/gdmarshal-testee-kit",
+        ways: &[Way {
+            tool: "cargo",
+            build: &["cargo build --release"],
+            testee: "target/release/gdmarshal-testee-kit",
+        }],
         files: &[
             ("Cargo.toml", include_str!("../kit-rust/Cargo.toml.in")),
             ("src/main.rs", include_str!("../kit-rust/main.rs")),
