@@ -64,11 +64,30 @@ static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         .and_then(|b| {
             serde_json::from_slice::<gdmarshal_lab::corpus::Manifest>(&b).map_err(|e| e.to_string())
         });
+    // The stress cases (generated, not recorded: corpus/stress.jsonl, 15 kB) count among a
+    // version's cases, as in the docs' tables.
+    let stress: Vec<String> = gdmarshal_corpus::get("stress.jsonl")
+        .and_then(|f| f.bytes().ok())
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+                .filter_map(|v| v["engine"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
     let engines = match manifest {
         Ok(m) => m
             .engines
             .iter()
-            .map(|e| format!("{} ({} cases)", e.version, e.cases))
+            .map(|e| {
+                let large = stress.iter().filter(|s| **s == e.version).count();
+                format!(
+                    "{} ({} cases, {large} of them stress cases)",
+                    e.version,
+                    gdmarshal_lab::campaign::log::group_digits((e.cases + large) as u64)
+                )
+            })
             .collect::<Vec<_>>()
             .join(", "),
         Err(e) => format!("unreadable: {e}"),
