@@ -231,8 +231,7 @@ struct Rows<'a, S: Sink> {
     index: Counter,
 }
 
-/// A header row's text after its offset, kept in a block of fixed size: appending it is one copy
-/// of a size the compiler knows (no call to `memcpy`), then a cut to its length.
+/// A header row's text after its offset, kept in a block of fixed size for [`push_cut`].
 struct HeaderText {
     block: [u8; HEADER_BLOCK],
     len: usize,
@@ -263,14 +262,12 @@ impl HeaderText {
 
     #[inline]
     fn append_to(&self, line: &mut Vec<u8>) {
-        let end = line.len() + self.len;
-        line.extend_from_slice(&self.block);
-        line.truncate(end);
+        push_cut(line, &self.block, self.len);
     }
 }
 
-/// An element's label `[n]` in a block of fixed size (the rest unused), whose digits counting
-/// up by one changes in place.
+/// An element's label `[n]` in a block of fixed size for [`push_cut`] (the rest unused), whose
+/// digits counting up by one changes in place.
 struct Counter {
     value: Option<u64>,
     /// `[`, the digits, `]`.
@@ -473,16 +470,24 @@ fn raw(line: &mut Vec<u8>, bytes: &[u8], total: u64) -> usize {
 fn pad(line: &mut Vec<u8>, used: usize, width: usize) {
     let n = width.saturating_sub(used);
     if n <= SPACES.len() {
-        // A copy of a size the compiler knows, then a cut: cheaper than a copy of `n`.
-        let end = line.len() + n;
-        line.extend_from_slice(&SPACES);
-        line.truncate(end);
+        push_cut(line, &SPACES, n);
     } else {
         line.resize(line.len() + n, b' ');
     }
 }
 
-/// Spaces enough for the widest column and some indent, copied rather than filled.
+/// Appends the first `len` bytes of `block` (`len` at most `N`): the whole block is copied, a
+/// size the compiler knows and copies without a call to `memcpy`, then the line is cut back.
+/// Hot rows are made of such pieces.
+#[inline]
+fn push_cut<const N: usize>(line: &mut Vec<u8>, block: &[u8; N], len: usize) {
+    debug_assert!(len <= N);
+    let end = line.len() + len;
+    line.extend_from_slice(block);
+    line.truncate(end);
+}
+
+/// Spaces enough for the widest column and some indent, for [`push_cut`].
 static SPACES: [u8; 64] = [b' '; 64];
 
 /// Characters in `s`.
@@ -507,12 +512,7 @@ impl<S: Sink> Trace for Rows<'_, S> {
         let (block, len) = self.index.label(index as u64);
         // Copied out (the borrow of the counter ends before the row is made).
         let label = *block;
-        self.open_row(offset, |line| {
-            // The whole block (a size the compiler knows), then cut to the label's length.
-            let end = line.len() + len;
-            line.extend_from_slice(&label);
-            line.truncate(end);
-        });
+        self.open_row(offset, |line| push_cut(line, &label, len));
     }
 
     fn text(&mut self, start: usize, end: usize, name: &str, text: &Text) {
