@@ -389,7 +389,10 @@ fn run(a: &ConformArgs) -> ExitCode {
         }
     };
     warn_about(&result, a);
-    let partial = result.too_few_judged().filter(|_| !a.allow_partial);
+    // Too little judged decides the status only of a run that found nothing wrong.
+    let partial = result
+        .too_few_judged()
+        .filter(|_| result.passed() && !a.allow_partial);
     let code = if let Some(code) = super::interrupted_code() {
         code
     } else if !result.passed() {
@@ -400,12 +403,6 @@ fn run(a: &ConformArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     };
-    // Said last, below the report, when it decides the exit status.
-    let say_partial = || {
-        if let Some(p) = partial.as_ref().filter(|_| result.passed()) {
-            eprintln!("gdmarshal: {p}");
-        }
-    };
     if a.print_expect_fail {
         // The list is what was asked for: written, the command succeeded, whatever the run found
         // (its failures are the list's entries).
@@ -414,7 +411,10 @@ fn run(a: &ConformArgs) -> ExitCode {
     }
     match write_report(&result, a, &replay_flags(a, seed)) {
         Ok(()) => {
-            say_partial();
+            // Said last, below the report, when it decides the exit status.
+            if let Some(p) = &partial {
+                eprintln!("gdmarshal: {p}");
+            }
             code
         }
         Err(e) => fail(e),

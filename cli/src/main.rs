@@ -56,36 +56,26 @@ static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
 });
 
 /// `--version` in full. Built for every command line clap parses, so it reads only the small
-/// manifest, never the corpus files themselves.
+/// manifest and stress file, never the recorded cases themselves.
 static LONG_VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    use gdmarshal_lab::corpus;
     let manifest = gdmarshal_corpus::get("manifest.json")
         .ok_or_else(|| "no manifest".to_string())
         .and_then(|f| f.bytes().map_err(|e| e.to_string()))
-        .and_then(|b| {
-            serde_json::from_slice::<gdmarshal_lab::corpus::Manifest>(&b).map_err(|e| e.to_string())
-        });
+        .and_then(|b| serde_json::from_slice::<corpus::Manifest>(&b).map_err(|e| e.to_string()));
     // The stress cases (generated, not recorded: corpus/stress.jsonl, 15 kB) count among a
     // version's cases, as in the docs' tables.
-    let stress: Vec<String> = gdmarshal_corpus::get("stress.jsonl")
-        .and_then(|f| f.bytes().ok())
-        .map(|b| {
-            String::from_utf8_lossy(&b)
-                .lines()
-                .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-                .filter_map(|v| v["engine"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let stress = corpus::stress::read_from(&corpus::Source::Embedded).unwrap_or_default();
     let engines = match manifest {
         Ok(m) => m
             .engines
             .iter()
             .map(|e| {
-                let large = stress.iter().filter(|s| **s == e.version).count();
+                let (cases, large) = corpus::counts::cases_of(e, &stress);
                 format!(
                     "{} ({} cases, {large} of them stress cases)",
                     e.version,
-                    gdmarshal_lab::campaign::log::group_digits((e.cases + large) as u64)
+                    corpus::counts::thousands(cases)
                 )
             })
             .collect::<Vec<_>>()

@@ -298,7 +298,12 @@ impl Process {
         let ended = self.exits_within(Duration::from_secs(2));
         self.kill();
         match self.child.try_wait() {
-            Ok(Some(s)) if ended => match self.tree.signal_of(s).or_else(|| shell_signal(s)) {
+            // The testee runs under `sh -c`, which reports it as a parent does.
+            Ok(Some(s)) if ended => match self
+                .tree
+                .signal_of(s)
+                .or_else(|| crate::sandbox::signal_in_exit_code(s))
+            {
                 Some(sig) => format!("testee crashed (signal: {sig})"),
                 None => format!("testee crashed ({s})"),
             },
@@ -764,11 +769,4 @@ fn parse_answer<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (Failur
         let e = format!("not JSON ({e})");
         (Failure::Protocol, protocol_broken(text, &e))
     })
-}
-
-/// The signal that ended the command `sh -c` ran, from the shell's exit status: a shell whose
-/// last command was killed by signal N exits with 128 + N.
-fn shell_signal(status: std::process::ExitStatus) -> Option<i32> {
-    let code = status.code()?;
-    (129..=128 + 64).contains(&code).then_some(code - 128)
 }

@@ -20,21 +20,25 @@ pub fn table(corpora: &[EngineCorpus], stress: &[StressRecord]) -> String {
         "| engine | format | cases | refused by the engine | of them stress cases |\n|---|---|---|---|---|\n",
     );
     for c in corpora {
-        let large = stress
-            .iter()
-            .filter(|r| r.engine == c.entry.version)
-            .count();
+        let (cases, large) = cases_of(&c.entry, stress);
         let _ = writeln!(
             s,
             "| Godot {} | {} | {} | {} | {} |",
             c.entry.version,
             c.profile,
-            thousands(c.entry.cases + large),
+            thousands(cases),
             thousands(c.entry.invalid),
             large
         );
     }
     s
+}
+
+/// A version's cases as the docs count them, and how many of them are stress cases: its
+/// recorded cases (`entry`, from the manifest) and its generated stress cases.
+pub fn cases_of(entry: &super::ManifestEntry, stress: &[StressRecord]) -> (usize, usize) {
+    let large = stress.iter().filter(|r| r.engine == entry.version).count();
+    (entry.cases + large, large)
 }
 
 /// `doc` with the text between its marker lines replaced by `table`; `None` when it has no
@@ -46,7 +50,7 @@ pub fn replace(doc: &str, table: &str) -> Option<String> {
 }
 
 /// `n` with a comma between thousands, as the docs write numbers.
-fn thousands(n: usize) -> String {
+pub fn thousands(n: usize) -> String {
     crate::campaign::log::group_digits(n as u64)
 }
 

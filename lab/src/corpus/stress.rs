@@ -288,7 +288,7 @@ pub fn read(dir: &Path) -> Result<Vec<StressRecord>, StressError> {
 }
 
 /// Reads every line of a corpus's stress file (none when there is no file).
-pub(crate) fn read_from(source: &Source) -> Result<Vec<StressRecord>, StressError> {
+pub fn read_from(source: &Source) -> Result<Vec<StressRecord>, StressError> {
     let file = source.path(FILE);
     let Some(bytes) = source.read(FILE)? else {
         return Ok(Vec::new());

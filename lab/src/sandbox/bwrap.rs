@@ -79,10 +79,11 @@ pub fn available() -> Result<&'static Path, &'static BwrapError> {
             } else {
                 let said = String::from_utf8_lossy(&out.stderr);
                 Err(BwrapError::Refused {
-                    said: crate::conform::limits::truncate(
+                    said: gdmarshal::excerpt::cut(
                         said.trim().lines().last().unwrap_or("no reason given"),
                         400,
-                    ),
+                    )
+                    .into_owned(),
                 })
             }
         })

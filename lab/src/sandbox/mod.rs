@@ -319,11 +319,17 @@ impl Tree {
     /// status (128 + N) stands for.
     pub fn signal_of(&self, status: std::process::ExitStatus) -> Option<i32> {
         use std::os::unix::process::ExitStatusExt;
-        status.signal().or_else(|| {
-            let code = status.code()?;
-            (self.wrapped && (129..=128 + 64).contains(&code)).then_some(code - 128)
-        })
+        status
+            .signal()
+            .or_else(|| signal_in_exit_code(status).filter(|_| self.wrapped))
     }
+}
+
+/// The signal N an exit status of 128 + N stands for: how a parent that outlives its child
+/// reports the child's death by a signal (bubblewrap, a shell running a command).
+pub fn signal_in_exit_code(status: std::process::ExitStatus) -> Option<i32> {
+    let code = status.code()?;
+    (129..=128 + 64).contains(&code).then_some(code - 128)
 }
 
 /// Makes a scratch folder (mode 0700) named `prefix…` in the temporary folder.
