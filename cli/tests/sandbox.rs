@@ -58,6 +58,17 @@ fn running(needle: &str) -> Vec<i32> {
     found
 }
 
+/// Waits until a testee whose command line holds `needle` runs, then two seconds more: its
+/// handshake is answered at once, and its first case hangs.
+fn wait_for_hung(needle: &str) {
+    let start = Instant::now();
+    while running(needle).is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+}
+
 /// An engine binary to attack: an installed engine's launcher, else this runner's own binary.
 fn engine_binary() -> String {
     gdmarshal_lab::oracle::discover()
@@ -200,13 +211,7 @@ fn a_signal_with_a_hung_testee_kills_it_writes_the_report_and_exits_128_plus_n()
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
         );
-        let start = Instant::now();
-        while running("tests/testees/hostile.py hang once").is_empty() {
-            assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        // Its handshake answered (at once), the first case hangs.
-        std::thread::sleep(Duration::from_secs(2));
+        wait_for_hung("tests/testees/hostile.py hang once");
         let asked = Instant::now();
         signal(run.child().id(), sig);
         let out = run.wait_with_output();
@@ -251,12 +256,7 @@ fn a_second_signal_exits_at_once_while_the_report_is_being_written() {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped()),
     );
-    let start = Instant::now();
-    while running("tests/testees/hostile.py hang twice").is_empty() {
-        assert!(start.elapsed() < Duration::from_secs(30), "no testee ran");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_secs(2));
+    wait_for_hung("tests/testees/hostile.py hang twice");
     let pid = run.child().id();
     signal(pid, libc::SIGINT);
     std::thread::sleep(Duration::from_secs(2));
