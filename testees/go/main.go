@@ -11,8 +11,9 @@
 //	cd testees/go && go build -o /tmp/gdmarshal-testee-go .
 //	gdmarshal conform --testee /tmp/gdmarshal-testee-go --godot 4.6
 //
-// GDMARSHAL_TESTEE_BROKEN=cap-65535 makes it a deliberately broken variant that refuses arrays
-// and dictionaries of more than 65,535 elements (a 16-bit count), which the stress cases catch.
+// GDMARSHAL_TESTEE_BROKEN=NAME makes it a deliberately broken variant with one mistake of the bug
+// catalogue (bugs.go), e.g. cap-65535: it refuses arrays and dictionaries of more than 65,535
+// elements (a 16-bit count), which the stress cases catch.
 //
 // This file is licensed under MIT OR Apache-2.0; copy it into your own project and change it
 // freely.
@@ -26,7 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,10 +44,16 @@ var typeIDs = map[int]map[string]uint32{
 	4: {"Nil": 0, "bool": 1, "int": 2, "float": 3, "String": 4, "Vector2": 5, "Dictionary": 27, "Array": 28, "PackedByteArray": 29},
 }
 
+// idsOf is the table of wire ids of a major version.
+func idsOf(major int) map[string]uint32 {
+	if bug("container-ids-of-godot-3") {
+		return typeIDs[3]
+	}
+	return typeIDs[major]
+}
+
 // Number of types each major version has: ids from here up are not types at all.
 var variantMax = map[int]uint32{3: 27, 4: 39}
-
-var broken = os.Getenv("GDMARSHAL_TESTEE_BROKEN")
 
 // hello is the handshake answer: what this testee is and what it handles.
 func hello() helloAnswer {
@@ -91,7 +98,7 @@ func rejectf(kind, format string, args ...interface{}) error {
 
 // capped is the deliberate defect of the broken variant.
 func capped(n int) error {
-	if broken == "cap-65535" && n > 65535 {
+	if bug("cap-65535") && n > 65535 {
 		return rejectf("bad-count", "more than 65,535 elements are not supported")
 	}
 	return nil
@@ -101,13 +108,15 @@ func capped(n int) error {
 
 func f64Token(x float64) string {
 	switch {
+	case math.IsNaN(x) && bug("nan-payload-lost"):
+		return "nan"
 	case math.IsNaN(x):
 		return fmt.Sprintf("0x%016x", math.Float64bits(x)) // keeps the payload
 	case math.IsInf(x, 1):
 		return "inf"
 	case math.IsInf(x, -1):
 		return "-inf"
-	case x == 0 && math.Signbit(x):
+	case x == 0 && math.Signbit(x) && !bug("negative-zero-lost"):
 		return "-0"
 	}
 	// The shortest decimal that reads back to the same double, spelled as JavaScript does:
@@ -152,22 +161,34 @@ func tokenBits(token string, bitSize int) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("bad float token %q for a %d-bit float", token, bitSize)
 		}
+		if bug("nan-payload-lost") && bits != canonicalNaN(bitSize) &&
+			((bitSize == 32 && math.IsNaN(float64(math.Float32frombits(uint32(bits))))) ||
+				(bitSize == 64 && math.IsNaN(math.Float64frombits(bits)))) {
+			return canonicalNaN(bitSize), nil
+		}
 		return bits, nil
 	}
 	if token == "nan" { // the canonical quiet NaN, which Go's own NaN is not
-		if bitSize == 32 {
-			return 0x7fc00000, nil
-		}
-		return 0x7ff8000000000000, nil
+		return canonicalNaN(bitSize), nil
 	}
 	x, err := parseDecimal(token, bitSize)
 	if err != nil {
 		return 0, err
 	}
+	if x == 0 && bug("negative-zero-lost") {
+		x = 0
+	}
 	if bitSize == 32 {
 		return uint64(math.Float32bits(float32(x))), nil
 	}
 	return math.Float64bits(x), nil
+}
+
+func canonicalNaN(bitSize int) uint64 {
+	if bitSize == 32 {
+		return 0x7fc00000
+	}
+	return 0x7ff8000000000000
 }
 
 // fitsF32 says whether x survives the round trip through f32, as Godot checks.
@@ -227,6 +248,14 @@ type reader struct {
 }
 
 func (r *reader) take(n int) ([]byte, error) {
+	if n >= 0 && n <= 1<<20 && r.pos+n > len(r.data) && bug("truncation-zero-filled") {
+		b := make([]byte, n)
+		if r.pos < len(r.data) {
+			copy(b, r.data[r.pos:])
+		}
+		r.pos += n
+		return b, nil
+	}
 	if n < 0 || r.pos+n > len(r.data) {
 		return nil, rejectf("truncated", "truncated at offset %d: %d bytes wanted", r.pos, n)
 	}
@@ -255,7 +284,8 @@ func (r *reader) count(what string, padded bool) (int, error) {
 		pad = padding(int(n % 4))
 	}
 	left := int64(len(r.data) - r.pos)
-	if n > 0x7fffffff || int64(n)+int64(pad) > left {
+	tooLong := int64(n)+int64(pad) > left && !bug("long-count-as-truncation")
+	if n > 0x7fffffff || tooLong {
 		return 0, rejectf("bad-count", "%s %d does not fit in the %d bytes left", what, n, left)
 	}
 	return int(n), nil
@@ -267,7 +297,7 @@ func padding(n int) int {
 }
 
 func typeName(major int, id uint32) (string, bool) {
-	for name, i := range typeIDs[major] {
+	for name, i := range idsOf(major) {
 		if i == id {
 			return name, true
 		}
@@ -286,6 +316,9 @@ func decodeValue(r *reader, major, depth int) (*Node, error) {
 	}
 	typeID := header & 0xff
 	if typeID >= variantMax[major] {
+		if bug("unknown-type-as-nil") {
+			return &Node{Type: "Nil"}, nil
+		}
 		return nil, rejectf("bad-type", "unknown type id %d", typeID)
 	}
 	name, ok := typeName(major, typeID)
@@ -293,7 +326,8 @@ func decodeValue(r *reader, major, depth int) (*Node, error) {
 		return nil, skipf("type id %d is not implemented here", typeID)
 	}
 	wide := header&flag64 != 0
-	if header&0xff00 != 0 || (header>>16)&^1 != 0 || (wide && name != "int" && name != "float") {
+	oddFlags := header&0xff00 != 0 || (header>>16)&^1 != 0 || (wide && name != "int" && name != "float")
+	if oddFlags && !bug("typed-container-flags-ignored") {
 		return nil, skipf("header flags are not handled here")
 	}
 	switch name {
@@ -304,6 +338,9 @@ func decodeValue(r *reader, major, depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if bug("bool-one-only") {
+			return &Node{name, v == 1}, nil
+		}
 		return &Node{name, v != 0}, nil
 	case "int":
 		return decodeInt(r, wide)
@@ -312,12 +349,7 @@ func decodeValue(r *reader, major, depth int) (*Node, error) {
 	case "String":
 		return decodeString(r)
 	case "Vector2":
-		b, err := r.take(8)
-		if err != nil {
-			return nil, err
-		}
-		bits := func(i int) string { return fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[i:])) }
-		return &Node{name, []string{bits(0), bits(4)}}, nil
+		return decodeVector2(r)
 	case "Array":
 		return decodeArray(r, major, depth)
 	case "Dictionary":
@@ -332,14 +364,16 @@ func decodeValue(r *reader, major, depth int) (*Node, error) {
 			return nil, err
 		}
 		// The engines do not check that the padding is there, but count it as consumed.
-		r.pos += padding(n)
+		if !bug("bytes-padding-unconsumed") {
+			r.pos += padding(n)
+		}
 		return &Node{name, hex.EncodeToString(raw)}, nil
 	}
 	return nil, skipError(name)
 }
 
 func decodeInt(r *reader, wide bool) (*Node, error) {
-	if wide {
+	if wide && !bug("int-flag-ignored") {
 		b, err := r.take(8)
 		if err != nil {
 			return nil, err
@@ -350,11 +384,37 @@ func decodeInt(r *reader, wide bool) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
+	if bug("int-unsigned") {
+		return &Node{"int", strconv.FormatUint(uint64(v), 10)}, nil
+	}
 	return &Node{"int", strconv.FormatInt(int64(int32(v)), 10)}, nil
 }
 
+// decodeVector2 reads two f32 components, x then y.
+func decodeVector2(r *reader) (*Node, error) {
+	width := 4
+	if bug("vector2-double-width") {
+		width = 8
+	}
+	b, err := r.take(2 * width)
+	if err != nil {
+		return nil, err
+	}
+	bits := func(i int) string {
+		if width == 8 {
+			x := math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
+			return fmt.Sprintf("0x%08x", math.Float32bits(float32(x)))
+		}
+		return fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(b[i*4:]))
+	}
+	if bug("vector2-swapped") {
+		return &Node{"Vector2", []string{bits(1), bits(0)}}, nil
+	}
+	return &Node{"Vector2", []string{bits(0), bits(1)}}, nil
+}
+
 func decodeFloat(r *reader, wide bool) (*Node, error) {
-	if wide {
+	if wide && !bug("float-flag-ignored") {
 		b, err := r.take(8)
 		if err != nil {
 			return nil, err
@@ -381,13 +441,18 @@ func decodeString(r *reader) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.take(padding(n)); err != nil {
-		return nil, err
+	if !bug("string-padding-unskipped") {
+		if _, err := r.take(padding(n)); err != nil {
+			return nil, err
+		}
 	}
 	if bytes.IndexByte(raw, 0) >= 0 || bytes.HasPrefix(raw, []byte("\xef\xbb\xbf")) {
 		return nil, skipf("NUL bytes and byte-order marks are not handled here")
 	}
 	if !utf8.Valid(raw) {
+		if bug("invalid-utf8-replaced") {
+			return &Node{"String", strings.ToValidUTF8(string(raw), "\uFFFD")}, nil
+		}
 		return nil, skipf("invalid UTF-8 is not handled here")
 	}
 	return &Node{"String", string(raw)}, nil
@@ -401,6 +466,9 @@ func elementCount(r *reader) (int, error) {
 		return 0, err
 	}
 	count := int(n & 0x7fffffff)
+	if bug("shared-bit-kept") {
+		count = int(n)
+	}
 	return count, capped(count)
 }
 
@@ -453,11 +521,14 @@ func decodeDictionary(r *reader, major, depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if seen[string(id)] {
+		if seen[string(id)] && !bug("duplicate-keys-kept") {
 			return nil, skipf("duplicate dictionary keys are not handled here")
 		}
 		seen[string(id)] = true
 		pairs = append(pairs, [2]*Node{k, v})
+	}
+	if bug("dictionary-sorted") {
+		sort.SliceStable(pairs, func(i, j int) bool { return jsonOf(pairs[i][0]) < jsonOf(pairs[j][0]) })
 	}
 	return &Node{"Dictionary", pairs}, nil
 }
@@ -481,7 +552,7 @@ func encodeValue(value interface{}, major int, out []byte, depth int) ([]byte, e
 	case "Real":
 		name = "float"
 	}
-	id, ok := typeIDs[major][name]
+	id, ok := idsOf(major)[name]
 	if !ok {
 		return nil, skipf("type %s is not implemented here", name)
 	}
@@ -507,7 +578,7 @@ func encodeValue(value interface{}, major int, out []byte, depth int) ([]byte, e
 		if !ok {
 			return nil, skipf(`3.x strings of code units ({"code_units": [...]}) are not handled here`)
 		}
-		return appendPadded(le.AppendUint32(out, id), []byte(s)), nil
+		return appendString(le.AppendUint32(out, id), s), nil
 	case "Vector2":
 		return encodeVector2(v["value"], id, out)
 	case "Array":
@@ -528,16 +599,42 @@ func encodeValue(value interface{}, major int, out []byte, depth int) ([]byte, e
 		if !ok || err != nil {
 			return nil, fmt.Errorf("PackedByteArray value is not a hex string")
 		}
-		return appendPadded(le.AppendUint32(out, id), raw), nil
+		pad := padding(len(raw))
+		if bug("bytes-unpadded") {
+			pad = 0
+		}
+		return appendPadded(le.AppendUint32(out, id), len(raw), raw, pad), nil
 	}
 	return nil, skipError(name)
 }
 
-// appendPadded appends a length, the bytes and the padding to a multiple of 4.
-func appendPadded(out, raw []byte) []byte {
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(raw)))
+// appendString appends a String's length in bytes, its UTF-8 and the padding to a multiple of 4.
+func appendString(out []byte, s string) []byte {
+	raw := []byte(s)
+	length, pad := len(raw), padding(len(raw))
+	if bug("string-length-in-runes") {
+		length = utf8.RuneCount(raw)
+	}
+	if bug("string-unpadded") {
+		pad = 0
+	}
+	if bug("string-pad-when-aligned") {
+		pad = 4 - len(raw)%4
+	}
+	return appendPadded(out, length, raw, pad)
+}
+
+// appendPadded appends a length, the bytes and pad zero bytes.
+func appendPadded(out []byte, length int, raw []byte, pad int) []byte {
+	out = binary.LittleEndian.AppendUint32(out, uint32(length))
 	out = append(out, raw...)
-	return append(out, make([]byte, padding(len(raw)))...)
+	return append(out, make([]byte, pad)...)
+}
+
+// jsonOf is a value's JSON, the order of the bug catalogue's sorted dictionaries.
+func jsonOf(v interface{}) string {
+	text, _ := json.Marshal(v)
+	return string(text)
 }
 
 // encodeInt writes 32 bits when the value fits, else 64 bits with the 64-bit flag, as Godot.
@@ -554,7 +651,11 @@ func encodeInt(value interface{}, id uint32, out []byte) ([]byte, error) {
 		return nil, fmt.Errorf("int value %v is not a 64-bit integer", value)
 	}
 	le := binary.LittleEndian
-	if x >= math.MinInt32 && x <= math.MaxInt32 {
+	small := x >= math.MinInt32 && x <= math.MaxInt32
+	if bug("int-threshold-unsigned") {
+		small = x > -(1<<32) && x < 1<<32
+	}
+	if small && !bug("int-always-64") {
 		return le.AppendUint32(le.AppendUint32(out, id), uint32(int32(x))), nil
 	}
 	return le.AppendUint64(le.AppendUint32(out, id|flag64), uint64(x)), nil
@@ -569,7 +670,8 @@ func encodeFloat(value interface{}, id uint32, out []byte) ([]byte, error) {
 		return nil, err
 	}
 	le := binary.LittleEndian
-	if x := math.Float64frombits(bits); !math.IsNaN(x) && fitsF32(x) {
+	x := math.Float64frombits(bits)
+	if bug("float-always-32") || (!math.IsNaN(x) && fitsF32(x) && !bug("float-always-64")) {
 		return le.AppendUint32(le.AppendUint32(out, id), math.Float32bits(float32(x))), nil
 	}
 	return le.AppendUint64(le.AppendUint32(out, id|flag64), bits), nil
@@ -587,7 +689,11 @@ func encodeVector2(value interface{}, id uint32, out []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = binary.LittleEndian.AppendUint32(out, uint32(bits))
+		if bug("vector2-double-width") {
+			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(float64(math.Float32frombits(uint32(bits)))))
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, uint32(bits))
+		}
 	}
 	return out, nil
 }
@@ -618,7 +724,14 @@ func encodeDictionary(value interface{}, id uint32, major int, out []byte, depth
 	if err := capped(len(pairs)); err != nil {
 		return nil, err
 	}
-	out = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(out, id), uint32(len(pairs)))
+	count := len(pairs)
+	if bug("dictionary-count-doubled") {
+		count *= 2
+	}
+	if bug("dictionary-sorted") {
+		pairs = sortedPairs(pairs)
+	}
+	out = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(out, id), uint32(count))
 	for _, p := range pairs {
 		pair, ok := p.([]interface{})
 		if !ok || len(pair) != 2 {
@@ -632,4 +745,17 @@ func encodeDictionary(value interface{}, id uint32, major int, out []byte, depth
 		}
 	}
 	return out, nil
+}
+
+// sortedPairs is a copy of pairs in the order of their keys' JSON (the catalogue's dictionary-sorted).
+func sortedPairs(pairs []interface{}) []interface{} {
+	sorted := append([]interface{}{}, pairs...)
+	key := func(p interface{}) string {
+		if pair, ok := p.([]interface{}); ok && len(pair) == 2 {
+			return jsonOf(pair[0])
+		}
+		return ""
+	}
+	sort.SliceStable(sorted, func(i, j int) bool { return key(sorted[i]) < key(sorted[j]) })
+	return sorted
 }

@@ -1,6 +1,6 @@
 // The testee protocol of `gdmarshal conform` (docs/conformance.md, "The testee protocol
 // (version 1)"): keep this part when you wrap your own library. It calls hello, decodeValue and
-// encodeValue in main.go.
+// encodeValue in main.go (and bug, of the bug catalogue in bugs.go).
 //
 // This file is licensed under MIT OR Apache-2.0; copy it into your own project and change it
 // freely.
@@ -95,8 +95,14 @@ func answer(req *request) interface{} {
 		}
 		r := &reader{data: data}
 		value, err := decodeValue(r, major, 0)
+		if err == nil && r.pos < len(data) && bug("trailing-bytes-rejected") {
+			err = rejectf("bad-value", "%d bytes after the value", len(data)-r.pos)
+		}
 		if err != nil {
 			return errorReply(req.ID, err)
+		}
+		if bug("trailing-bytes-consumed") {
+			r.pos = len(data)
 		}
 		ans := okReply(req.ID)
 		ans.Value, ans.Consumed = value, r.pos

@@ -100,6 +100,7 @@ pub const KITS: &[Kit] = &[
             ("go.mod", include_str!("../go/go.mod")),
             ("main.go", include_str!("../go/main.go")),
             ("protocol.go", include_str!("../go/protocol.go")),
+            ("bugs.go", include_str!("../go/bugs.go")),
             ("README.md", include_str!("../go/README.md")),
         ],
     },

@@ -33,10 +33,14 @@ const INTS: &[i64] = &[
     1,
     -1,
     255,
+    -255,
     2147483647,
     -2147483648,
     2147483648,
     -2147483649,
+    // The unsigned 32-bit range's edges, which take 64 bits as any int past i32 does.
+    4294967295,
+    4294967296,
     i64::MAX,
     i64::MIN,
 ];
@@ -767,8 +771,18 @@ fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
     }
 }
 
-fn counting_reals(profile: Profile, n: usize) -> Reals {
-    let v: Vec<f32> = (0..n).map(|i| i as f32 * 1.5 - 2.0).collect();
+/// Components counting up from -2 in steps of 1.5; `descending` counts down to -2.
+fn counting_reals(profile: Profile, n: usize, descending: bool) -> Reals {
+    let step = |i: usize| i as f32 * 1.5 - 2.0;
+    if descending {
+        reals_of(profile, (0..n).rev().map(step).collect())
+    } else {
+        reals_of(profile, (0..n).map(step).collect())
+    }
+}
+
+/// Components as the profile's reals are wide.
+fn reals_of(profile: Profile, v: Vec<f32>) -> Reals {
     if profile.double_reals {
         v.into_iter().map(f64::from).collect()
     } else {
@@ -868,12 +882,22 @@ fn string_values(v: &mut Values, t: &TypeInfo) {
     }
 }
 
-/// Types of reals: counting components, then every component the same edge f32.
+/// Types of reals: counting components up and down, the first component alone (each a value a
+/// decoder or encoder that swaps components gets wrong), then every component the same edge f32.
 fn real_values(v: &mut Values, t: &TypeInfo) {
     let (ty, n) = (t.name, t.fields.len());
     v.add(
         format!("{ty}/counting"),
-        Variant::from_reals(t.ty, counting_reals(v.profile, n)).expect("reals"),
+        Variant::from_reals(t.ty, counting_reals(v.profile, n, false)).expect("reals"),
+    );
+    v.add(
+        format!("{ty}/descending"),
+        Variant::from_reals(t.ty, counting_reals(v.profile, n, true)).expect("reals"),
+    );
+    let first = (0..n).map(|i| if i == 0 { 1.0 } else { 0.0 }).collect();
+    v.add(
+        format!("{ty}/first_only"),
+        Variant::from_reals(t.ty, reals_of(v.profile, first)).expect("reals"),
     );
     for (k, b) in REALS32 {
         v.add(
@@ -1146,9 +1170,8 @@ fn packed(profile: Profile, ty: VariantType, e: Element, len: usize, fields: usi
         Element::Color => {
             Variant::PackedColorArray((0..len).map(|k| [k as f32, 0.5, -0.0, 1.0]).collect())
         }
-        Element::Reals(_) => {
-            Variant::from_reals(ty, counting_reals(profile, len * fields)).expect("packed vector")
-        }
+        Element::Reals(_) => Variant::from_reals(ty, counting_reals(profile, len * fields, false))
+            .expect("packed vector"),
     }
 }
 
@@ -1544,6 +1567,7 @@ fn noncanonical_scalars(ctx: &mut Ctx) {
         ("float_snan_as_32bit", le(&[float, 0x7f80_0001])),
         ("bool_two", le(&[bool_id, 2])),
         ("bool_all_ones", le(&[bool_id, 0xffff_ffff])),
+        ("bool_256", le(&[bool_id, 0x100])),
     ]);
 }
 
