@@ -3,10 +3,7 @@
 //! engine's record, never from message text. The file says which engines each applies to and
 //! why; this is only how each cause is recognised in an answer.
 
-use gdmarshal::decode::{DecodeOptions, decode};
-use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::error::DecodeErrorKind;
-use gdmarshal::json::{from_json, unhex};
 use gdmarshal::profile::Profile;
 
 use super::tree::mentions_type;
@@ -83,7 +80,7 @@ impl Condition {
             Condition::NodePathPadding => {
                 mentions("NodePath")
                     && matches!(m, Mismatch::Reencoding { .. } | Mismatch::Bytes { .. })
-                    && same_but_padding(r, profile)
+                    && super::node_path_padding::record_equal_but_padding(r, profile)
             }
             Condition::ObjectId => {
                 !r.objects && matches!(m, Mismatch::Reencoding { .. }) && mentions("Object")
@@ -116,37 +113,11 @@ impl Condition {
     }
 }
 
-/// Whether the engine's output decodes (with the codec) to what the codec's own encoding of the
-/// engine's value decodes to: then the two encodings differ only where the format ignores the
-/// bytes (padding). (Through the encoding, not the value itself: a 3.6 writer turns a lone
-/// surrogate into a space, so the value read back is not always the value written.)
-fn same_but_padding(r: &Record, profile: Profile) -> bool {
-    let (Some(out), Some(tree)) = (&r.output, r.tree.as_ref().or(r.value.as_ref())) else {
-        return false;
-    };
-    let Ok(bytes) = unhex(out) else { return false };
-    let Ok(meant) = from_json(tree, profile) else {
-        return false;
-    };
-    let opts = DecodeOptions {
-        allow_objects: r.objects,
-    };
-    let encode_opts = EncodeOptions {
-        full_objects: r.objects,
-    };
-    let Ok(ours) = encode(&meant, profile, encode_opts) else {
-        return false;
-    };
-    match (decode(&bytes, profile, opts), decode(&ours, profile, opts)) {
-        (Ok(a), Ok(b)) => a.value == b.value && a.consumed == bytes.len(),
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::corpus::ByteDiff;
+    use gdmarshal::json::unhex;
 
     #[test]
     fn nodepath_padding_holds_when_the_writer_changes_a_name() {

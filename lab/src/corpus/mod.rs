@@ -14,6 +14,7 @@ pub mod generate;
 pub mod integrity;
 pub mod known;
 pub mod mismatch;
+pub mod node_path_padding;
 pub mod record;
 pub mod regression;
 pub mod rejection_kind;
