@@ -85,8 +85,9 @@ function readFragment() {
   for (const k of ["mode", "godot", "framing", "kind"]) if (f.has(k)) state[k] = f.get(k);
   if (f.has("objects")) state.objects = f.get("objects") === "1";
   if (f.has("hex") || f.has("b64")) inputProblem = null;
-  if (f.has("hex")) { $("bytes-in").value = f.get("hex"); fileBytes = null; }
-  else if (f.has("b64")) { $("bytes-in").value = f.get("b64"); fileBytes = null; }
+  // The key says how to read its text, unless `kind` says otherwise.
+  if (f.has("hex")) { $("bytes-in").value = f.get("hex"); fileBytes = null; if (!f.has("kind")) state.kind = "hex"; }
+  else if (f.has("b64")) { $("bytes-in").value = f.get("b64"); fileBytes = null; if (!f.has("kind")) state.kind = "base64"; }
   if (f.has("json")) $("json-in").value = f.get("json");
 }
 
@@ -119,17 +120,18 @@ function lineColumn(text, at) {
   return `line ${size(line)}, column ${size(at - from + 1)}`;
 }
 
-// Hex digits (whitespace anywhere, a leading 0x) to bytes in one pass, stopping at the first other
-// character: [bytes, null] or [null, why, where it stopped].
+// Hex digits to bytes in one pass, stopping at the first other character: [bytes, null] or
+// [null, why, where it stopped]. Whitespace, "-", ":" and "," separate anywhere, and "0x" may
+// start the text or any group of digits ("0x02 0x00", "02-00", "02:00").
 function parseHex(text) {
   const out = new Uint8Array(text.length >> 1);
   let n = 0, high = -1, i = 0;
-  const space = (c) => c === 32 || (c >= 9 && c <= 13);
-  while (i < text.length && space(text.charCodeAt(i))) i++;
-  if (text[i] === "0" && (text[i + 1] === "x" || text[i + 1] === "X")) i += 2;
+  const space = (c) => c === 32 || (c >= 9 && c <= 13) || c === 45 || c === 58 || c === 44;
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
     let v;
+    const groupStart = i === 0 || space(text.charCodeAt(i - 1));
+    if (c === 48 && groupStart && high < 0 && (text[i + 1] === "x" || text[i + 1] === "X")) { i++; continue; }
     if (c >= 48 && c <= 57) v = c - 48;
     else if (c >= 97 && c <= 102) v = c - 87;
     else if (c >= 65 && c <= 70) v = c - 55;
@@ -151,18 +153,21 @@ function parseBase64(text) {
   }
 }
 
-// The text's bytes, or why not: [bytes, null] or [null, message].
+// The text's bytes, or why not: [bytes, null, note] or [null, message]; the note says when
+// "auto" read the text as base64 because it was not hex.
 function parseInput(text, kind) {
   if (text.length > TEXT_INPUT_MAX) return [null, tooLarge("the text", text.length, "characters", TEXT_INPUT_MAX)];
   let [out, bad, at] = kind === "base64" ? [null, null, 0] : parseHex(text);
+  let note = "";
   // Auto: text that is not hex from its first character on may be base64.
   if (kind === "base64" || (kind === "auto" && bad && at < text.length)) {
     const [b64, no] = parseBase64(text);
+    if (b64 && kind === "auto") note = `read as base64: not hex (${bad}); choose "read as: hex" to read it as hex`;
     if (b64 || kind === "base64") [out, bad] = [b64, no];
     else bad = `neither hex (${bad}) nor base64`;
   }
   if (out && out.length > INPUT_MAX) return [null, tooLarge("the input", out.length, "bytes", INPUT_MAX)];
-  return [out, bad];
+  return [out, bad, note];
 }
 
 function setBytes(u8, note) {
@@ -178,7 +183,10 @@ function setBytes(u8, note) {
 let inputProblem = null; // a file or paste refused before it was read
 function inputBytes() {
   if (inputProblem) return [null, inputProblem];
-  return fileBytes ? [fileBytes, null] : parseInput($("bytes-in").value, state.kind);
+  if (fileBytes) return [fileBytes, null];
+  const [u8, bad, note] = parseInput($("bytes-in").value, state.kind);
+  $("input-note").textContent = note || "";
+  return [u8, bad];
 }
 
 // ---------------------------------------------------------------- decode view

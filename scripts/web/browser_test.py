@@ -228,6 +228,31 @@ def check_base64_and_fragment(run):
               f"the URL fragment holds the chosen version and the bytes: {fragment}")
 
 
+def check_hex_spellings(run):
+    """Hex with separators or 0x prefixes reads as hex; a typo in hex is named, not read as
+    base64; base64 read by "auto" says so."""
+    data = "0200000001000000"
+    ok, want, _ = run.cli("decode", "--godot", "4.6", "--hex", stdin=data)
+    for spelled in ["02-00-00-00-01-00-00-00", "0x02 0x00 0x00 0x00 0x01 0x00 0x00 0x00",
+                    "02:00:00:00:01:00:00:00", "0x02,0x00,0x00,0x00,0x01,0x00,0x00,0x00"]:
+        run.show(mode="decode", godot="4.6", framing="none", hex=spelled)
+        run.check(ok and run.text("json") == want, f"{spelled!r} reads as hex: {run.text('json')!r}")
+    # A typo under the hex= key is named; "auto" may read the same text as base64, and says so.
+    run.show(mode="decode", godot="4.6", framing="none", hex="0200000g01000000")
+    status = run.text("status")
+    run.check("character 7" in status and "is not a hex digit" in status, f"a hex typo is named: {status!r}")
+    run.show(mode="decode", godot="4.6", framing="none", kind="auto", hex="0200000g01000000")
+    note = run.text("input-note")
+    run.check(note.startswith("read as base64: not hex (character 7") and "is not a hex digit" in note,
+              f"auto says it read a hex typo as base64: {note!r}")
+    # Base64 that "auto" reads says that it did.
+    b64 = base64.b64encode(bytes.fromhex(data)).decode()
+    run.show(mode="decode", godot="4.6", framing="none", kind="auto", hex=b64)
+    note = run.text("input-note")
+    run.check(run.text("json") == want and note.startswith("read as base64: not hex"),
+              f"auto reads {b64!r} as base64 and says so: {note!r}")
+
+
 def check_screenshots(run):
     os.makedirs(run.args.shots, exist_ok=True)
     ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=json.dumps(
@@ -506,6 +531,7 @@ def main():
             check_scrolled_rows(run)
             check_input_limits(run)
             check_base64_and_fragment(run)
+            check_hex_spellings(run)
             check_screenshots(run)
         check_large(run)
     finally:
