@@ -80,11 +80,27 @@ const TEXT_MAX = 1 << 16; // bytes shown as hex in the input box
 let answer = null;   // the last decode
 let hover = null;    // [start, end] highlighted
 
+// The values each key of the fragment may take (`godot`: the versions the module has).
+const FRAGMENT_VALUES = {
+  mode: ["decode", "encode", "versions"],
+  framing: ["none", "store_var", "stream", "packet"],
+  kind: ["auto", "hex", "base64"],
+};
+let urlProblem = null; // a fragment value the page ignored, said with every status
+
 function readFragment() {
   const f = new URLSearchParams(location.hash.slice(1));
-  for (const k of ["mode", "godot", "framing", "kind"]) if (f.has(k)) state[k] = f.get(k);
-  if (f.has("objects")) state.objects = f.get("objects") === "1";
-  if (f.has("hex") || f.has("b64")) inputProblem = null;
+  const problems = [];
+  for (const k of ["mode", "godot", "framing", "kind"]) {
+    if (!f.has(k)) continue;
+    const allowed = k === "godot" ? Array.from($("godot").options, (o) => o.value) : FRAGMENT_VALUES[k];
+    if (allowed.includes(f.get(k))) state[k] = f.get(k);
+    else problems.push(`${k}=${f.get(k)} is not one of ${allowed.join(", ")}`);
+  }
+  urlProblem = problems.length ? problems.join("; ") : null;
+  // The page writes `objects` only when on: a fragment without it means off.
+  state.objects = f.get("objects") === "1";
+  if (f.has("hex") || f.has("b64")) { inputProblem = null; inputGiven = true; }
   // The key says how to read its text, unless `kind` says otherwise.
   if (f.has("hex")) { $("bytes-in").value = f.get("hex"); fileBytes = null; if (!f.has("kind")) state.kind = "hex"; }
   else if (f.has("b64")) { $("bytes-in").value = f.get("b64"); fileBytes = null; if (!f.has("kind")) state.kind = "base64"; }
@@ -98,7 +114,11 @@ function writeFragment() {
   f.set("mode", state.mode);
   if (state.objects) f.set("objects", "1");
   if (state.mode === "encode") f.set("json", $("json-in").value);
-  else if (bytes.length * 2 <= FRAGMENT_MAX) f.set("hex", toHex(bytes));
+  else if (badText !== null) {
+    // Text that could not be read goes into the link as it is, not the bytes read before it.
+    if (badText.length <= FRAGMENT_MAX && state.kind === "base64") f.set("b64", badText);
+    else if (badText.length <= FRAGMENT_MAX) { f.set("hex", badText); if (state.kind === "auto") f.set("kind", "auto"); }
+  } else if (inputGiven && bytes.length * 2 <= FRAGMENT_MAX) f.set("hex", toHex(bytes));
   const h = "#" + f.toString();
   if (h !== location.hash) history.replaceState(null, "", h);
 }
@@ -172,6 +192,7 @@ function parseInput(text, kind) {
 
 function setBytes(u8, note) {
   fileBytes = u8;
+  inputGiven = true;
   const shown = u8.length <= TEXT_MAX;
   $("bytes-in").value = shown ? toHex(u8) : "";
   $("bytes-in").placeholder = shown ? "" : `${note} (too large to show as text)`;
@@ -181,11 +202,16 @@ function setBytes(u8, note) {
 
 // The bytes to read: the file's, or the text's; [bytes, null] or [null, why not].
 let inputProblem = null; // a file or paste refused before it was read
+let badText = null; // the input text, when it could not be read
+let inputGiven = false; // whether any input has come: typed, pasted, chosen or in the URL
 function inputBytes() {
+  badText = null;
   if (inputProblem) return [null, inputProblem];
   if (fileBytes) return [fileBytes, null];
-  const [u8, bad, note] = parseInput($("bytes-in").value, state.kind);
+  const text = $("bytes-in").value;
+  const [u8, bad, note] = parseInput(text, state.kind);
   $("input-note").textContent = note || "";
+  if (bad) badText = text;
   return [u8, bad];
 }
 
@@ -193,13 +219,22 @@ function inputBytes() {
 function request() { return { godot: state.godot, framing: state.framing, objects: state.objects }; }
 
 function status(text, isError) {
-  $("status").textContent = text;
-  $("status").className = isError ? "error" : "";
+  $("status").textContent = urlProblem ? `${text} (in the URL, ignored: ${urlProblem})` : text;
+  $("status").className = isError || urlProblem ? "error" : "";
 }
+
+// No input yet (a first visit): nothing to read, nothing wrong. An empty input given (`hex=`,
+// text typed and deleted) is read, as the engine would.
+const noInput = (u8) => !inputGiven && u8 && u8.length === 0 && !fileBytes;
+const NO_INPUT = "paste hex or base64, or choose or drop a file";
 
 function renderDecode() {
   const [u8, bad] = inputBytes();
-  if (bad) { answer = null; drawTable(); drawTree(); $("json").textContent = ""; return status(`input: ${bad}`, true); }
+  if (bad || noInput(u8)) {
+    answer = null; drawTable(); drawTree(); $("json").textContent = "";
+    if (!bad) bytes = u8;
+    return bad ? status(`input: ${bad}`, true) : status(NO_INPUT, false);
+  }
   bytes = u8;
   answer = codec.decode(request(), bytes);
   if (answer.refused) return status(answer.refused, true);
@@ -394,6 +429,7 @@ function renderVersions() {
   body.replaceChildren();
   if (bad) return status(`input: ${bad}`, true);
   bytes = u8;
+  if (noInput(u8)) return status(NO_INPUT, false);
   const all = codec.versions(request(), bytes);
   if (all.refused) return status(all.refused, true);
   const base = all.find((a) => a.selected) || all[all.length - 1];
@@ -428,6 +464,7 @@ function render() {
   else if (state.mode === "versions") renderVersions();
   else renderDecode();
   writeFragment();
+  urlProblem = null; // said once: the URL now holds what the page shows
   document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
   // From choosing a file to its first rows drawn: what a person waits for.
   if (readStart !== null) document.body.dataset.fileMs = (performance.now() - readStart).toFixed(1);
@@ -455,7 +492,7 @@ function init() {
   $("input-kind").onchange = () => { state.kind = $("input-kind").value; render(); };
   let timer = null;
   const soon = () => { clearTimeout(timer); timer = setTimeout(render, 150); };
-  $("bytes-in").oninput = () => { $("input-note").textContent = ""; fileBytes = null; inputProblem = null; soon(); };
+  $("bytes-in").oninput = () => { $("input-note").textContent = ""; fileBytes = null; inputProblem = null; inputGiven = true; soon(); };
   // Long pasted text goes straight to bytes: laying out megabytes of it in the box would hold
   // the page up, and it is shown there only up to TEXT_MAX bytes anyway.
   $("bytes-in").addEventListener("paste", (e) => {

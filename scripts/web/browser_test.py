@@ -228,6 +228,35 @@ def check_base64_and_fragment(run):
               f"the URL fragment holds the chosen version and the bytes: {fragment}")
 
 
+def check_first_visit(run):
+    """The page opened without a fragment asks for input: no error, no bytes in the URL."""
+    status = run.text("status")
+    cls = run.driver.find_element(By.ID, "status").get_attribute("class")
+    fragment = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)"))
+    run.check(status.startswith("paste hex or base64") and cls != "error" and "hex" not in fragment,
+              f"a first visit: {status!r} ({cls!r}), fragment {fragment}")
+
+
+def check_fragment_edges(run):
+    """An unknown fragment value is named, not obeyed; a fragment without `objects` turns objects
+    off; the link after an input error holds the text that failed."""
+    data = "0200000001000000"
+    ok, want, _ = run.cli("decode", "--godot", "4.6", "--hex", stdin=data)
+    run.show(mode="bogus", godot="4.6", framing="none", hex=data)
+    status = run.text("status")
+    shown = run.driver.execute_script("return !document.getElementById('decode-view').hidden")
+    mode = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)")).get("mode")
+    run.check(ok and shown and run.text("json") == want and "mode=bogus is not one of decode, encode, versions" in status
+              and mode == ["decode"], f"an unknown mode is named and decode shown: {status!r}, mode {mode}")
+    run.show(mode="decode", godot="4.6", framing="none", objects="1", hex=data)
+    run.show(mode="decode", godot="4.6", framing="none", hex=data)
+    on = run.driver.execute_script("return document.getElementById('objects').checked")
+    run.check(not on, "a fragment without objects turns objects off")
+    run.show(mode="decode", godot="4.6", framing="none", hex="02000000zz")
+    fragment = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)"))
+    run.check(fragment.get("hex") == ["02000000zz"], f"the link keeps the text that failed: {fragment}")
+
+
 def check_hex_spellings(run):
     """Hex with separators or 0x prefixes reads as hex; a typo in hex is named, not read as
     base64; base64 read by "auto" says so."""
@@ -515,6 +544,7 @@ def main():
             for entry in driver.get_log("browser"):
                 print(f"browser: {entry['message']}", file=sys.stderr)
             raise
+        check_first_visit(run)
         if not args.large_only:
             verified = driver.execute_script(
                 "return Array.from(document.querySelectorAll('#godot option')).filter(o => o.textContent.includes('✓')).map(o => o.value)")
@@ -532,6 +562,7 @@ def main():
             check_input_limits(run)
             check_base64_and_fragment(run)
             check_hex_spellings(run)
+            check_fragment_edges(run)
             check_screenshots(run)
         check_large(run)
     finally:
