@@ -228,6 +228,16 @@ function status(text, isError) {
 const noInput = (u8) => !inputGiven && u8 && u8.length === 0 && !fileBytes;
 const NO_INPUT = "paste hex or base64, or choose or drop a file";
 
+// With framing none, bytes whose first 4 hold the length of the rest are likely framed (a
+// store_var file, a put_var stream): say so, since they also read as a value, of other bytes.
+function framingHint() {
+  if (state.framing !== "none" || bytes.length < 8) return "";
+  const length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  return length === bytes.length - 4
+    ? `; the first 4 bytes hold the length of the rest (${size(length)}): written by store_var or put_var? choose that framing`
+    : "";
+}
+
 function renderDecode() {
   const [u8, bad] = inputBytes();
   if (bad || noInput(u8)) {
@@ -242,11 +252,11 @@ function renderDecode() {
   const v = answer.verified ? "verified" : "derived";
   if (answer.error) {
     const e = answer.error;
-    status(`error at byte ${e.offset} (0x${e.offset.toString(16)}), reading ${e.where}: ${e.message} [Godot ${answer.profile}, ${v}]`, true);
+    status(`error at byte ${e.offset} (0x${e.offset.toString(16)}), reading ${e.where}: ${e.message} [Godot ${answer.profile}, ${v}]${framingHint()}`, true);
     const last = answer.rows.length ? answer.rows.get(answer.rows.length - 1) : [0, 0, 0, 0];
     answer.rows.push([e.offset, e.offset + 1, last[2], last[3], "error", e.message, "err"]);
   } else {
-    status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes} values`, false);
+    status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes} values${framingHint()}`, false);
   }
   showJson(answer.json, answer.json_more);
   drawTable();

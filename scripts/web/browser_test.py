@@ -257,6 +257,23 @@ def check_fragment_edges(run):
     run.check(fragment.get("hex") == ["02000000zz"], f"the link keeps the text that failed: {fragment}")
 
 
+def check_framing_notes(run):
+    """Framing none: bytes after the value are not called inside a framed length, and a length
+    prefix that matches the rest is pointed out."""
+    run.show(mode="decode", godot="4.6", framing="none", hex="0200000001000000ffff")
+    rows = [r.text for r in run.driver.find_elements(By.CSS_SELECTOR, ".trow")]
+    run.check(any("trailing bytes" in r and "not read" in r for r in rows)
+              and not any("framed length" in r for r in rows), f"trailing bytes, framing none: {rows}")
+    ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin='{"type":"String","value":"hello, world"}')
+    framed = f"{len(data) // 2:02x}000000" + data
+    run.show(mode="decode", godot="4.6", framing="none", hex=framed)
+    status = run.text("status")
+    run.check(ok and "the first 4 bytes hold the length of the rest" in status, f"a length prefix, framing none: {status!r}")
+    run.show(mode="decode", godot="4.6", framing="store_var", hex=framed)
+    status = run.text("status")
+    run.check(status.startswith("ok") and "length of the rest" not in status, f"the same bytes as store_var: {status!r}")
+
+
 def check_hex_spellings(run):
     """Hex with separators or 0x prefixes reads as hex; a typo in hex is named, not read as
     base64; base64 read by "auto" says so."""
@@ -563,6 +580,7 @@ def main():
             check_base64_and_fragment(run)
             check_hex_spellings(run)
             check_fragment_edges(run)
+            check_framing_notes(run)
             check_screenshots(run)
         check_large(run)
     finally:

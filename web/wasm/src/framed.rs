@@ -88,7 +88,9 @@ pub fn run<S: Sink>(
         Ok(d) => {
             let end = base + d.consumed.min(framed.payload.len());
             if end < bytes.len() {
-                let what = if end < framed.consumed {
+                let what = if framing == Framing::None {
+                    "not read (bytes_to_var reads one value and ignores what follows)"
+                } else if end < framed.consumed {
                     "ignored by the engine (inside the framed length)"
                 } else {
                     "not read (after the framed value)"
