@@ -318,20 +318,41 @@ function scrollToRow(i) {
 
 // The tree: each value with its type and, for a leaf, what it holds; its nested values asked for
 // from the module a page at a time, so a value holding millions draws a page of them.
-// A value's own rows (up to 4): its header and, for a leaf, what it holds. They come before any
-// value nested in it.
-function ownRows(v) {
+// A value's own rows (up to `max`): its header and, for a leaf, what it holds; and whether it
+// has more. They come before any value nested in it.
+const SUMMARY_ROWS = 5; // a header and 4 fields: a Color or a Quaternion whole
+function ownRows(v, max = SUMMARY_ROWS) {
   const out = [], rows = answer.rows;
-  for (let r = v.row; r < rows.length && out.length < 4 && rows.get(r)[2] === v.id; r++) out.push(rows.get(r));
-  return out;
+  let r = v.row;
+  for (; r < rows.length && out.length < max && rows.get(r)[2] === v.id; r++) out.push(rows.get(r));
+  return [out, r < rows.length && rows.get(r)[2] === v.id];
+}
+
+// A NodePath as its text ("/root/a:b"), read from its rows: names, subnames and the flags.
+function nodePathText(v) {
+  const [own, more] = ownRows(v, 512);
+  const names = [], subnames = [];
+  let absolute = false;
+  for (const [, , , , field, meaning] of own) {
+    if (field === "name") names.push(meaning.slice(1, -1));
+    else if (field === "subname") subnames.push(meaning.slice(1, -1));
+    else if (field.startsWith("flags (")) absolute = (Number(meaning) & 1) === 1;
+  }
+  const path = (absolute ? "/" : "") + names.join("/") + subnames.map((s) => ":" + s).join("");
+  return `"${path}"${more ? "…" : ""}`;
 }
 
 function nodeLabel(v) {
-  const own = ownRows(v);
+  const [own, more] = ownRows(v);
   const header = own.find((r) => r[4] === "header" && r[6] !== "err");
   const ty = header ? header[5].replace(/ \(id .*$/, "") : "";
-  const sum = v.kids ? `${v.kids} nested`
-    : own.filter((r) => r[4] !== "header" && r[4] !== "length" && r[4] !== "trailing bytes").map((r) => r[5]).join(", ");
+  let sum;
+  if (v.kids) sum = `${v.kids} nested`;
+  else if (ty === "NodePath") sum = nodePathText(v);
+  else {
+    sum = own.filter((r) => r[4] !== "header" && r[4] !== "length" && r[4] !== "trailing bytes").map((r) => r[5]).join(", ");
+    if (more) sum += ", …";
+  }
   return [v.label, ty, sum.length > 80 ? sum.slice(0, 80) + "…" : sum];
 }
 

@@ -274,6 +274,22 @@ def check_framing_notes(run):
     run.check(status.startswith("ok") and "length of the rest" not in status, f"the same bytes as store_var: {status!r}")
 
 
+def check_tree_summaries(run):
+    """A leaf's summary in the tree holds its components, "…" where it shows only the first; a
+    NodePath's is its path."""
+    for value, want in [
+        ('{"type":"Color","value":["0.1","0.2","0.3","0.4"]}', lambda t: "0.1, 0.2, 0.3, 0.4" in t and "…" not in t),
+        ('{"type":"Quaternion","value":["1","2","3","4"]}', lambda t: "1.0, 2.0, 3.0, 4.0" in t and "…" not in t),
+        ('{"type":"Transform3D","value":["1","2","3","4","5","6","7","8","9","10","11","12"]}',
+         lambda t: t.endswith("1.0, 2.0, 3.0, 4.0, …")),
+        ('{"type":"NodePath","names":["root","a"],"subnames":["b"],"absolute":true}', lambda t: '"/root/a:b"' in t),
+    ]:
+        ok, data, _ = run.cli("encode", "--godot", "4.6", "--hex", stdin=value)
+        run.show(mode="decode", godot="4.6", framing="none", hex=data)
+        labels = [n.text for n in run.driver.find_elements(By.CSS_SELECTOR, ".node > .label")]
+        run.check(ok and len(labels) == 1 and want(labels[0]), f"the tree's summary of {value}: {labels}")
+
+
 def check_hex_spellings(run):
     """Hex with separators or 0x prefixes reads as hex; a typo in hex is named, not read as
     base64; base64 read by "auto" says so."""
@@ -581,6 +597,7 @@ def main():
             check_hex_spellings(run)
             check_fragment_edges(run)
             check_framing_notes(run)
+            check_tree_summaries(run)
             check_screenshots(run)
         check_large(run)
     finally:
