@@ -253,8 +253,8 @@ function renderDecode() {
   if (answer.error) {
     const e = answer.error;
     status(`error at byte ${e.offset} (0x${e.offset.toString(16)}), reading ${e.where}: ${e.message} [Godot ${answer.profile}, ${v}]${framingHint()}`, true);
-    const last = answer.rows.length ? answer.rows.get(answer.rows.length - 1) : [0, 0, 0, 0];
-    answer.rows.push([e.offset, e.offset + 1, last[2], last[3], "error", e.message, "err"]);
+    // The error's row belongs to the value being read when it failed.
+    answer.rows.push([e.offset, e.offset + 1, e.node, e.depth, "error", e.message, "err"]);
   } else {
     status(`ok: Godot ${answer.profile} (${v}) reads ${answer.consumed} of ${bytes.length} bytes; ${answer.rows.length} fields, ${answer.nodes} values${framingHint()}`, false);
   }

@@ -290,6 +290,21 @@ def check_tree_summaries(run):
         run.check(ok and len(labels) == 1 and want(labels[0]), f"the tree's summary of {value}: {labels}")
 
 
+def check_error_placement(run):
+    """An error's row belongs to the value that failed, and a deep error's path is a line."""
+    # Array [int 1, a type id past the last]: the error is element [1]'s, not [0]'s.
+    run.show(mode="decode", godot="4.6", framing="none", hex="1c000000020000000200000001000000c8000000")
+    err = next((r for r in run.driver.find_elements(By.CSS_SELECTOR, ".trow") if "error" in r.text.split()), None)
+    if err is not None:
+        ActionChains(run.driver).move_to_element(err).perform()
+    lit = [n.text for n in run.driver.find_elements(By.CSS_SELECTOR, ".node.hl > .label")]
+    run.check(err is not None and len(lit) == 1 and lit[0].startswith("[1]"), f"the error row lights element [1]: {lit}")
+    run.show(mode="decode", godot="4.6", framing="none", hex="1c00000001000000" * 2000 + "c8000000")
+    status = run.text("status")
+    run.check(status.startswith("error at byte") and "more …" in status and len(status) < 400,
+              f"a deep error's path is shortened: {len(status)} characters: {status[:300]!r}")
+
+
 def check_hex_spellings(run):
     """Hex with separators or 0x prefixes reads as hex; a typo in hex is named, not read as
     base64; base64 read by "auto" says so."""
@@ -598,6 +613,7 @@ def main():
             check_fragment_edges(run)
             check_framing_notes(run)
             check_tree_summaries(run)
+            check_error_placement(run)
             check_screenshots(run)
         check_large(run)
     finally:

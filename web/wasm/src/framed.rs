@@ -21,10 +21,14 @@ pub trait Sink: Trace {
     fn open_path(&self) -> String {
         "value".into()
     }
+    /// The node of the value being read and how deep it is nested, for an error's row.
+    fn open_node(&self) -> (u32, u32) {
+        (0, 0)
+    }
 }
 
 /// Where and why the bytes do not read: `offset` in the input, the value being read (`where`).
-#[derive(Serialize, Debug, Clone, PartialEq, Eq)]
+#[derive(Serialize, Debug, Clone, PartialEq, Eq, Default)]
 pub struct Failure {
     /// Byte offset in the input, framing included.
     pub offset: usize,
@@ -33,6 +37,10 @@ pub struct Failure {
     /// The labels from the whole value to the one being read.
     #[serde(rename = "where")]
     pub at: String,
+    /// The node of the value being read (0: the whole value), which the error's row belongs to.
+    pub node: u32,
+    /// How deep that node is nested.
+    pub depth: u32,
 }
 
 /// What a decode came to.
@@ -69,6 +77,7 @@ pub fn run<S: Sink>(
                 offset: 0,
                 message: format!("Godot {profile}'s get_var rejects this input: {e}"),
                 at: "length".into(),
+                ..Failure::default()
             });
             return out;
         }
@@ -109,6 +118,8 @@ pub fn run<S: Sink>(
                 offset: base + e.offset,
                 message: format!("Godot {profile} rejects this input: {}", e.kind),
                 at: sink.open_path(),
+                node: sink.open_node().0,
+                depth: sink.open_node().1,
             });
         }
     }

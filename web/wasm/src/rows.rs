@@ -249,15 +249,33 @@ impl Sink for Collect {
         }
     }
 
+    /// Past [`PATH_ENDS`] labels at each end, the middle of the path is counted, not written: an
+    /// error 2,000 levels down names a line, not a page, of labels.
     fn open_path(&self) -> String {
+        let labels = self.open.len();
         let mut path = self.label(0);
-        for o in self.open.iter().skip(1) {
+        for (i, o) in self.open.iter().enumerate().skip(1) {
+            if labels > 2 * PATH_ENDS + 1 && i == PATH_ENDS {
+                let left_out = labels - 2 * PATH_ENDS;
+                path.push_str(&format!(" › … {left_out} more …"));
+            }
+            if labels > 2 * PATH_ENDS + 1 && (PATH_ENDS..labels - PATH_ENDS).contains(&i) {
+                continue;
+            }
             path.push_str(" › ");
             path.push_str(&self.label(o.node as usize));
         }
         path
     }
+
+    fn open_node(&self) -> (u32, u32) {
+        let depth = self.open.len().saturating_sub(1);
+        (self.open.last().map_or(0, |o| o.node), cell(depth))
+    }
 }
+
+/// The labels an error's path writes at each end.
+const PATH_ENDS: usize = 4;
 
 impl Trace for Collect {
     const ACTIVE: bool = true;

@@ -298,11 +298,33 @@ mod tests {
     }
 
     #[test]
+    fn the_path_of_a_deep_error_counts_its_middle() {
+        // 20 Arrays of one element each, then a type id past the last.
+        let mut deep: Vec<u8> = [28u32, 1]
+            .repeat(20)
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        deep.extend(200u32.to_le_bytes());
+        let (a, _) = session(r#"{"godot":"4.6"}"#, &deep);
+        assert_eq!(
+            a["error"]["where"],
+            "value › [0] › [0] › [0] › … 13 more … › [0] › [0] › [0] › [0]"
+        );
+        assert_eq!(a["error"]["depth"], 20);
+    }
+
+    #[test]
     fn decode_errors_name_the_byte_and_the_value() {
         let cut = [28, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0, 4, 0, 0];
         let (a, s) = session(r#"{"godot":"4.6"}"#, &cut);
         assert_eq!(a["error"]["offset"], 16);
         assert_eq!(a["error"]["where"], "value › [1]");
+        // The error belongs to element [1] (node 2, one level down), not to [0] read before it.
+        assert_eq!(
+            (&a["error"]["node"], &a["error"]["depth"]),
+            (&json!(2), &json!(1))
+        );
         assert_eq!(a["json"], "");
         assert!(s.json().is_empty());
         let (r, none) = Session::decode(br#"{"godot":"5.1"}"#, cut.into());

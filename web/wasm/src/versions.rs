@@ -236,12 +236,14 @@ mod tests {
                 &Some(Failure {
                     offset: 4,
                     message: "Godot 4.6 rejects: x".into(),
-                    at: String::new()
+                    at: String::new(),
+                    ..Failure::default()
                 }),
                 &Some(Failure {
                     offset: 4,
                     message: "Godot 3.6 rejects: x".into(),
-                    at: String::new()
+                    at: String::new(),
+                    ..Failure::default()
                 }),
             ),
             None
@@ -252,7 +254,8 @@ mod tests {
                 &Some(Failure {
                     offset: 9,
                     message: "m".into(),
-                    at: String::new()
+                    at: String::new(),
+                    ..Failure::default()
                 })
             ),
             Some("at byte 9: m there, reads on here".into())
