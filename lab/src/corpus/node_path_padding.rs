@@ -113,25 +113,24 @@ impl Trace for Spans<'_> {
 mod tests {
     use super::*;
 
-    /// corpus decode/valid/NodePath/padded_names on 3.6.2: a NodePath of the names "a" and "bc",
-    /// as the codec writes it (header 0x0f, name count | 0x80000000, subnames, flags, then each
-    /// name's length, bytes and zero padding).
+    /// The input of corpus case decode/valid/NodePath/padded_names (3.6.2 accepts it): the names
+    /// "a", "bc" and "def" and the subname "é", each padded with zeros to 4 bytes.
     fn node_path_3x() -> Vec<u8> {
-        let mut b = Vec::new();
-        for w in [0x0f_u32, 0x8000_0002, 0, 0, 1] {
-            b.extend(w.to_le_bytes());
-        }
-        b.extend(b"a\0\0\0");
-        b.extend(2u32.to_le_bytes());
-        b.extend(b"bc\0\0");
-        b
+        gdmarshal::json::unhex(
+            "0f00000003000080010000000100000001000000610000000200000062630000\
+             030000006465660002000000c3a90000",
+        )
+        .unwrap()
     }
 
     #[test]
     fn the_padding_of_each_name_is_masked_and_nothing_else() {
         let p = "3.6".parse::<Profile>().unwrap();
         let ours = node_path_3x();
-        assert_eq!(spans(&ours, p, false), Some(vec![21..24, 30..32]));
+        assert_eq!(
+            spans(&ours, p, false),
+            Some(vec![21..24, 30..32, 39..40, 46..48])
+        );
         let mut engine = ours.clone();
         // Uninitialised padding: equal.
         engine[21] = 0x5a;
