@@ -113,17 +113,16 @@ fn every_type_id_on_the_pages_is_the_profiles() {
             let t = type_by_page_name(name, p.major()).unwrap_or_else(|| panic!("{p}: {name}"));
             assert_eq!(p.id_of(t.ty), Some(*id), "{p}: {name}");
         }
-        // The type table in the header section lists the same ids.
-        let table_start = page.find("| Type |").unwrap();
+        // The type id table lists the same ids, in decimal and in hex.
+        let table_start = page.find("| Id ").unwrap();
         let rows =
             parse_rows(&page[table_start..table_start + page[table_start..].find("\n\n").unwrap()]);
+        assert_eq!(rows.len() - 1, expected, "{p}: one type id row per type");
         for r in rows.iter().skip(1) {
-            let t = type_by_page_name(&r[1], p.major()).unwrap();
-            assert_eq!(
-                p.id_of(t.ty).map(|i| i.to_string()),
-                Some(r[0].clone()),
-                "{p}: {r:?}"
-            );
+            let t = type_by_page_name(&r[2], p.major()).unwrap();
+            let id = p.id_of(t.ty).unwrap();
+            assert_eq!(r[0], id.to_string(), "{p}: {r:?}");
+            assert_eq!(r[1], format!("0x{id:02x}"), "{p}: {r:?}");
         }
     }
 }
@@ -184,32 +183,25 @@ fn every_packed_element_size_is_what_the_engines_write() {
     }
 }
 
-/// The value a row names, from the engines' own Basis (1,2,3)/(4,5,6)/(7,8,9), origin
-/// (10,11,12), Transform2D columns (1,2)/(3,4)/(5,6) and Projection columns 1..16.
-fn named(ty: VariantType, what: &str) -> f32 {
-    let axis_of = |w: &str| ["X", "Y", "Z", "W"].iter().position(|a| w.starts_with(a));
-    let comp = axis_of(what.trim_start_matches("The ")).unwrap();
-    let of = what.split(" component of the ").nth(1).unwrap();
-    let (n, col) = match ty {
-        VariantType::Transform2D => (
-            2,
-            if of.starts_with("origin") {
-                2
-            } else {
-                axis_of(of).unwrap()
-            },
-        ),
-        VariantType::Projection => (4, axis_of(of).unwrap()),
-        _ => (
-            3,
-            if of.starts_with("origin") {
-                3
-            } else {
-                axis_of(of).unwrap()
-            },
-        ),
+/// The value a row names (its field, as the type table names it: ``x.y`` is component y of the
+/// column x), from the engines' own Basis (1,2,3)/(4,5,6)/(7,8,9), origin (10,11,12),
+/// Transform2D columns (1,2)/(3,4)/(5,6) and Projection columns 1..16.
+fn named(ty: VariantType, field: &str) -> f32 {
+    let field = field.trim_matches('`');
+    let field = field.strip_prefix("basis.").unwrap_or(field);
+    let (col, comp) = field.split_once('.').unwrap();
+    let axis = |w: &str| ["x", "y", "z", "w"].iter().position(|a| *a == w);
+    let (n, last) = match ty {
+        VariantType::Transform2D => (2, 2),
+        VariantType::Projection => (4, 4),
+        _ => (3, 3),
     };
-    (col * n + comp + 1) as f32
+    let col = if col == "origin" {
+        last
+    } else {
+        axis(col).unwrap()
+    };
+    (col * n + axis(comp).unwrap() + 1) as f32
 }
 
 #[test]
@@ -266,10 +258,10 @@ fn component_text(v: &serde_json::Value) -> String {
 /// What `len` bytes of kind `kind` hold, as the codec's tagged JSON writes such a component.
 fn field_text(bytes: &[u8], kind: &str) -> String {
     match (kind, bytes.len()) {
-        ("Float", 4) => format!("0x{:08x}", u32::from_le_bytes(bytes.try_into().unwrap())),
-        ("Float", 8) => format!("0x{:016x}", u64::from_le_bytes(bytes.try_into().unwrap())),
-        ("Integer", 4) => i32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
-        ("Integer", 8) => i64::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        ("f32", 4) => format!("0x{:08x}", u32::from_le_bytes(bytes.try_into().unwrap())),
+        ("f64", 8) => format!("0x{:016x}", u64::from_le_bytes(bytes.try_into().unwrap())),
+        ("i32", 4) => i32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        ("i64", 8) => i64::from_le_bytes(bytes.try_into().unwrap()).to_string(),
         other => panic!("no field of kind and length {other:?}"),
     }
 }
@@ -397,10 +389,10 @@ fn every_transport_sentence_is_what_the_engines_put_on_the_wire() {
             let via = t.via.unwrap();
             let engine = framing_record(records, &format!("write/{via}/int_7"));
             assert_eq!(Some(bytes), engine.output.as_deref(), "{p} {api}");
-            let framing = if line.contains("the length, then the value") {
+            let framing = if line.contains(spec::transports::WITH_LENGTH) {
                 gdmarshal::framing::Framing::StoreVar
             } else {
-                assert!(line.contains("the value alone, no length"), "{p}: {line}");
+                assert!(line.contains(spec::transports::BARE), "{p}: {line}");
                 gdmarshal::framing::Framing::None
             };
             assert_eq!(
@@ -419,16 +411,13 @@ fn every_get_var_sentence_is_what_the_engines_read() {
         let records = framing_of(&inp, p);
         let read = |name: &str| framing_record(records, name);
         let says = |s: &str| assert!(page.contains(s), "{p}: the page no longer says {s:?}");
-        says(
-            "- A length shorter than the value makes the read fail; the reader has moved past the length and\n  that many bytes.",
-        );
+        use spec::transports::{LONG, PAST_END_3, PAST_END_4, PEERS, SHORT};
+        says(SHORT);
         for via in ["file", "stream"] {
             let r = read(&format!("read/{via}/length_short"));
             assert!(!r.read_ok() && r.position == Some(8), "{p} {via}");
         }
-        says(
-            "- A length longer than the value, with the bytes present, reads the value and skips the rest.",
-        );
+        says(LONG);
         for via in ["file", "stream", "packet", "tcp"] {
             let r = read(&format!("read/{via}/length_long_bytes_present"));
             assert!(r.read_ok(), "{p} {via}");
@@ -437,19 +426,15 @@ fn every_get_var_sentence_is_what_the_engines_read() {
             }
         }
         if p.major() == 3 {
-            says(
-                "- A length past the end of the file: 3.2 reads the bytes there are and decodes them; 3.6 refuses.",
-            );
+            says(PAST_END_3);
             let older = framing_of(&inp, "3.2".parse().unwrap());
             assert!(framing_record(older, "read/file/length_past_end").read_ok());
             assert!(!read("read/file/length_past_end").read_ok(), "{p}");
         } else {
-            says("- A length past the end of the file is refused.");
+            says(PAST_END_4);
             assert!(!read("read/file/length_past_end").read_ok(), "{p}");
         }
-        says(
-            "- ``StreamPeer.get_var`` refuses a length past the end of the data; ``PacketPeerStream.get_var``\n  reads a packet only once all of it has arrived.",
-        );
+        says(PEERS);
         for via in ["stream", "packet", "tcp"] {
             assert!(
                 !read(&format!("read/{via}/length_past_end")).read_ok(),
@@ -457,7 +442,7 @@ fn every_get_var_sentence_is_what_the_engines_read() {
             );
         }
         // A datagram is the bare value: get_var reads a bare encoding and not a framed one.
-        says("are the bare value, as");
+        says("a packet is exactly what");
         assert!(read("read/udp/bare").read_ok(), "{p}");
         assert!(!read("read/udp/framed").read_ok(), "{p}");
     }
@@ -496,5 +481,263 @@ fn every_change_has_its_evidence_recorded() {
                     .all(|c| c.is_ascii_hexdigit())
         });
         assert!(vector, "no vector: {l}");
+    }
+}
+
+/// A fact a page states and the recorded engine answer that shows it.
+struct Fact {
+    /// The page's major version.
+    major: u32,
+    /// Words the page says.
+    says: &'static str,
+    /// The corpus case that shows it, and the engine versions (by prefix) whose answer does.
+    case: &'static str,
+    versions: &'static [&'static str],
+    /// Whether the engine's answer shows the fact.
+    holds: fn(&gdmarshal_lab::corpus::Record) -> bool,
+}
+
+fn output_len(r: &gdmarshal_lab::corpus::Record) -> usize {
+    r.output.as_deref().map_or(0, |h| h.len() / 2)
+}
+
+fn tree(r: &gdmarshal_lab::corpus::Record) -> serde_json::Value {
+    r.tree.clone().unwrap_or_default()
+}
+
+fn rejected(r: &gdmarshal_lab::corpus::Record) -> bool {
+    r.verdict == Verdict::Rejected
+}
+
+const FACTS: &[Fact] = &[
+    Fact {
+        major: 4,
+        says: "bit 1, one subname more follows than the count says",
+        case: "decode/noncanonical/nodepath_property_flag",
+        versions: &["4.6"],
+        holds: |r| {
+            tree(r)["names"] == serde_json::json!(["a"])
+                && tree(r)["subnames"] == serde_json::json!(["b"])
+        },
+    },
+    Fact {
+        major: 3,
+        says: "bit 1, one subname more follows than the count says",
+        case: "decode/noncanonical/nodepath_property_flag",
+        versions: &["3.2", "3.6"],
+        holds: |r| {
+            tree(r)["names"] == serde_json::json!(["a"])
+                && tree(r)["subnames"] == serde_json::json!(["b"])
+        },
+    },
+    Fact {
+        major: 4,
+        says: "an id of 0 reads as null",
+        case: "decode/noncanonical/object_id_zero",
+        versions: &["4.6"],
+        holds: |r| tree(r) == serde_json::json!({"type": "Object", "value": null}),
+    },
+    Fact {
+        major: 3,
+        says: "an id of 0 reads as null",
+        case: "decode/noncanonical/object_id_zero",
+        versions: &["3.2", "3.6"],
+        holds: |r| tree(r) == serde_json::json!({"type": "Object", "value": null}),
+    },
+    Fact {
+        major: 4,
+        says: "so a NaN always takes 12 bytes",
+        case: "encode/float/nan",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 12,
+    },
+    Fact {
+        major: 3,
+        says: "so a NaN always takes 12 bytes",
+        case: "encode/float/nan",
+        versions: &["3.2", "3.6"],
+        holds: |r| output_len(r) == 12,
+    },
+    Fact {
+        major: 4,
+        says: "the infinities and -0.0 take 8",
+        case: "encode/float/neg_zero",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 8,
+    },
+    Fact {
+        major: 4,
+        says: "the infinities and -0.0 take 8",
+        case: "encode/float/inf",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 8,
+    },
+    Fact {
+        major: 4,
+        says: "2147483647 takes 8 bytes and 2147483648 takes 12",
+        case: "encode/int/2147483647",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 8,
+    },
+    Fact {
+        major: 4,
+        says: "2147483647 takes 8 bytes and 2147483648 takes 12",
+        case: "encode/int/2147483648",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 12,
+    },
+    Fact {
+        major: 4,
+        says: "a lone continuation byte such as 0x80, an overlong form, an encoded surrogate",
+        case: "decode/string_bytes/lone_continuation",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "a lone continuation byte such as 0x80, an overlong form, an encoded surrogate",
+        case: "decode/string_bytes/overlong_slash",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "a lone continuation byte such as 0x80, an overlong form, an encoded surrogate",
+        case: "decode/string_bytes/surrogate_high",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 3,
+        says: "(a lone continuation byte such as 0x80, the bytes 0xFE and 0xFF)",
+        case: "decode/string_bytes/lone_continuation",
+        versions: &["3.2", "3.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 3,
+        says: "(a lone continuation byte such as 0x80, the bytes 0xFE and 0xFF)",
+        case: "decode/string_bytes/bad_lead_ff",
+        versions: &["3.2", "3.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "in the order the entries were inserted",
+        case: "encode/Dictionary/mixed",
+        // Keys inserted as 1, "b", null: a null key (type 0) written last is not an order by type.
+        versions: &["4.6"],
+        holds: |r| r.tree.is_some() && tree(r)["value"][2][0]["type"] == "Nil",
+    },
+    // 4.x encoder: the oracle cannot carry a value this deep to a 4.x engine (its JSON reader
+    // stops first); 3.6 shows the encoder's refusal.
+    Fact {
+        major: 3,
+        says: "when encoding and when reading",
+        case: "encode/depth/int_at_1025",
+        versions: &["3.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "A deeper\nvalue is refused by the encoder and by the reader alike",
+        case: "decode/depth/arrays_1025",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 3,
+        says: "Godot 3.6 refuses arrays",
+        case: "decode/depth/arrays_1025",
+        versions: &["3.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 3,
+        says: "Godot 3.2 has no limit",
+        case: "decode/depth/arrays_1025",
+        versions: &["3.2"],
+        holds: |r| r.verdict == Verdict::Accepted,
+    },
+    Fact {
+        major: 4,
+        says: "the property ``script`` with the script's resource path (``res://…``) as a String value",
+        case: "decode/objects/full_script_path",
+        versions: &["4.6"],
+        // The input holds the name "script" and then a String header (type 4) whose text starts
+        // with res://, and the engine wrote it back unchanged.
+        holds: |r| {
+            let input = r.input.clone().unwrap_or_default();
+            let script = gdmarshal::json::hex(b"script");
+            let path = gdmarshal::json::hex(b"res://");
+            input.split(&script).nth(1).is_some_and(|rest| {
+                rest.starts_with("0000")
+                    && rest[4..].starts_with("04000000")
+                    && rest.contains(&path)
+            }) && r.output.as_deref() == Some(&input)
+        },
+    },
+    Fact {
+        major: 4,
+        says: "GDScript's ``Array[Object]`` is typed with the class ``Object``, so it is written as kind 2",
+        case: "encode/typed/object_class_array",
+        versions: &["4.6"],
+        // Kind 2 (bits 16-17) and the class name EncodedObjectAsID.
+        holds: |r| {
+            r.output.as_deref().is_some_and(|o| {
+                o.starts_with("1c000200") && o.contains(&gdmarshal::json::hex(b"EncodedObjectAsID"))
+            })
+        },
+    },
+    Fact {
+        major: 4,
+        says: "kind 1 with type id 24 (Object) appears only for a container typed with the built-in Object type and an empty class name",
+        case: "encode/typed/empty_class_array",
+        versions: &["4.6"],
+        holds: |r| r.output.as_deref() == Some("1c0001001800000000000000"),
+    },
+    Fact {
+        major: 4,
+        says: "The encoder picks the short form whenever the value lies in the i32 range",
+        case: "encode/int/-2147483649",
+        versions: &["4.6"],
+        holds: |r| output_len(r) == 12,
+    },
+];
+
+#[test]
+fn every_added_fact_is_on_its_page_and_what_the_engines_do() {
+    let inp = inputs();
+    let pages = pages();
+    for f in FACTS {
+        let (_, page) = pages.iter().find(|(p, _)| p.major() == f.major).unwrap();
+        // The page wraps lines: compare with single spaces.
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat(page).contains(&flat(f.says)),
+            "the {}.x page does not say {:?}",
+            f.major,
+            f.says
+        );
+        for v in f.versions {
+            let c = inp
+                .corpora
+                .iter()
+                .find(|c| c.entry.version.starts_with(v) && !c.profile.double_reals)
+                .unwrap_or_else(|| panic!("no corpus of {v}"));
+            let r = c
+                .records
+                .iter()
+                .find(|r| r.name == f.case)
+                .unwrap_or_else(|| panic!("{v}: no case {}", f.case));
+            assert!(
+                (f.holds)(r),
+                "{v} {}: the answer ({:?}, output {:?}) does not show {:?}",
+                f.case,
+                r.verdict,
+                r.output.as_deref().map(|o| &o[..o.len().min(80)]),
+                f.says
+            );
+        }
     }
 }

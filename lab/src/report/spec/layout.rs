@@ -1,27 +1,27 @@
-//! Each type's payload as the page's tables show it: rows of offset, length, kind and meaning,
-//! built from the type's shape in the profile tables and, for the matrix types, the component
-//! order the engines showed (docs/report.md §7).
+//! Each type's payload as the page's tables show it: rows of offset, size, encoding and field,
+//! built from the type's shape and field names in the profile tables (`gdmarshal::types`), so
+//! that the page states the same layout the codec reads and writes.
 
 use gdmarshal::profile::Profile;
-use gdmarshal::types::{Element, Shape, TypeInfo, VariantType};
+use gdmarshal::types::{Element, Shape, TypeInfo};
 
 /// One table row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     /// Byte offset from the start of the header (a number, or a formula for repeated parts).
     pub offset: String,
-    /// Length in bytes (a number, or `X` for variable).
-    pub len: String,
-    /// `Integer`, `Float`, `Bytes`, …
-    pub kind: &'static str,
-    /// What the bytes hold.
-    pub what: String,
+    /// Size in bytes (a number, or `n` / `…` for variable).
+    pub size: String,
+    /// How the bytes are read: `i32`, `u32`, `i64`, `f32`, `f64`, `u8`, `bytes`.
+    pub encoding: &'static str,
+    /// The field the bytes hold.
+    pub field: String,
 }
 
 /// One part of a type's section: an optional sub-heading, text, a table, text.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Part {
-    /// A sub-heading (e.g. "If ENCODE_FLAG_64 is set").
+    /// A sub-heading.
     pub title: Option<String>,
     /// Text before the table.
     pub before: String,
@@ -31,201 +31,174 @@ pub struct Part {
     pub after: String,
 }
 
-fn row(offset: usize, len: usize, kind: &'static str, what: impl Into<String>) -> Row {
+fn row(offset: usize, size: usize, encoding: &'static str, field: impl Into<String>) -> Row {
     Row {
         offset: offset.to_string(),
-        len: len.to_string(),
-        kind,
-        what: what.into(),
+        size: size.to_string(),
+        encoding,
+        field: field.into(),
     }
 }
 
-fn var(offset: &str, len: &str, kind: &'static str, what: impl Into<String>) -> Row {
+fn var(offset: &str, size: &str, encoding: &'static str, field: impl Into<String>) -> Row {
     Row {
         offset: offset.into(),
-        len: len.into(),
-        kind,
-        what: what.into(),
+        size: size.into(),
+        encoding,
+        field: field.into(),
     }
 }
 
-const AXES: [&str; 4] = ["X", "Y", "Z", "W"];
-
-/// What component `i` of a fixed-size math type is, in the wire order the engines write.
-pub fn component(ty: VariantType, i: usize) -> String {
-    let col = |axis: &str, c: usize, a: usize| {
-        format!(
-            "The {} component of the {axis} vector, accessed via [{a}][{c}]",
-            AXES[c]
-        )
-    };
-    match ty {
-        // Row by row: element i is component i / 3 of axis (column) i % 3 (report §7).
-        VariantType::Basis => col(&format!("{} column", AXES[i % 3]), i / 3, i % 3),
-        VariantType::Transform3D if i < 9 => col(&format!("{} column", AXES[i % 3]), i / 3, i % 3),
-        VariantType::Transform3D => col("origin", i - 9, 3),
-        // Column by column: x axis, y axis, origin (report §7).
-        VariantType::Transform2D if i < 4 => col(&format!("{} column", AXES[i / 2]), i % 2, i / 2),
-        VariantType::Transform2D => col("origin", i % 2, 2),
-        VariantType::Projection => col(&format!("{} column", AXES[i / 4]), i % 4, i / 4),
-        VariantType::Rect2 | VariantType::Rect2i => {
-            ["X coordinate", "Y coordinate", "X size", "Y size"][i].into()
-        }
-        VariantType::Aabb => [
-            "X coordinate",
-            "Y coordinate",
-            "Z coordinate",
-            "X size",
-            "Y size",
-            "Z size",
-        ][i]
-            .into(),
-        VariantType::Plane => ["Normal X", "Normal Y", "Normal Z", "Distance"][i].into(),
-        VariantType::Quaternion => {
-            ["Imaginary X", "Imaginary Y", "Imaginary Z", "Real W"][i].into()
-        }
-        VariantType::Color => ["Red", "Green", "Blue", "Alpha"][i].into(),
-        _ => format!("{} coordinate", AXES[i]),
+/// The encoding word of a fixed-size component.
+pub fn encoding_of(element: Element) -> (usize, &'static str) {
+    match element {
+        Element::U8 => (1, "u8"),
+        Element::I32 => (4, "i32"),
+        Element::I64 => (8, "i64"),
+        Element::F64 => (8, "f64"),
+        Element::F32 | Element::Reals(_) | Element::Color => (4, "f32"),
     }
 }
 
-fn fixed(t: &TypeInfo, n: usize, kind: &'static str) -> Vec<Row> {
-    (0..n)
-        .map(|i| row(4 + 4 * i, 4, kind, component(t.ty, i)))
+/// The component names of a packed array's element, in wire order.
+fn element_fields(e: Element) -> &'static [&'static str] {
+    match e {
+        Element::Reals(2) => &["x", "y"],
+        Element::Reals(3) => &["x", "y", "z"],
+        Element::Reals(_) => &["x", "y", "z", "w"],
+        Element::Color => &["r", "g", "b", "a"],
+        _ => &[""],
+    }
+}
+
+fn fixed(t: &TypeInfo, encoding: &'static str) -> Vec<Row> {
+    t.fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| row(4 + 4 * i, 4, encoding, format!("``{f}``")))
         .collect()
 }
 
-fn string_rows(offset: usize, what: &str) -> Vec<Row> {
+/// A string's two rows (its length, then its bytes and padding), starting at `offset`.
+pub fn string_rows(offset: &str, what: &str) -> Vec<Row> {
+    let after = match offset.parse::<usize>() {
+        Ok(o) => (o + 4).to_string(),
+        Err(_) => format!("{offset}+4"),
+    };
     vec![
-        row(offset, 4, "Integer", format!("{what} length (in bytes)")),
         var(
-            &(offset + 4).to_string(),
-            "X",
-            "Bytes",
-            format!("{what} (UTF-8), padded to 4 bytes"),
+            offset,
+            "4",
+            "u32",
+            format!("{what}: n, its length in UTF-8 bytes"),
+        ),
+        var(
+            &after,
+            "n + pad",
+            "bytes",
+            format!(
+                "{what}: n bytes of UTF-8, then 0 to 3 zero bytes so that n + pad is a multiple of 4"
+            ),
         ),
     ]
 }
 
-fn element(e: Element) -> (usize, &'static str, Vec<&'static str>) {
-    match e {
-        Element::U8 => (1, "Byte", vec!["Byte (0..255)"]),
-        Element::I32 => (4, "Integer", vec!["32-bit signed integer"]),
-        Element::I64 => (8, "Integer", vec!["64-bit signed integer"]),
-        Element::F32 => (4, "Float", vec!["32-bit IEEE 754 single-precision float"]),
-        Element::F64 => (8, "Float", vec!["64-bit IEEE 754 double-precision float"]),
-        Element::Reals(n) => (
-            4,
-            "Float",
-            AXES[..n]
-                .iter()
-                .map(|a| match *a {
-                    "X" => "X coordinate",
-                    "Y" => "Y coordinate",
-                    "Z" => "Z coordinate",
-                    _ => "W coordinate",
-                })
-                .collect(),
-        ),
-        Element::Color => (4, "Float", vec!["Red", "Green", "Blue", "Alpha"]),
-    }
-}
-
-/// What the engines write and read for a class or script element type (4.6.3: corpus
+/// How the engines write a class or script element type, and how they read it (4.6.3: corpus
 /// `encode/typed/class_array`, `encode/typed/script_array`, `decode/noncanonical/typed_class_name`;
 /// an empty class name: tests/differential/codec-differs/4.6-09790fb95d3f9035.json).
-const CLASS_NAMES: &str = "Without ``full_objects`` the encoder writes a class or a script type as kind 2 with the class name ``EncodedObjectAsID``, and a decoder that does not allow objects reads any class name or script as ``EncodedObjectAsID``; with ``full_objects`` a class is written as its name and a script as its resource path. An empty class name is the built-in type Object: kind 1 and type id 24.";
+const CLASS_KINDS: &str = "Unless full objects are written, every class or script type goes on the wire as kind 2 with the class name ``EncodedObjectAsID``, and a reader that does not allow objects takes any class name or script path as ``EncodedObjectAsID``; with full objects, kind 2 carries the class name and kind 3 the script's resource path. GDScript's ``Array[Object]`` is typed with the class ``Object``, so it is written as kind 2 as well; kind 1 with type id 24 (Object) appears only for a container typed with the built-in Object type and an empty class name, such as ``Array([], TYPE_OBJECT, &\"\", null)`` makes.";
+
+/// The container type data a typed Array or Dictionary carries, per kind.
+const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload).";
 
 /// The parts of a type's section on the page of profile `p`.
 pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
     let four = p.major() == 4;
-    let part = |rows: Vec<Row>| Part {
+    let table = |rows: Vec<Row>| Part {
         rows,
         ..Part::default()
     };
     match t.shape {
-        Shape::Empty => vec![Part { before: "Nothing follows the header.".into(), ..Part::default() }],
+        Shape::Empty => vec![Part {
+            before: "There is no payload: the value is its header, ``00000000``.".into(),
+            ..Part::default()
+        }],
         Shape::Bool => vec![Part {
-            rows: vec![row(4, 4, "Integer", "0 for False, any other value for True (written as 1)")],
+            rows: vec![row(4, 4, "u32", "1 for true, 0 for false")],
+            after: "A reader takes any non-zero word as true.".into(),
             ..Part::default()
         }],
         Shape::Int => vec![
             Part {
-                before: "If no flags are set, the integer is sent as a 32-bit integer (the engines do so when it fits):".into(),
-                rows: vec![row(4, 4, "Integer", "32-bit signed integer")],
+                before: "Header bit 16 clear:".into(),
+                rows: vec![row(4, 4, "i32", "``value``")],
                 ..Part::default()
             },
             Part {
-                before: "If flag ``ENCODE_FLAG_64`` is set (``flags & 1 == 1``), the integer is sent as a 64-bit integer:".into(),
-                rows: vec![row(4, 8, "Integer", "64-bit signed integer")],
+                before: "Header bit 16 set:".into(),
+                rows: vec![row(4, 8, "i64", "``value``")],
+                after: "The encoder picks the short form whenever the value lies in the i32 range, so that 2147483647 takes 8 bytes and 2147483648 takes 12. A reader accepts either form for any value.".into(),
                 ..Part::default()
             },
         ],
         Shape::Float => vec![
             Part {
-                before: "If no flags are set, the float is sent as a 32-bit single precision (the engines do so when the value is exact in it):".into(),
-                rows: vec![row(4, 4, "Float", "IEEE 754 single-precision float")],
+                before: "Header bit 16 clear:".into(),
+                rows: vec![row(4, 4, "f32", "``value``")],
                 ..Part::default()
             },
             Part {
-                before: "If flag ``ENCODE_FLAG_64`` is set (``flags & 1 == 1``), the float is sent as a 64-bit double precision number (NaN payloads are kept bit for bit):".into(),
-                rows: vec![row(4, 8, "Float", "IEEE 754 double-precision float")],
+                before: "Header bit 16 set:".into(),
+                rows: vec![row(4, 8, "f64", "``value``")],
+                after: "The type is a 64-bit float in every build. The encoder picks the short form when converting the value to f32 and back gives a value equal to it, and the long form otherwise: 0.5 takes 8 bytes, 0.1 takes 12. NaN is never equal to itself, so a NaN always takes 12 bytes, while the infinities and -0.0 take 8. A reader keeps a long NaN's payload bits as they are.".into(),
                 ..Part::default()
             },
         ],
         Shape::String => vec![Part {
-            rows: string_rows(4, "String"),
-            after: "A NUL byte ends the string early; a leading UTF-8 BOM is dropped; the padding's content is ignored.".into(),
+            rows: string_rows("4", "text"),
+            after: string_notes(four),
             ..Part::default()
         }],
-        Shape::Reals(n) => {
-            let mut parts = vec![part(fixed(t, n, "Float"))];
-            if four {
-                parts[0].after = "With ``ENCODE_FLAG_64`` each component is a 64-bit float (8 bytes); single-precision engines write 4 bytes.".into();
-            }
-            parts
-        }
-        Shape::Ints(n) => vec![part(fixed(t, n, "Integer"))],
+        Shape::Reals(_) => vec![table(fixed(t, "f32"))],
+        Shape::Ints(_) => vec![table(fixed(t, "i32"))],
         Shape::Color => vec![Part {
-            rows: fixed(t, 4, "Float"),
-            after: "Colors are always single precision.".into(),
-            ..Part::default()
-        }],
-        Shape::NodePath => vec![Part {
-            rows: vec![
-                row(4, 4, "Integer", "Name count with bit 31 set (``val & 0x7FFFFFFF``); bit 31 clear (the old format) is rejected"),
-                row(8, 4, "Integer", "Sub-name count"),
-                row(12, 4, "Integer", "Flags (absolute: ``val & 1 != 0``)"),
-            ],
+            rows: fixed(t, "f32"),
             after: if four {
-                "Then, for each name and sub-name, its length (4 bytes) and its UTF-8 bytes, padded to 4 bytes.".into()
+                "Components are f32 in every build, and the header has no bit 16; a reader ignores it.".into()
             } else {
-                "Then, for each name and sub-name, its length (4 bytes) and its UTF-8 bytes, padded to 4 bytes.\n\n.. warning::\n\n   3.x encoders leave the padding bytes after a name or sub-name uninitialised: two encodings of\n   one NodePath can differ there. A decoder must ignore them; do not compare encoded NodePaths\n   byte for byte.".into()
+                "Components are f32 in every build.".into()
             },
             ..Part::default()
         }],
-        Shape::Rid if four => vec![part(vec![row(4, 8, "Integer", "The RID's id (64-bit)")])],
-        Shape::Rid => vec![Part { before: "Nothing follows the header: the id is not written.".into(), ..Part::default() }],
-        Shape::Object => object_parts(),
-        Shape::Callable => vec![Part { before: "Nothing follows the header (an empty Callable is read).".into(), ..Part::default() }],
+        Shape::NodePath => node_path_parts(four),
+        Shape::Rid if four => vec![table(vec![row(4, 8, "u64", "the RID's id")])],
+        Shape::Rid => vec![Part {
+            before: "There is no payload: the RID's id is not written.".into(),
+            ..Part::default()
+        }],
+        Shape::Object => object_parts(p),
+        Shape::Callable => vec![Part {
+            before: "There is no payload: a Callable is not written, only its header, and it reads back as an empty Callable.".into(),
+            ..Part::default()
+        }],
         Shape::Signal => vec![Part {
-            rows: vec![
-                row(4, 4, "Integer", "Signal name (String length)"),
-                var("8", "X", "Bytes", "Signal name (UTF-8), padded to 4 bytes"),
-                var("X+8", "8", "Integer", "The Object's instance ID (64-bit)"),
-            ],
+            rows: {
+                let mut rows = string_rows("4", "signal name");
+                rows.push(var("8+n+pad", "8", "u64", "instance id of the object that has the signal"));
+                rows
+            },
             ..Part::default()
         }],
         Shape::Dictionary => {
             let mut parts = vec![Part {
-                rows: vec![row(4, 4, "Integer", "val&0x7FFFFFFF = elements (bit 31 is ignored)")],
-                after: "Then what follows is, for amount of \"elements\", pairs of key and value, one after the other, using this same format.".into(),
+                rows: vec![row(4, 4, "u32", "count: the number of entries (bit 31 is ignored and written as 0)")],
+                after: "Each entry follows as two complete values, key then value, in the order the entries were inserted; a reader keeps the last value of a key that occurs twice.".into(),
                 ..Part::default()
             }];
             if four {
                 parts.push(Part {
-                    title: Some("Typed dictionaries (4.4+)".into()),
-                    before: format!("Header bits 16-17 give the key type's kind and bits 18-19 the value type's (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); the key's then the value's type data come before the count. {CLASS_NAMES}"),
+                    title: Some("Typed dictionaries (4.4 and later)".into()),
+                    before: format!("Header bits 16-17 hold the kind of the key type and bits 18-19 the kind of the value type. The key type's data, then the value type's, come between the header and the count. {KINDS} {CLASS_KINDS}"),
                     ..Part::default()
                 });
             }
@@ -233,50 +206,102 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
         }
         Shape::Array => {
             let mut parts = vec![Part {
-                rows: vec![row(4, 4, "Integer", "val&0x7FFFFFFF = elements (bit 31 is ignored)")],
-                after: "Then what follows is, for amount of \"elements\", values one after the other, using this same format.".into(),
+                rows: vec![row(4, 4, "u32", "count: the number of elements (bit 31 is ignored and written as 0)")],
+                after: "Each element follows as a complete value.".into(),
                 ..Part::default()
             }];
             if four {
                 parts.push(Part {
-                    title: Some("Typed arrays (4.3+)".into()),
-                    before: format!("Header bits 16-17 give the element type's kind (0 none, 1 built-in type: a 4-byte type id, 2 class name: a String, 3 script: a String path); its type data comes before the count. Elements are converted to the type as they are read. {CLASS_NAMES}"),
+                    title: Some("Typed arrays (4.3 and later)".into()),
+                    before: format!("Header bits 16-17 hold the kind of the element type, and the type's data comes between the header and the count. A reader converts each element to the type as it reads it. {KINDS} {CLASS_KINDS}"),
                     ..Part::default()
                 });
             }
             parts
         }
         Shape::PackedStrings => vec![Part {
-            rows: vec![row(4, 4, "Integer", "Array length (Strings)")],
-            after: "For each string: its length including a NUL terminator (4 bytes), its UTF-8 bytes and the NUL, padded to 4 bytes. A string without the NUL is read too.".into(),
+            rows: vec![row(4, 4, "u32", "count: the number of strings")],
+            after: "Each string follows as a u32 length, the UTF-8 bytes, one zero byte, and 0 to 3 zero bytes up to a multiple of 4; the length counts the terminating zero byte (\"abc\" has length 4). A reader also takes a string whose length does not count a terminating zero byte.".into(),
             ..Part::default()
         }],
         Shape::Packed(e) => packed_parts(e, four),
     }
 }
 
+fn string_notes(four: bool) -> String {
+    let utf8 = if four {
+        "Bytes that are not valid UTF-8 (a lone continuation byte such as 0x80, an overlong form, an encoded surrogate) make the read fail."
+    } else {
+        "Some bytes that are not valid UTF-8 make the read fail (a lone continuation byte such as 0x80, the bytes 0xFE and 0xFF); others are read (see the reading rules below)."
+    };
+    format!(
+        "The length counts no terminator. When reading, a zero byte inside the length ends the text there, a UTF-8 byte order mark at the start is dropped, and the padding bytes may hold anything. {utf8}"
+    )
+}
+
+fn node_path_parts(four: bool) -> Vec<Part> {
+    let padding = if four {
+        "The zero bytes after each name are written as zeros from 4.6.3 on; earlier 4.x encoders leave them as whatever the buffer held, so two encodings of one path can differ there."
+    } else {
+        "3.x encoders leave the padding after each name as whatever the buffer held: two encodings of one path can differ in those bytes, so compare NodePaths by value, not by their bytes."
+    };
+    vec![Part {
+        rows: vec![
+            row(
+                4,
+                4,
+                "u32",
+                "name count, with bit 31 set; a count without bit 31 (an older format) is refused",
+            ),
+            row(8, 4, "u32", "subname count"),
+            row(
+                12,
+                4,
+                "u32",
+                "flags: bit 0, the path is absolute; bit 1, one subname more follows than the count says",
+            ),
+        ],
+        after: format!(
+            "The names, then the subnames, follow, each as a String payload (length, bytes, padding) without a header. The reader adds the two counts (and bit 1 of the flags) in 32 bits. {padding}"
+        ),
+        ..Part::default()
+    }]
+}
+
 /// An Object's parts: null, as an instance id, and in full.
-fn object_parts() -> Vec<Part> {
+fn object_parts(p: Profile) -> Vec<Part> {
+    let script = if p.major() == 4 {
+        " From 4.3 on, a script attached to the object is the property ``script`` with the script's resource path (``res://…``) as a String value, and a reader loads the script from that path and attaches it; earlier releases write the script as an object like any other property value."
+    } else {
+        ""
+    };
+    let objects_fn = if p.major() == 4 {
+        "``bytes_to_var_with_objects()``"
+    } else {
+        "``bytes2var(bytes, true)``"
+    };
     vec![
         Part {
-            title: Some("A null value".into()),
-            before: "A null Object is written as a bare Nil header (type 0), with nothing after it.".into(),
+            title: Some("Null".into()),
+            before: "A null Object is written as a Nil value, ``00000000``: no Object header and no payload.".into(),
             ..Part::default()
         },
         Part {
-            title: Some("``full_objects`` disabled".into()),
-            before: "The header has ``ENCODE_FLAG_OBJECT_AS_ID`` (bit 16) set:".into(),
-            rows: vec![row(4, 8, "Integer", "The Object instance ID (64-bit)")],
+            title: Some("An instance id (header bit 16 set)".into()),
+            rows: vec![row(4, 8, "u64", "the object's instance id")],
+            after: "This is what the encoder writes unless it is asked for full objects. A reader gives back an ``EncodedObjectAsID`` holding the id; an id of 0 reads as null.".into(),
             ..Part::default()
         },
         Part {
-            title: Some("``full_objects`` enabled".into()),
-            rows: vec![
-                row(4, 4, "Integer", "Class name (String length)"),
-                var("8", "X", "Bytes", "Class name (UTF-8 encoded string), padded to 4 bytes"),
-                var("X+8", "4", "Integer", "The number of properties that are serialized"),
-            ],
-            after: "Then, for each property: its name (String length, UTF-8 bytes, padded) and its value in this same format. Only properties with ``PROPERTY_USAGE_STORAGE`` are written.".into(),
+            title: Some("A full object (header bit 16 clear)".into()),
+            rows: {
+                let mut rows = string_rows("4", "class name");
+                rows.push(var("8+n+pad", "4", "u32", "count: the number of properties"));
+                rows
+            },
+            after: format!(
+                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true)."
+            ),
             ..Part::default()
         },
     ]
@@ -284,23 +309,28 @@ fn object_parts() -> Vec<Part> {
 
 /// A packed array's parts: the count, then each element's components at their strides.
 fn packed_parts(e: Element, four: bool) -> Vec<Part> {
-    let (size, kind, parts_of) = element(e);
-    let stride = size * parts_of.len();
-    let mut rows = vec![row(4, 4, "Integer", "Array length (elements)")];
-    for (k, what) in parts_of.iter().enumerate() {
+    let (size, encoding) = encoding_of(e);
+    let fields = element_fields(e);
+    let stride = size * fields.len();
+    let mut rows = vec![row(4, 4, "u32", "count: the number of elements")];
+    for (k, f) in fields.iter().enumerate() {
+        let field = if f.is_empty() {
+            "element i".to_string()
+        } else {
+            format!("element i, ``{f}``")
+        };
         rows.push(var(
             &format!("8+{}+i*{stride}", k * size),
             &size.to_string(),
-            kind,
-            *what,
+            encoding,
+            field,
         ));
     }
-    let mut after = String::new();
-    if e == Element::U8 {
-        after = "The array data is padded to 4 bytes; at the end of the input the padding may be missing.".into();
-    } else if four && matches!(e, Element::Reals(_)) {
-        after = "With ``ENCODE_FLAG_64`` each component is a 64-bit float (8 bytes).".into();
-    }
+    let after = match e {
+        Element::U8 => "The bytes are followed by 0 to 3 zero bytes up to a multiple of 4. A reader also accepts an array at the very end of the input whose padding is missing.".to_string(),
+        Element::Reals(_) if four => "With header bit 16 set, each component is an f64 and an element takes twice the bytes.".to_string(),
+        _ => String::new(),
+    };
     vec![Part {
         rows,
         after,
