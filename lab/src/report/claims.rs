@@ -34,13 +34,17 @@ pub struct Claim {
     /// Whether the engine's answer contradicts the claim.
     pub contradicts: fn(&Record) -> bool,
     /// The upstream revision the claim is from: `None` for the pages the generated ones start
-    /// from, else the godot-docs commit ([`CURRENT`]).
+    /// from, else the godot-docs commit ([`CURRENT`], [`BASE_3X`]).
     pub upstream: Option<&'static str>,
 }
 
 /// The godot-docs commit of the 4.x page the corrected pages start from
 /// (`tutorials/io/binary_serialization_api.rst`).
 pub const PUBLISHED: &str = "1935d0678734066558c411aa007793e2ef897312";
+
+/// The godot-docs commit of the 3.x page the corrected 3.x page replaces
+/// (`tutorials/misc/binary_serialization_api.rst`, the newest 3.x revision of the page).
+pub const BASE_3X: &str = "48faee9f73d48982e3ae2173c37315ab7e93ff2a";
 
 /// The godot-docs commit of the current upstream page whose claims §3 adds
 /// (`tutorials/io/binary_serialization_api.rst`).
@@ -106,7 +110,7 @@ pub const CLAIMS: &[Claim] = &[
         contradicts: |r| tree_type(r) != Some("PackedByteArray"),
     },
     Claim {
-        pages: "4.x en, 4.x en (current), 3.x fr",
+        pages: "4.x en, 4.x en (current), 3.x fr, 3.x en (48faee9)",
         says: "\"The 'float' type itself always uses double precision\"",
         instead: "a float that is exact in 32 bits is written with a 4-byte payload and no 64-bit flag",
         majors: &[3, 4],
@@ -115,7 +119,7 @@ pub const CLAIMS: &[Claim] = &[
         contradicts: |r| accepted(r) && output_bytes(r).len() == 8,
     },
     Claim {
-        pages: "4.x en, 4.x en (current), 3.x old en, 3.x fr, 3.x uk",
+        pages: "4.x en, 4.x en (current), 3.x old en, 3.x fr, 3.x uk, 3.x en (48faee9)",
         says: "bool: \"0 for False, 1 for True\"",
         instead: "any non-zero word reads as true (2 is accepted as true)",
         majors: &[3, 4],
@@ -126,7 +130,7 @@ pub const CLAIMS: &[Claim] = &[
         },
     },
     Claim {
-        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk, 3.x en (48faee9)",
         says: "NodePath \"old format\": bit 31 clear means a string length followed by the path string",
         instead: "the old format is rejected",
         majors: &[3, 4],
@@ -159,7 +163,7 @@ pub const CLAIMS: &[Claim] = &[
         contradicts: |r| accepted(r) && output_bytes(r) == [0, 0, 0, 0],
     },
     Claim {
-        pages: "3.x old en, 3.x fr, 3.x uk",
+        pages: "3.x old en, 3.x fr, 3.x uk, 3.x en (48faee9)",
         says: "\"17: Object (unsupported)\"",
         instead: "3.x reads an Object as an instance id (header flag bit 16 + 64-bit id)",
         majors: &[3],
@@ -202,7 +206,7 @@ pub const CLAIMS: &[Claim] = &[
         contradicts: |r| accepted(r) && output_bytes(r).len() == 16,
     },
     Claim {
-        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
+        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk, 3.x en (48faee9)",
         says: "PackedStringArray: each string is its length and UTF-8 bytes, padded (as String)",
         instead: "each string's length counts a NUL terminator that is written after the bytes (\"abc\" has length 4)",
         majors: &[3, 4],
@@ -211,7 +215,7 @@ pub const CLAIMS: &[Claim] = &[
         contradicts: |r| accepted(r) && output_bytes(r).get(8..12) == Some(&[4, 0, 0, 0][..]),
     },
     Claim {
-        pages: "4.x en, 4.x en (current), 3.x old en, 3.x fr, 3.x uk",
+        pages: "4.x en, 4.x en (current), 3.x old en, 3.x fr, 3.x uk, 3.x en (48faee9)",
         says: "String: length, then that many UTF-8 bytes make the string",
         instead: "a NUL byte ends the string early: \"a\\0b\" reads as \"a\"",
         majors: &[3, 4],
@@ -476,6 +480,47 @@ pub const CLAIMS: &[Claim] = &[
         },
         contradicts: |r| !(accepted(r) && r.consumed == Some(20)),
         upstream: Some(CURRENT),
+    },
+    Claim {
+        pages: "4.x en (current)",
+        says: "the type table: 11 = Vector4, 12 = Vector4i, 13 = Transform2D",
+        instead: "Transform2D is id 11 (0x0b), Vector4 12 and Vector4i 13",
+        majors: &[4],
+        vector: |_| {
+            Probe::Encode(Variant::Transform2D(
+                [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].into(),
+            ))
+        },
+        contradicts: |r| accepted(r) && output_bytes(r).first() == Some(&11),
+        upstream: Some(CURRENT),
+    },
+    // The 3.x base (godot-docs commit BASE_3X): claims the earlier 3.x pages do not make.
+    Claim {
+        pages: "3.x en (48faee9)",
+        says: "int: the payload is a 64-bit integer (8 bytes)",
+        instead: "an int that fits in 32 bits has a 4-byte payload and no flag (8 bytes in all)",
+        majors: &[3],
+        vector: |_| Probe::Encode(Variant::Int(1)),
+        contradicts: |r| accepted(r) && output_bytes(r).len() == 8,
+        upstream: Some(BASE_3X),
+    },
+    Claim {
+        pages: "3.x en (48faee9)",
+        says: "float: a 32-bit payload (no 64-bit form shown)",
+        instead: "a float not exact in 32 bits is written with ENCODE_FLAG_64 and an 8-byte payload (12 bytes in all)",
+        majors: &[3],
+        vector: |_| Probe::Encode(Variant::Float(0.1)),
+        contradicts: |r| accepted(r) && output_bytes(r).len() == 12,
+        upstream: Some(BASE_3X),
+    },
+    Claim {
+        pages: "3.x en (48faee9)",
+        says: "\"16: RID (unsupported)\"",
+        instead: "a RID is read and written as its header alone (4 bytes)",
+        majors: &[3],
+        vector: |p| with_header(id(p, VariantType::Rid) as u32, &[]).into(),
+        contradicts: |r| accepted(r) && tree_type(r) == Some("RID") && r.consumed == Some(4),
+        upstream: Some(BASE_3X),
     },
 ];
 

@@ -752,29 +752,39 @@ fn layouts_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix) {
 /// §3: each claim of the documented spec put to the engines; returns how many they contradict.
 fn documentation(md: &mut String, inp: &Inputs, app: &mut Appendix) -> usize {
     md.push_str("## 3. Where the documented spec disagrees with the engines\n\n");
-    let at = |c: &str| {
+    let at = |c: &str, path: &str| {
         format!(
-            "[{}](https://github.com/godotengine/godot-docs/blob/{c}/tutorials/io/binary_serialization_api.rst)",
+            "[{}](https://github.com/godotengine/godot-docs/blob/{c}/{path})",
             &c[..7]
         )
     };
+    let io = "tutorials/io/binary_serialization_api.rst";
+    let misc = "tutorials/misc/binary_serialization_api.rst";
     writeln!(
         md,
         "Each claim of the published pages was turned into a vector and put to every engine it concerns; a row\n\
          is a discrepancy when the engine's answer contradicts the page (decided from the answer, see `CLAIMS`\n\
-         in `lab/src/report/claims.rs`). The pages: \"4.x en\", godot-docs `tutorials/io/binary_serialization_api.rst`\n\
-         at commit {}, the revision the corrected pages start from (`docs/spec/changes.md` lists every\n\
-         change against it); \"4.x en (current)\", the same file at commit {}, the current upstream page,\n\
-         audited as well: it numbers the types as 4.x does and documents typed containers, RID, Callable\n\
-         and Signal; its claims are the rows naming it, agreements included, and the corrected pages follow\n\
-         its section order (header, type table, header flags, one section per type id; two sections of\n\
-         their own follow: files and packets, what the decoders accept); and three 3.x pages (old\n\
-         English, French, Ukrainian). docs/format-notes.md §7 lists what the earlier pages say and\n\
-         Godot's source for each claim. The current page also names the Basis and Transform3D\n\
-         components `x.x, x.y, x.z, y.x, …` in wire order; with GDScript's meaning of `basis.x` (the x\n\
-         axis, a column) that is the transpose of the wire (§7).\n",
-        at(claims::PUBLISHED),
-        at(claims::CURRENT),
+         in `lab/src/report/claims.rs`). The pages:\n\n\
+         - \"4.x en (current)\": godot-docs `{io}` at commit {}, the current upstream page and the base of\n  \
+         the corrected 4.x page (`docs/spec/changes.md` lists every change against it). It lists the 4.x\n  \
+         types and documents typed containers, RID, Callable and Signal, but its type table puts Vector4\n  \
+         at 11, Vector4i at 12 and Transform2D at 13, where the engines write Transform2D as 11 (row {});\n  \
+         and it names the Basis and Transform3D components `x.x, x.y, x.z, y.x, …` in wire order, which\n  \
+         with GDScript's meaning of `basis.x` (the x axis, a column) is the transpose of the wire (§7). Its\n  \
+         claims are the rows naming it, agreements included.\n\
+         - \"3.x en (48faee9)\": godot-docs `{misc}` at commit {}, the newest 3.x revision of the page\n  \
+         readable here and the base of the corrected 3.x page.\n\
+         - \"4.x en\": `{io}` at commit {}, the revision an earlier version of the corrected pages\n  \
+         started from, which numbers the types as 3.x does; and three older 3.x pages (old English,\n  \
+         French, Ukrainian).\n\n\
+         docs/format-notes.md §7 lists what the earlier pages say and Godot's source for each claim.\n",
+        at(claims::CURRENT, io),
+        CLAIMS
+            .iter()
+            .position(|c| c.says.starts_with("the type table: 11 = Vector4"))
+            .map_or(0, |i| i + 1),
+        at(claims::BASE_3X, misc),
+        at(claims::PUBLISHED, io),
     )
     .ok();
     md.push_str("| # | pages | the page says | the engines do | vector | engines' answers | confirmed by |\n|---|---|---|---|---|---|---|\n");

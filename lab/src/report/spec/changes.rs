@@ -5,10 +5,38 @@
 use std::fmt::Write as _;
 
 use super::super::EngineClaims;
-use super::super::claims::{CLAIMS, Probe};
+use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Probe};
 use crate::corpus::{Direction, EngineCorpus, Record};
 use crate::framing::FramingRecord;
 use gdmarshal::json::hex;
+
+/// An upstream page a generated page replaces.
+pub struct Base {
+    /// The major version the page is about.
+    pub major: u32,
+    /// The page's label in docs/report.md §3 (the claims name the pages they come from).
+    pub label: &'static str,
+    /// The file in godot-docs.
+    pub path: &'static str,
+    /// The godot-docs commit.
+    pub commit: &'static str,
+}
+
+/// The bases: the newest revision of each page readable here.
+pub const BASES: [Base; 2] = [
+    Base {
+        major: 4,
+        label: "4.x en (current)",
+        path: "tutorials/io/binary_serialization_api.rst",
+        commit: CURRENT,
+    },
+    Base {
+        major: 3,
+        label: "3.x en (48faee9)",
+        path: "tutorials/misc/binary_serialization_api.rst",
+        commit: BASE_3X,
+    },
+];
 
 /// Where a change's evidence is recorded.
 #[derive(Clone, Copy, Debug)]
@@ -21,163 +49,301 @@ pub enum Evidence {
     Framing(&'static str, &'static str),
     /// A saved reproducer: its path and its vector, as the file holds them.
     Reproducer(&'static str, &'static str),
+    /// Godot's source: where (a file or a pull request) and what it says there, for what no
+    /// engine here can show (releases other than the ones installed).
+    Source(&'static str, &'static str),
 }
 
-/// One change beyond the §3 claims: the pages it concerns, what changed, its evidence.
+/// One change beyond the §3 claims: the page it concerns, what changed, its evidence.
 pub struct Change {
-    /// Which pages, as in §3 ("4.x en", "3.x", …).
-    pub pages: &'static str,
-    /// What the published page says and what the generated page says instead.
+    /// The major version of the page.
+    pub major: u32,
+    /// What the base says and what the generated page says instead, or what it adds.
     pub text: &'static str,
     /// The recorded cases that show it.
     pub evidence: &'static [Evidence],
 }
 
-/// The changes beyond the §3 claims (report section in parentheses).
+const fn change(major: u32, text: &'static str, evidence: &'static [Evidence]) -> Change {
+    Change {
+        major,
+        text,
+        evidence,
+    }
+}
+
+/// Corrections beyond the §3 claims (report section in parentheses).
 pub const CHANGES: &[Change] = &[
-    Change {
-        pages: "4.x en",
-        text: "Basis and Transform3D: the wire lists the basis row by row (x.x, y.x, z.x, x.y, …); the page's offsets 8-36 name the transpose. (§7)",
-        evidence: &[Evidence::Case("4.6", "encode/Basis/counting")],
-    },
-    Change {
-        pages: "4.x en",
-        text: "The type table: every id from 6 on is re-numbered to the 4.x ids (Rect2 7, Vector3 9, …, PackedByteArray 29, PackedColorArray 37); the row \"29 max\" (not a type) is removed. (§8)",
-        evidence: &[Evidence::Case("4.6", "encode/PackedByteArray/len1")],
-    },
-    Change {
-        pages: "4.x en",
-        text: "PackedFloat32Array and PackedFloat64Array: the elements' Type column said \"Integer\"; it says \"Float\". (§1)",
-        evidence: &[Evidence::Case("4.6", "encode/PackedFloat32Array/len1")],
-    },
-    Change {
-        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
-        text: "Array and Dictionary: the count's bit 31 was \"shared (bool)\"; it is ignored (an engine reads the count without it and writes it back clear). (§9)",
-        evidence: &[Evidence::Case(
-            "4.6",
-            "decode/noncanonical/array_shared_bit",
-        )],
-    },
-    Change {
-        pages: "4.x en, 3.x old en, 3.x fr, 3.x uk",
-        text: "NodePath: the sub-name count and the flags were at offsets 4 and 8, where the name count is; they are at 8 and 12. (§1)",
-        evidence: &[Evidence::Case("4.6", "encode/NodePath/subnames")],
-    },
-    Change {
-        pages: "4.x en",
-        text: "Double-precision builds: the paragraph named only 8-byte \"Float\" fields; it now says that the header carries ENCODE_FLAG_64, which types have it, and that Color and PackedColorArray stay 4-byte floats. (§11)",
-        evidence: &[
+    change(
+        4,
+        "Basis and Transform3D: the base names the components `x.x, x.y, x.z, y.x, …` in wire order; with GDScript's `basis.x` (a column) the wire holds `x.x, y.x, z.x, x.y, …`, row by row. (§7)",
+        &[Evidence::Case("4.6", "encode/Basis/counting")],
+    ),
+    change(
+        4,
+        "Double-precision builds: the base gives 8-byte \"Float\" fields and the offset formula only; the page adds that the header carries bit 16, which types have it, that Color and PackedColorArray stay 4-byte floats, and that before 4.2 Vector4 and Projection were written without the flag. (§11)",
+        &[
             Evidence::Double("4.6", "encode/Vector2/counting"),
             Evidence::Double("4.6", "encode/Color/rgba"),
+            Evidence::Source(
+                "godotengine/godot pull request 83202 (4.2)",
+                "adds Vector4 and Projection to the types encode_variant flags as 64-bit in double builds",
+            ),
         ],
-    },
-    Change {
-        pages: "4.x en",
-        text: "PackedVector3Array and PackedVector4Array: a note that with ENCODE_FLAG_64 each component is 8 bytes, as PackedVector2Array's. (§11)",
-        evidence: &[Evidence::Double("4.6", "encode/PackedVector3Array/len8")],
-    },
-    Change {
-        pages: "3.x old en, 3.x fr, 3.x uk",
-        text: "Double-precision builds: the paragraph gave 8-byte \"Float\" fields; 3.x decoders read math types with 4-byte components whatever the flags say, and 3.x double builds are not described (their encoder writes no layout its decoder reads back; docs/format-notes.md). (§11)",
-        evidence: &[Evidence::Reproducer(
+    ),
+    change(
+        4,
+        "Header flags: the base uses the names `ENCODE_FLAG_64` and `ENCODE_FLAG_OBJECT_AS_ID`; the source calls them `HEADER_DATA_FLAG_64` and `HEADER_DATA_FLAG_OBJECT_AS_ID` from 4.3 on, and the page gives both.",
+        &[Evidence::Source(
+            "godotengine/godot core/io/marshalls.cpp (4.3 and later)",
+            "#define HEADER_DATA_FLAG_64 (1 << 16)",
+        )],
+    ),
+    change(
+        4,
+        "Color and PackedColorArray: \"typically 0..1, can be above 1 for overbright colors\" and \"Alpha (0..1)\" are dropped: a component is any 32-bit float, infinities included. (§1)",
+        &[Evidence::Case("4.6", "encode/Color/all_inf")],
+    ),
+    change(
+        3,
+        "Array and Dictionary: the count's bit 31 was \"shared (bool)\"; it is ignored (an engine reads the count without it and writes it back clear). (§9)",
+        &[Evidence::Case(
+            "3.6",
+            "decode/noncanonical/array_shared_bit",
+        )],
+    ),
+    change(
+        3,
+        "NodePath: the subname count and the flags were given at offsets 4 and 8, where the name count is; they are at 8 and 12. (§1)",
+        &[Evidence::Case("3.6", "encode/NodePath/subnames")],
+    ),
+    change(
+        3,
+        "Double-precision builds: the base gives 8-byte \"Float\" fields and the offset formula; 3.x readers read the math types with 4-byte components whatever the flags say, and 3.x double builds are left out (their encoder writes no layout its reader reads back; docs/format-notes.md). (§11)",
+        &[Evidence::Reproducer(
             "tests/differential/codec-differs/3.6-2a292fb550934579.json",
             "decode `0500090000000000803f000002001b00000000c01c000200` → Vector2 of two 4-byte floats, 12 B",
         )],
-    },
-    Change {
-        pages: "4.x en",
-        text: "Color: the note \"typically 0..1, can be above 1 for overbright colors\" is dropped: the wire holds any 32-bit float. (§1)",
-        evidence: &[Evidence::Case("4.6", "encode/Color/rgba")],
-    },
-    Change {
-        pages: "4.x en",
-        text: "Object: the note on PROPERTY_USAGE_STORAGE with its links to the class reference is one sentence without links. (§1)",
-        evidence: &[Evidence::Case("4.6", "encode/Object/Resource_full")],
-    },
+    ),
+    change(
+        3,
+        "PoolRealArray: the elements' Type column said \"Integer\"; they are 32-bit floats. (§1)",
+        &[Evidence::Case("3.6", "encode/PackedFloat32Array/len1")],
+    ),
+    change(
+        3,
+        "Color and PoolColorArray: \"(0..1)\" is dropped: a component is any 32-bit float, infinities included. (§1)",
+        &[Evidence::Case("3.6", "encode/Color/all_inf")],
+    ),
+    change(
+        3,
+        "The type table: the row \"27 max\" (the end of the table, not a type) is removed; the page says that a reader refuses an id of 27 or more. (§1)",
+        &[Evidence::Case("3.6", "decode/unknown_type/27")],
+    ),
 ];
 
-/// Additions: what the published pages do not have.
-const ADDED: &[Change] = &[
-    Change {
-        pages: "4.x",
-        text: "Sections for Vector2i, Rect2i, Vector3i, Vector4, Vector4i, Projection, StringName, Callable, Signal and PackedVector4Array. (§8)",
-        evidence: &[Evidence::Case("4.6", "encode/Vector4i/counting")],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "Files and packets, per transport (the published pages name the packet APIs of PacketPeer and say nothing of framing): files, stream peers and PacketPeerStream write a 4-byte length before the value, a PacketPeerUDP (ENet, WebSocket) packet is the bare value; and what a wrong length does. (§6)",
-        evidence: &[
+/// Additions: what the bases do not have.
+pub const ADDED: &[Change] = &[
+    change(
+        4,
+        "Typed containers: which kind a class type is written with: a class type (GDScript's `Array[Object]` included) is kind 2, named `EncodedObjectAsID` without full objects; kind 1 with id 24 appears only for the built-in Object with an empty class name. (§3)",
+        &[
+            Evidence::Case("4.6", "encode/typed/object_class_array"),
+            Evidence::Case("4.6", "encode/typed/object_class_array_full"),
+            Evidence::Case("4.6", "encode/typed/empty_class_array"),
+        ],
+    ),
+    change(
+        4,
+        "Files and packets, per transport: files, stream peers and PacketPeerStream write a 4-byte length before the value, a PacketPeerUDP (ENet, WebSocket) packet is the bare value; and what a wrong length does. (§6)",
+        &[
             Evidence::Framing("4.6", "write/file/int_7"),
             Evidence::Framing("4.6", "write/tcp/int_7"),
             Evidence::Framing("4.6", "write/udp/int_7"),
+        ],
+    ),
+    change(
+        3,
+        "Files and packets, per transport, as on the 4.x page. (§6)",
+        &[
             Evidence::Framing("3.6", "write/packet/int_7"),
             Evidence::Framing("3.6", "write/udp/int_7"),
         ],
-    },
-    Change {
-        pages: "4.x",
-        text: "Typed Array and Dictionary: without full objects the type data of a class or a script is the class name `EncodedObjectAsID`; an empty class name is the built-in type Object (kind 1, id 24). (§3 rows 14, 17, 26; §5)",
-        evidence: &[
-            Evidence::Case("4.6", "encode/typed/class_array"),
-            Evidence::Case("4.6", "encode/typed/script_array"),
-            Evidence::Reproducer(
-                "tests/differential/codec-differs/4.6-09790fb95d3f9035.json",
-                "encode `{\"type\":\"Dictionary\",\"key_type\":{\"class\":\"\"},\"value\":[]}` → `1b0001001800000000000000`",
-            ),
+    ),
+    change(
+        4,
+        "Reading rules: what the readers accept beyond the layouts and what they refuse before reading, each decided from the engines' answers. (§9)",
+        &[Evidence::Case("4.6", "decode/trailing/garbage")],
+    ),
+    change(
+        3,
+        "Reading rules, naming 3.2 or 3.6 where only one follows a rule. (§9)",
+        &[Evidence::Case("3.6", "decode/trailing/garbage")],
+    ),
+    change(
+        4,
+        "int and float: which form the encoder picks (an int outside the 32-bit range, a float not equal to itself as a 32-bit float: NaN takes 12 bytes, infinities and -0.0 take 8). (§1)",
+        &[
+            Evidence::Case("4.6", "encode/int/2147483648"),
+            Evidence::Case("4.6", "encode/float/nan"),
+            Evidence::Case("4.6", "encode/float/neg_zero"),
         ],
-    },
-    Change {
-        pages: "3.x",
-        text: "NodePath: a warning that 3.x encoders leave the padding of names uninitialised, so its bytes differ between runs. (§4)",
-        evidence: &[Evidence::Reproducer(
-            "findings/engine-nondeterministic/3.2-6fa9ca6147bbf68c.json",
-            "decode `0f00000001000080000000000200000001000000610000000100000062000000` → re-encoded bytes differ between runs",
-        )],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "Object ids: decoding gives an EncodedObjectAsID holding the id. (§1)",
-        evidence: &[Evidence::Case("4.6", "decode/valid/Object/id")],
-    },
-    Change {
-        pages: "3.x",
-        text: "Object as an instance id (flag bit 16 and a 64-bit id) and the 64-bit int form. (§3 rows 9, 10)",
-        evidence: &[Evidence::Case("3.6", "decode/valid/Object/id")],
-    },
-    Change {
-        pages: "3.x",
-        text: "RID: the header alone, its id is not written (the published pages say \"unsupported\"). (§1)",
-        evidence: &[Evidence::Case("3.6", "encode/RID/zero")],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "String: a leading UTF-8 BOM is dropped and the padding's content is ignored. (§9)",
-        evidence: &[
+    ),
+    change(
+        3,
+        "int and float: both forms, the header flag, and which form the encoder picks, as on the 4.x page. (§3)",
+        &[
+            Evidence::Case("3.6", "encode/int/2147483648"),
+            Evidence::Case("3.6", "encode/float/nan"),
+        ],
+    ),
+    change(
+        4,
+        "String: a leading UTF-8 BOM is dropped, the padding's content is ignored, and bytes that are not UTF-8 make the read fail. (§9)",
+        &[
             Evidence::Case("4.6", "decode/string_bytes/bom_then_text"),
             Evidence::Case("4.6", "decode/noncanonical/string_nonzero_padding"),
+            Evidence::Case("4.6", "decode/string_bytes/lone_continuation"),
         ],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "PackedStringArray: a string without its NUL terminator is read too. (§9)",
-        evidence: &[Evidence::Case(
-            "4.6",
-            "decode/noncanonical/string_array_without_nul",
-        )],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "PackedByteArray: at the end of the input the padding may be missing. (§9)",
-        evidence: &[Evidence::Case(
-            "4.6",
-            "decode/noncanonical/byte_array_missing_padding",
-        )],
-    },
-    Change {
-        pages: "4.x, 3.x",
-        text: "What the decoders accept: one line per rule, with the engines that follow it. (§9)",
-        evidence: &[Evidence::Case("4.6", "decode/trailing/garbage")],
-    },
+    ),
+    change(
+        3,
+        "String: a leading UTF-8 BOM is dropped, the padding's content is ignored, and which bytes that are not UTF-8 make the read fail. (§9)",
+        &[
+            Evidence::Case("3.6", "decode/string_bytes/bom_then_text"),
+            Evidence::Case("3.6", "decode/string_bytes/bad_lead_ff"),
+        ],
+    ),
+    change(
+        4,
+        "PackedStringArray and PackedByteArray: a string without its terminating zero is read too; at the end of the input a byte array's padding may be missing. (§9)",
+        &[
+            Evidence::Case("4.6", "decode/noncanonical/string_array_without_nul"),
+            Evidence::Case("4.6", "decode/noncanonical/byte_array_missing_padding"),
+        ],
+    ),
+    change(
+        3,
+        "PoolStringArray and PoolByteArray: the same two tolerances as on the 4.x page. (§9)",
+        &[
+            Evidence::Case("3.6", "decode/noncanonical/string_array_without_nul"),
+            Evidence::Case("3.6", "decode/noncanonical/byte_array_missing_padding"),
+        ],
+    ),
+    change(
+        4,
+        "Dictionary: entries are written in insertion order, and a key written twice keeps its last value. (§9)",
+        &[
+            Evidence::Case("4.6", "encode/Dictionary/mixed"),
+            Evidence::Case("4.6", "decode/noncanonical/dictionary_duplicate_keys"),
+        ],
+    ),
+    change(
+        3,
+        "Dictionary: insertion order and duplicate keys, as on the 4.x page. (§9)",
+        &[
+            Evidence::Case("3.6", "encode/Dictionary/mixed"),
+            Evidence::Case("3.6", "decode/noncanonical/dictionary_duplicate_keys"),
+        ],
+    ),
+    change(
+        4,
+        "Nesting: at most 1024 levels, refused when encoding and when reading. (§9)",
+        &[
+            Evidence::Case("4.6", "decode/depth/arrays_1025"),
+            Evidence::Source(
+                "godotengine/godot core/io/marshalls.cpp, encode_variant",
+                "ERR_FAIL_COND_V_MSG(p_depth > Variant::MAX_RECURSION_DEPTH, ERR_OUT_OF_MEMORY, \"Potential infinite recursion detected. Bailing.\")",
+            ),
+        ],
+    ),
+    change(
+        3,
+        "Nesting: 3.6 refuses more than 1024 levels when encoding and when reading; 3.2 has no limit. (§9)",
+        &[
+            Evidence::Case("3.6", "encode/depth/int_at_1025"),
+            Evidence::Case("3.6", "decode/depth/arrays_1025"),
+            Evidence::Case("3.2", "decode/depth/arrays_1025"),
+        ],
+    ),
+    change(
+        4,
+        "NodePath: the readers add the counts (and flag bit 1) in 32 bits; encoders before 4.6.3 leave the padding after each name uninitialised. (§4, §9)",
+        &[
+            Evidence::Case("4.6", "decode/noncanonical/nodepath_count_wraps_to_zero"),
+            Evidence::Source(
+                "godotengine/godot pull request 116105 (4.6.3)",
+                "zeroes the padding after NodePath names in encode_variant",
+            ),
+        ],
+    ),
+    change(
+        3,
+        "NodePath: flag bit 1 adds a subname, and a warning that 3.x encoders leave the padding after each name uninitialised, so two encodings of one path differ. (§4)",
+        &[
+            Evidence::Case("3.6", "decode/noncanonical/nodepath_property_flag"),
+            Evidence::Reproducer(
+                "findings/engine-nondeterministic/3.2-6fa9ca6147bbf68c.json",
+                "decode `0f00000001000080000000000200000001000000610000000100000062000000` → re-encoded bytes differ between runs",
+            ),
+        ],
+    ),
+    change(
+        4,
+        "Type ids: PackedVector4Array (38) exists from 4.3, and earlier releases refuse id 38; typed arrays date from 4.3 and typed dictionaries from 4.4. (§8)",
+        &[
+            Evidence::Case("4.6", "encode/PackedVector4Array/len1"),
+            Evidence::Source(
+                "godotengine/godot core/io/marshalls.cpp, decode_variant (4.0 to 4.2)",
+                "ERR_FAIL_COND_V((type & ENCODE_MASK) >= Variant::VARIANT_MAX, ERR_INVALID_DATA); with VARIANT_MAX 38",
+            ),
+        ],
+    ),
+    change(
+        4,
+        "Objects: an id reads back as an EncodedObjectAsID; the script property is written as a path from 4.3 on (earlier releases write the script as an object). (§1)",
+        &[
+            Evidence::Case("4.6", "decode/valid/Object/id"),
+            Evidence::Case("4.6", "decode/objects/full_script_path"),
+        ],
+    ),
+    change(
+        3,
+        "Objects: an instance id (flag bit 16, a 64-bit id; 0 reads as null) or the whole object (class name and stored properties), and which argument chooses. (§3)",
+        &[
+            Evidence::Case("3.6", "decode/valid/Object/id"),
+            Evidence::Case("3.6", "decode/noncanonical/object_id_zero"),
+            Evidence::Case("3.6", "encode/objects/resource_stored_properties"),
+        ],
+    ),
+];
+
+/// Changes of form, per page: what is not a fact of the format.
+const EDITORIAL: &[(u32, &str)] = &[
+    (
+        4,
+        "Every sentence and table cell is the project's own: no run of ten or more words is shared with an upstream text (lab/tests/spec_words.rs).",
+    ),
+    (
+        4,
+        "Layout tables have the columns Offset, Size, Encoding (`u32`, `i32`, `f32`, …) and Field, the field named as GDScript names it; the type id table gives the id in hex, the payload in short and the first 4.x release with the type.",
+    ),
+    (
+        4,
+        "Links to the class reference inside tables and notes are dropped; the section headings keep theirs.",
+    ),
+    (
+        3,
+        "Every sentence and table cell is the project's own, as on the 4.x page.",
+    ),
+    (
+        3,
+        "Layout tables as on the 4.x page; the matrix components are named `x.y` rather than `[0][1]`.",
+    ),
+    (
+        3,
+        "The 4.x type names the earlier 3.x pages used (PackedByteArray, PackedStringArray) are the 3.x ones (PoolByteArray, PoolStringArray).",
+    ),
 ];
 
 fn clip(s: &str) -> String {
@@ -252,13 +418,15 @@ pub fn evidence_text(
                 })
             }),
         Evidence::Reproducer(path, vector) => Some(format!("`{path}`: {vector}")),
+        Evidence::Source(at, what) => Some(format!("Godot's source, {at}: `{what}`")),
     }
 }
 
-fn claim_evidence(i: usize, claims: &[EngineClaims]) -> Option<String> {
+fn claim_evidence(i: usize, claims: &[EngineClaims], major: u32) -> Option<String> {
     let (version, profile, a) = claims
         .iter()
         .rev()
+        .filter(|(_, p, _)| p.major() == major)
         .flat_map(|(v, p, a)| a.iter().map(move |(k, a)| (v, p, k, a)))
         .filter(|(_, _, k, a)| **k == i && a.contradicts)
         .map(|(v, p, _, a)| (v, p, a))
@@ -299,14 +467,18 @@ fn line(
         .iter()
         .filter_map(|e| evidence_text(e, corpora, double, framing))
         .collect();
-    writeln!(
-        md,
-        "{n}. [{}] {} Evidence: {}.",
-        c.pages,
-        c.text,
-        ev.join("; ")
+    writeln!(md, "{n}. {} Evidence: {}.", c.text, ev.join("; ")).ok();
+}
+
+/// The link to a base's file at its commit.
+pub fn base_link(b: &Base) -> String {
+    format!(
+        "godot-docs `{}` at commit [{}](https://github.com/godotengine/godot-docs/blob/{}/{})",
+        b.path,
+        &b.commit[..7],
+        b.commit,
+        b.path
     )
-    .ok();
 }
 
 /// `changes.md`.
@@ -316,49 +488,62 @@ pub fn changes(
     framing: &[(String, Vec<FramingRecord>)],
     claims: &[EngineClaims],
 ) -> String {
-    let mut md = String::from("# Changes to the binary serialization page\n\n");
-    md.push_str("Generated by `gdmarshal report` with `binary_serialization_api.4x.rst` and\n");
-    md.push_str("`binary_serialization_api.3x.rst`. Each line is one change against the published pages the\n");
-    writeln!(
-        md,
-        "generated ones start from: godot-docs `tutorials/io/binary_serialization_api.rst` at commit\n\
-         {} (4.x English), and the 3.x pages (old English, French, Ukrainian). Each\n\
-         line gives its evidence: a vector and an engine's answer; the section of `docs/report.md` named on\n\
-         the line has every engine's answer.\n",
-        super::super::claims::PUBLISHED
-    )
-    .ok();
-    md.push_str("## Corrections (docs/report.md §3: confirmed by the engines)\n\n");
-    let mut n = 0;
-    for (i, c) in CLAIMS.iter().enumerate() {
-        if c.upstream.is_some() {
-            continue;
-        }
-        n += 1;
-        let ev = claim_evidence(i, claims).unwrap_or_default();
+    let mut md = String::from("# Changes to the binary serialization pages\n\n");
+    md.push_str(
+        "Generated by `gdmarshal report`. `binary_serialization_api.4x.rst` and\n\
+         `binary_serialization_api.3x.rst` are written to replace upstream's page; each has a base, the\n\
+         newest revision of upstream's page readable here, and below is every difference in content\n\
+         from its base, each with its evidence: a vector and an engine's answer, or, for releases no\n\
+         engine here runs, the line of Godot's source. The section of `docs/report.md` named on a line\n\
+         has every engine's answer.\n\n",
+    );
+    for b in &BASES {
+        let page = if b.major == 4 {
+            super::PAGE_4X
+        } else {
+            super::PAGE_3X
+        };
+        let page = page.trim_start_matches("spec/");
+        writeln!(md, "## `{page}` against {}\n", base_link(b)).ok();
         writeln!(
             md,
-            "{n}. [{}] was: {} — now: {}. (§3 row {}) Evidence: {ev}.",
-            c.pages,
-            c.says,
-            c.instead,
-            i + 1
+            "### Corrections the engines confirm (docs/report.md §3, rows naming \"{}\")\n",
+            b.label
         )
         .ok();
+        let mut n = 0;
+        for (i, c) in CLAIMS.iter().enumerate() {
+            if !c.pages.split(", ").any(|p| p == b.label) {
+                continue;
+            }
+            let Some(ev) = claim_evidence(i, claims, b.major) else {
+                continue;
+            };
+            n += 1;
+            writeln!(
+                md,
+                "{n}. was: {} — now: {}. (§3 row {}) Evidence: {ev}.",
+                c.says,
+                c.instead,
+                i + 1
+            )
+            .ok();
+        }
+        md.push_str("\n### Other corrections\n\n");
+        for c in CHANGES.iter().filter(|c| c.major == b.major) {
+            n += 1;
+            line(&mut md, n, c, corpora, double, framing);
+        }
+        md.push_str("\n### Additions\n\n");
+        for c in ADDED.iter().filter(|c| c.major == b.major) {
+            n += 1;
+            line(&mut md, n, c, corpora, double, framing);
+        }
+        md.push_str("\n### Editorial\n\n");
+        for (_, e) in EDITORIAL.iter().filter(|(m, _)| *m == b.major) {
+            writeln!(md, "- {e}").ok();
+        }
+        md.push('\n');
     }
-    md.push_str("\n## Further corrections\n\n");
-    for c in CHANGES {
-        n += 1;
-        line(&mut md, n, c, corpora, double, framing);
-    }
-    md.push_str("\n## Additions\n\n");
-    for c in ADDED {
-        n += 1;
-        line(&mut md, n, c, corpora, double, framing);
-    }
-    md.push_str("\n## Editorial\n\n");
-    md.push_str("- [4.x en] The `:article_outdated:` marker is dropped; the page is generated from the engines' answers.\n");
-    md.push_str("- [4.x en, 3.x] Links to the class reference inside tables and notes are dropped; the section headings keep theirs.\n");
-    md.push_str("- [4.x, 3.x] The header flags are a section of their own after the type table, where the current upstream page has them (report §3).\n");
     md
 }
