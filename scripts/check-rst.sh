@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Renders the corrected documentation pages (docs/spec/*.rst) with docutils and fails on any
-# warning (scripts/check_rst.py). docutils is installed, pinned, into a venv of its own under the
-# user's cache, once per version.
+# Builds the reference pages (docs/spec/*.rst) as godot-docs builds its pages: Sphinx with the Read
+# the Docs theme, warnings as errors (scripts/sphinx_spec.py). Sphinx and the theme are installed,
+# pinned, into a venv of their own under the user's cache, once per version.
 #
 # Usage: scripts/check-rst.sh
 set -euo pipefail
@@ -9,10 +9,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 # Pinned; bump here.
-DOCUTILS_PACKAGE=docutils==0.21.2
+SPHINX_PACKAGES=(sphinx==8.1.3 sphinx-rtd-theme==3.0.2)
 
 # shellcheck source=scripts/lib/venv.sh
 . scripts/lib/venv.sh
-venv=$(pinned_venv docutils-venv "python -c 'import docutils'" "$DOCUTILS_PACKAGE")
+venv=$(pinned_venv sphinx-venv "python -c 'import sphinx, sphinx_rtd_theme'" "${SPHINX_PACKAGES[@]}")
 
-"$venv/bin/python" scripts/check_rst.py docs/spec/*.rst
+"$venv/bin/python" scripts/sphinx_spec.py docs/spec/*.rst

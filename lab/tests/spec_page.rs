@@ -646,14 +646,14 @@ const FACTS: &[Fact] = &[
     },
     Fact {
         major: 4,
-        says: "A deeper\nvalue is refused by the encoder and by the reader alike",
+        says: "A value deeper than 1024 is refused by the encoder and by the reader alike",
         case: "decode/depth/arrays_1025",
         versions: &["4.6"],
         holds: rejected,
     },
     Fact {
         major: 3,
-        says: "Godot 3.6 refuses arrays",
+        says: "and refuses a value deeper than 1024, when\nencoding and when reading",
         case: "decode/depth/arrays_1025",
         versions: &["3.6"],
         holds: rejected,
@@ -667,7 +667,7 @@ const FACTS: &[Fact] = &[
     },
     Fact {
         major: 4,
-        says: "the property ``script`` with the script's resource path (``res://…``) as a String value",
+        says: "the property ``script`` holds the path of the attached script (``res://…``) as a String",
         case: "decode/objects/full_script_path",
         versions: &["4.6"],
         // The input holds the name "script" and then a String header (type 4) whose text starts
@@ -708,6 +708,56 @@ const FACTS: &[Fact] = &[
         case: "encode/int/-2147483649",
         versions: &["4.6"],
         holds: |r| output_len(r) == 12,
+    },
+    Fact {
+        major: 4,
+        says: "an empty array at depth 1024 is read, an int at depth 1025 is not",
+        case: "decode/valid/Array/depth_1024",
+        versions: &["4.6"],
+        holds: |r| r.verdict == Verdict::Accepted,
+    },
+    Fact {
+        major: 4,
+        says: "one of 2^31 or more is refused unless the type's section says otherwise",
+        case: "decode/hostile_count/String/0x80000000",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "reads a count of 2^31 or more as an empty array",
+        case: "decode/hostile_count/PackedStringArray/0x80000000",
+        versions: &["4.6"],
+        holds: |r| tree(r)["value"] == serde_json::json!([]),
+    },
+    Fact {
+        major: 4,
+        says: "the reader fails unless the value is Nil or the path of a script that exists",
+        case: "decode/objects/full_script_user_path",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "which a reader refuses unless it is a type id of the table above",
+        case: "decode/noncanonical/typed_bad_builtin",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "are written as zeros from 4.6.3 on",
+        case: "encode/NodePath/padded_names",
+        versions: &["4.6"],
+        // Names "a", "bc", "def" and the subname "é": the bytes after each are zero, and the
+        // engine wrote the same bytes on both runs that recorded the corpus.
+        holds: |r| {
+            r.nondeterministic.is_empty()
+                && r.output.as_deref()
+                    == Some(
+                        "1600000003000080010000000100000001000000610000000200000062630000030000006465660002000000c3a90000",
+                    )
+        },
     },
 ];
 

@@ -252,7 +252,7 @@ pub(crate) const RULES: &[Rule] = &[
         holds: consumed_less_than_input,
     },
     Rule {
-        says: "accept a PackedByteArray whose padding is missing at the end of the input (consumed counts the padding)",
+        says: "accept a PackedByteArray whose padding is missing at the end of the input (the bytes read include the missing padding)",
         case: "decode/noncanonical/byte_array_missing_padding",
         holds: |r| {
             accepted_as(r, "PackedByteArray") && r.consumed > r.input.as_ref().map(|h| h.len() / 2)

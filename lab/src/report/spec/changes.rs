@@ -248,9 +248,10 @@ pub const ADDED: &[Change] = &[
     ),
     change(
         4,
-        "Nesting: at most 1024 levels, refused when encoding and when reading. (§9)",
+        "Nesting: how depth is counted (the outermost value at 0), and a value deeper than 1024 refused when encoding and when reading. (§9)",
         &[
             Evidence::Case("4.6", "decode/depth/arrays_1025"),
+            Evidence::Case("4.6", "decode/valid/Array/depth_1024"),
             Evidence::Source(
                 "godotengine/godot core/io/marshalls.cpp, encode_variant",
                 "ERR_FAIL_COND_V_MSG(p_depth > Variant::MAX_RECURSION_DEPTH, ERR_OUT_OF_MEMORY, \"Potential infinite recursion detected. Bailing.\")",
@@ -315,6 +316,75 @@ pub const ADDED: &[Change] = &[
             Evidence::Case("3.6", "decode/noncanonical/object_id_zero"),
             Evidence::Case("3.6", "encode/objects/resource_stored_properties"),
         ],
+    ),
+    change(
+        4,
+        "Lengths and counts: readers take them as signed 32-bit numbers, so one of 2^31 or more is refused, except the Array and Dictionary counts (bit 31 ignored) and a PackedStringArray count (read as empty). (§9)",
+        &[
+            Evidence::Case("4.6", "decode/hostile_count/String/0x80000000"),
+            Evidence::Case("4.6", "decode/hostile_count/PackedStringArray/0x80000000"),
+        ],
+    ),
+    change(
+        3,
+        "Lengths and counts: read as signed 32-bit numbers, as on the 4.x page. (§9)",
+        &[Evidence::Case(
+            "3.6",
+            "decode/hostile_count/String/0x80000000",
+        )],
+    ),
+    change(
+        4,
+        "Full objects: the encoder fails for a class it cannot instantiate; a reader refuses such a class and reads an empty class name as null; from 4.3 the `script` property is Nil or a `res://` path that must name an existing script, else the read fails. (§1)",
+        &[
+            Evidence::Case("4.6", "decode/objects/full_script_user_path"),
+            Evidence::Case("4.6", "decode/objects/script_property_not_a_path"),
+            Evidence::Source(
+                "godotengine/godot core/io/marshalls.cpp, encode_variant",
+                "ERR_FAIL_COND_V(!ClassDB::can_instantiate(obj->get_class()), ERR_INVALID_PARAMETER);",
+            ),
+        ],
+    ),
+    change(
+        3,
+        "Null objects: 3.6 writes a null Object as Nil; by its source, the 3.2 encoder writes the Object header with id 0 (or, for full objects, an empty class name), and readers take each as null. The `script` property is written as an object like any other property. (§1)",
+        &[
+            Evidence::Case("3.2", "decode/noncanonical/object_id_zero"),
+            Evidence::Source(
+                "godotengine/godot core/io/marshalls.cpp at 03e4640e (3.2), encode_variant",
+                "ObjectID id = 0; if (obj && ObjectDB::instance_validate(obj)) { id = obj->get_instance_id(); } encode_uint64(id, buf);",
+            ),
+        ],
+    ),
+    change(
+        4,
+        "Typed containers: a built-in element type id outside the type table makes the read fail. (§9)",
+        &[Evidence::Case(
+            "4.6",
+            "decode/noncanonical/typed_bad_builtin",
+        )],
+    ),
+    change(
+        4,
+        "Files and packets: the length is big-endian on a file or stream peer set to big-endian (PacketPeerStream always writes it little-endian); a StreamPeerTCP waits for missing bytes; packet peers refuse values past `encode_buffer_max_size` and PacketPeerStream packets past its buffers. (§6)",
+        &[
+            Evidence::Source(
+                "godotengine/godot core/io/stream_peer.cpp, put_32",
+                "if (big_endian) { p_val = BSWAP32(p_val); }",
+            ),
+            Evidence::Source(
+                "godotengine/godot core/io/packet_peer.cpp, put_var",
+                "ERR_FAIL_COND_V_MSG(len > encode_buffer_max_size, ERR_OUT_OF_MEMORY, ...)",
+            ),
+        ],
+    ),
+    change(
+        3,
+        "Files and packets: the big-endian length, the waiting StreamPeerTCP and the packet size limits, as on the 4.x page. (§6)",
+        &[Evidence::Source(
+            "godotengine/godot core/io/stream_peer.cpp (3.x), put_32",
+            "if (big_endian) { p_val = BSWAP32(p_val); }",
+        )],
     ),
 ];
 
@@ -422,7 +492,8 @@ pub fn evidence_text(
     }
 }
 
-fn claim_evidence(i: usize, claims: &[EngineClaims], major: u32) -> Option<String> {
+/// A claim's vector and the answer of the newest engine of `major` that contradicts it.
+pub fn claim_evidence(i: usize, claims: &[EngineClaims], major: u32) -> Option<String> {
     let (version, profile, a) = claims
         .iter()
         .rev()

@@ -82,11 +82,14 @@ pub fn objects(p: Profile, md: &mut String) {
 pub fn encoding(p: Profile, md: &mut String) {
     md.push_str(&heading("Layout of a value", '-'));
     md.push_str(
-        "Every number is little-endian. A value starts with a 4-byte header that says its type; the\n\
-         payload after it depends on the type and is described below, with offsets counted from the\n\
-         first byte of the header. A value always takes a multiple of 4 bytes: text and byte arrays are\n\
-         followed by zero bytes up to the next multiple of 4 (here called padding). The elements of a\n\
-         container are complete values, each with its own header.\n\n",
+        "Every number is little-endian (the only exception is the length that ``store_var`` and\n\
+         ``put_var`` put before a value on a file or stream peer set to big-endian; see `Files and\n\
+         packets`_). A value starts with a 4-byte header that says its type; the payload after it\n\
+         depends on the type and is described below, with offsets counted from the first byte of the\n\
+         header. A value always takes a multiple of 4 bytes: text and byte arrays are followed by zero\n\
+         bytes up to the next multiple of 4 (here called padding). The elements of a container are\n\
+         complete values, each with its own header. Lengths and counts are written as u32, but readers\n\
+         take them as signed: one of 2^31 or more is refused unless the type's section says otherwise.\n\n",
     );
     md.push_str(&heading("The header", '^'));
     let rows = vec![
@@ -102,7 +105,7 @@ pub fn encoding(p: Profile, md: &mut String) {
     ];
     md.push_str(&grid(&["Bits", "Meaning"], &rows));
     md.push_str(
-        "In C::\n\n    uint32_t type_id = header & 0xFF;\n    uint32_t flags = header >> 16;\n\n",
+        ".. code-block:: c\n\n    uint32_t type_id = header & 0xFF;\n    uint32_t flags = header >> 16;\n\n",
     );
     type_ids(p, md);
     flags(p, md);
@@ -110,13 +113,16 @@ pub fn encoding(p: Profile, md: &mut String) {
     md.push_str(&heading("Nesting", '^'));
     if p.major() == 4 {
         md.push_str(
-            "Arrays, dictionaries and the properties of full objects nest at most 1024 levels deep. A deeper\n\
-             value is refused by the encoder and by the reader alike.\n\n",
+            "The outermost value is at depth 0, and an element of an array, a key or value of a dictionary\n\
+             and a property value of a full object are one deeper than their container. A value deeper than\n\
+             1024 is refused by the encoder and by the reader alike: an empty array at depth 1024 is read, an\n\
+             int at depth 1025 is not.\n\n",
         );
     } else {
         md.push_str(
-            "Godot 3.6 refuses arrays, dictionaries and properties of full objects nested more than 1024\n\
-             levels deep, when encoding and when reading. Godot 3.2 has no limit: its reader follows the\n\
+            "Godot 3.6 counts depth as 4.x does (the outermost value at 0, each element, key, value or\n\
+             property value one deeper than its container) and refuses a value deeper than 1024, when\n\
+             encoding and when reading. Godot 3.2 has no limit: its reader follows the\n\
              nesting until the stack runs out, which crashes the engine. The limit arrived during 3.4\n\
              (encoder) and 3.5 (reader).\n\n",
         );

@@ -109,7 +109,7 @@ pub fn string_rows(offset: &str, what: &str) -> Vec<Row> {
 const CLASS_KINDS: &str = "Unless full objects are written, every class or script type goes on the wire as kind 2 with the class name ``EncodedObjectAsID``, and a reader that does not allow objects takes any class name or script path as ``EncodedObjectAsID``; with full objects, kind 2 carries the class name and kind 3 the script's resource path. GDScript's ``Array[Object]`` is typed with the class ``Object``, so it is written as kind 2 as well; kind 1 with type id 24 (Object) appears only for a container typed with the built-in Object type and an empty class name, such as ``Array([], TYPE_OBJECT, &\"\", null)`` makes.";
 
 /// The container type data a typed Array or Dictionary carries, per kind.
-const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload).";
+const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32, which a reader refuses unless it is a type id of the table above); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload).";
 
 /// The parts of a type's section on the page of profile `p`.
 pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
@@ -221,7 +221,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
         }
         Shape::PackedStrings => vec![Part {
             rows: vec![row(4, 4, "u32", "count: the number of strings")],
-            after: "Each string follows as a u32 length, the UTF-8 bytes, one zero byte, and 0 to 3 zero bytes up to a multiple of 4; the length counts the terminating zero byte (\"abc\" has length 4). A reader also takes a string whose length does not count a terminating zero byte.".into(),
+            after: "Each string follows as a u32 length, the UTF-8 bytes, one zero byte, and 0 to 3 zero bytes up to a multiple of 4; the length counts the terminating zero byte (\"abc\" has length 4). A reader also takes a string whose length does not count a terminating zero byte, and reads a count of 2^31 or more as an empty array.".into(),
             ..Part::default()
         }],
         Shape::Packed(e) => packed_parts(e, four),
@@ -241,7 +241,7 @@ fn string_notes(four: bool) -> String {
 
 fn node_path_parts(four: bool) -> Vec<Part> {
     let padding = if four {
-        "The zero bytes after each name are written as zeros from 4.6.3 on; earlier 4.x encoders leave them as whatever the buffer held, so two encodings of one path can differ there."
+        "The padding bytes after each name are written as zeros from 4.6.3 on; earlier 4.x encoders leave them as whatever the buffer held, so two encodings of one path can differ there."
     } else {
         "3.x encoders leave the padding after each name as whatever the buffer held: two encodings of one path can differ in those bytes, so compare NodePaths by value, not by their bytes."
     };
@@ -271,9 +271,9 @@ fn node_path_parts(four: bool) -> Vec<Part> {
 /// An Object's parts: null, as an instance id, and in full.
 fn object_parts(p: Profile) -> Vec<Part> {
     let script = if p.major() == 4 {
-        " From 4.3 on, a script attached to the object is the property ``script`` with the script's resource path (``res://…``) as a String value, and a reader loads the script from that path and attaches it; earlier releases write the script as an object like any other property value."
+        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String, or Nil when there is none; the encoder fails for a script without such a path (a built-in script), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
     } else {
-        ""
+        " The property ``script`` gets no special treatment: an attached script is written as an object, like any other property value."
     };
     let objects_fn = if p.major() == 4 {
         "``bytes_to_var_with_objects()``"
@@ -283,7 +283,11 @@ fn object_parts(p: Profile) -> Vec<Part> {
     vec![
         Part {
             title: Some("Null".into()),
-            before: "A null Object is written as a Nil value, ``00000000``: no Object header and no payload.".into(),
+            before: if p.major() == 4 {
+                "A null Object is written as a Nil value, ``00000000``: no Object header and no payload.".into()
+            } else {
+                "Godot 3.6 writes a null Object as a Nil value, ``00000000``. The encoder of Godot 3.2, by its source, writes the Object header instead: with header bit 16 and the id 0 (12 bytes), or, for full objects, a class name of length 0 (8 bytes). A reader takes each of the three as null.".into()
+            },
             ..Part::default()
         },
         Part {
@@ -300,7 +304,7 @@ fn object_parts(p: Profile) -> Vec<Part> {
                 rows
             },
             after: format!(
-                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true)."
+                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``, and fails for an object whose class cannot be instantiated.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true), refuses a class it cannot instantiate, and reads an empty class name as null."
             ),
             ..Part::default()
         },

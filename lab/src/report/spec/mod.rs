@@ -8,6 +8,7 @@
 pub mod changes;
 pub mod general;
 pub mod layout;
+pub mod pull_request;
 pub mod reading;
 pub mod rst;
 pub mod transports;
@@ -134,6 +135,10 @@ pub fn files(
         (
             CHANGES.to_string(),
             changes::changes(corpora, double, framing, claims),
+        ),
+        (
+            pull_request::PULL_REQUEST.to_string(),
+            pull_request::pull_request(corpora, double, framing, claims),
         ),
     ]
 }

@@ -70,7 +70,7 @@ pub fn section(
         } else {
             String::new()
         };
-        writeln!(md, "- {}.{only}", capitalised(rule.says)).ok();
+        writeln!(md, "- {}.{only}", capitalised(&in_names_of(rule.says, p))).ok();
     }
     // Read through get_var (corpus/framing/): the same reader as bytes_to_var.
     let dropped: Vec<String> = framing
@@ -98,6 +98,31 @@ pub fn section(
         .ok();
     }
     md.push('\n');
+}
+
+/// The text with the 4.x type names it uses replaced by the page's (PackedByteArray is
+/// PoolByteArray on a 3.x page).
+fn in_names_of(text: &str, p: Profile) -> String {
+    let mut out = text.to_string();
+    for t in gdmarshal::types::TYPES.iter() {
+        let name = super::page_name(t, p.major());
+        if name == t.name {
+            continue;
+        }
+        let mut replaced = String::new();
+        let mut rest = out.as_str();
+        while let Some(i) = rest.find(t.name) {
+            let after = &rest[i + t.name.len()..];
+            let bounded = !rest[..i].ends_with(|c: char| c.is_alphanumeric())
+                && !after.starts_with(|c: char| c.is_alphanumeric());
+            replaced.push_str(&rest[..i]);
+            replaced.push_str(if bounded { name } else { t.name });
+            rest = after;
+        }
+        replaced.push_str(rest);
+        out = replaced;
+    }
+    out
 }
 
 fn capitalised(s: &str) -> String {

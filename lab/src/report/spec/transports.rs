@@ -91,7 +91,10 @@ pub fn section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingRecor
          value from that many bytes. A packet peer's ``put_var`` sends the encoded value as one packet.\n\
          Of the packet peers, only ``PacketPeerStream`` puts the number before each packet, as it has to\n\
          cut a stream into packets; on ``PacketPeerUDP``, ENet and WebSocket a packet is exactly what\n\
-         ``{to}`` returns, and ``{from}`` reads it. The bytes each transport carries for the int 7:\n"
+         ``{to}`` returns, and ``{from}`` reads it. The length is little-endian like the value, except\n\
+         on a file or stream peer whose ``big_endian`` property is set: there the length alone is\n\
+         big-endian (``PacketPeerStream`` always writes it little-endian). The bytes each transport\n\
+         carries for the int 7:\n"
     )
     .ok();
     for t in TRANSPORTS {
@@ -127,6 +130,11 @@ pub fn section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingRecor
         "- Objects: ``full_objects`` and ``allow_objects`` work as the same arguments of ``{to}`` and\n  ``{from}``.\n"
     )
     .ok();
+    md.push_str(
+        "A packet peer refuses to send a value longer than its ``encode_buffer_max_size``, and\n\
+         ``PacketPeerStream`` refuses packets that do not fit its buffers, whose size is set by the project\n\
+         setting ``network/limits/packet_peer_stream/max_buffer_po2``.\n\n",
+    );
 }
 
 /// What `get_var` does with a length that does not match the value (checked against the framing
@@ -155,4 +163,4 @@ pub const PAST_END_3: &str =
 /// A file length past the end, 4.x.
 pub const PAST_END_4: &str = "- Beyond the end of the file: the read fails.\n";
 /// Peers and a length past the end of the data.
-pub const PEERS: &str = "- Beyond the data a ``StreamPeer`` holds: the read fails. ``PacketPeerStream`` waits until the\n  whole packet has arrived before it hands it over.\n";
+pub const PEERS: &str = "- Beyond the data a ``StreamPeerBuffer`` holds: the read fails. A ``StreamPeerTCP`` waits for\n  the bytes instead, and ``PacketPeerStream`` hands a packet over only once all of it has\n  arrived.\n";
