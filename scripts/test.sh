@@ -29,6 +29,6 @@ bash scripts/kits.sh
 bash scripts/web.sh test
 # The workflows and the action (actionlint, shellcheck); the crates as they would be published.
 bash scripts/lint-workflows.sh
-# The corrected documentation pages render under docutils without a warning.
+# The reference pages build with Sphinx and the Read the Docs theme without a warning.
 bash scripts/check-rst.sh
 bash scripts/check-packages.sh
