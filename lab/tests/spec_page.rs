@@ -759,6 +759,30 @@ const FACTS: &[Fact] = &[
                     )
         },
     },
+    Fact {
+        major: 4,
+        says: "id 0, Nil, reads as untyped",
+        case: "decode/noncanonical/typed_nil",
+        versions: &["4.6"],
+        holds: |r| r.verdict == Verdict::Accepted && tree(r).get("element_type").is_none(),
+    },
+    Fact {
+        major: 4,
+        says: "id 24, Object, reads as the class ``EncodedObjectAsID`` unless objects are allowed",
+        case: "decode/noncanonical/typed_builtin_object",
+        versions: &["4.6"],
+        holds: |r| {
+            !r.objects
+                && tree(r)["element_type"] == serde_json::json!({"class": "EncodedObjectAsID"})
+        },
+    },
+    Fact {
+        major: 4,
+        says: "a reader fails unless the path starts with ``res://`` and names a script that loads",
+        case: "decode/objects/typed_script_not_res_path",
+        versions: &["4.6"],
+        holds: |r| r.objects && rejected(r),
+    },
 ];
 
 #[test]

@@ -358,10 +358,28 @@ pub const ADDED: &[Change] = &[
     ),
     change(
         4,
-        "Typed containers: a built-in element type id outside the type table makes the read fail. (§9)",
-        &[Evidence::Case(
-            "4.6",
-            "decode/noncanonical/typed_bad_builtin",
+        "Typed containers: a built-in element type id outside the type table makes the read fail; id 0 reads as untyped, id 24 as the class `EncodedObjectAsID` without objects allowed; with objects allowed a script path must start with `res://` and load. (§9)",
+        &[
+            Evidence::Case("4.6", "decode/noncanonical/typed_bad_builtin"),
+            Evidence::Case("4.6", "decode/noncanonical/typed_nil"),
+            Evidence::Case("4.6", "decode/noncanonical/typed_builtin_object"),
+            Evidence::Case("4.6", "decode/objects/typed_script_not_res_path"),
+        ],
+    ),
+    change(
+        4,
+        "Objects: a freed object is written as Nil like a null one; a full object's property count of 2^31 or more reads as no properties. (§1)",
+        &[Evidence::Source(
+            "godotengine/godot core/io/marshalls.cpp, decode_variant",
+            "int32_t count = decode_uint32(buf); ... for (int i = 0; i < count; i++)",
+        )],
+    ),
+    change(
+        3,
+        "Objects: a full object's property count of 2^31 or more reads as no properties; the encoder has no check that the class can be instantiated. (§1)",
+        &[Evidence::Source(
+            "godotengine/godot core/io/marshalls.cpp at 1e8e8a07 (3.x), decode_variant",
+            "int32_t count = decode_uint32(buf); ... for (int i = 0; i < count; i++)",
         )],
     ),
     change(

@@ -123,8 +123,8 @@ pub fn encoding(p: Profile, md: &mut String) {
             "Godot 3.6 counts depth as 4.x does (the outermost value at 0, each element, key, value or\n\
              property value one deeper than its container) and refuses a value deeper than 1024, when\n\
              encoding and when reading. Godot 3.2 has no limit: its reader follows the\n\
-             nesting until the stack runs out, which crashes the engine. The limit arrived during 3.4\n\
-             (encoder) and 3.5 (reader).\n\n",
+             nesting until the stack runs out, which crashes the engine. Releases in between gained the\n\
+             limit in steps: the encoder's in 3.4, the reader's in 3.3.5, 3.4.3 and 3.5.\n\n",
         );
     }
 }

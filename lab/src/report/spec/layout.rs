@@ -109,7 +109,7 @@ pub fn string_rows(offset: &str, what: &str) -> Vec<Row> {
 const CLASS_KINDS: &str = "Unless full objects are written, every class or script type goes on the wire as kind 2 with the class name ``EncodedObjectAsID``, and a reader that does not allow objects takes any class name or script path as ``EncodedObjectAsID``; with full objects, kind 2 carries the class name and kind 3 the script's resource path. GDScript's ``Array[Object]`` is typed with the class ``Object``, so it is written as kind 2 as well; kind 1 with type id 24 (Object) appears only for a container typed with the built-in Object type and an empty class name, such as ``Array([], TYPE_OBJECT, &\"\", null)`` makes.";
 
 /// The container type data a typed Array or Dictionary carries, per kind.
-const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32, which a reader refuses unless it is a type id of the table above); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload).";
+const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32, which a reader refuses unless it is a type id of the table above; id 0, Nil, reads as untyped, and id 24, Object, reads as the class ``EncodedObjectAsID`` unless objects are allowed); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload; with objects allowed, a reader fails unless the path starts with ``res://`` and names a script that loads, and the encoder fails for a script without such a path).";
 
 /// The parts of a type's section on the page of profile `p`.
 pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
@@ -270,8 +270,13 @@ fn node_path_parts(four: bool) -> Vec<Part> {
 
 /// An Object's parts: null, as an instance id, and in full.
 fn object_parts(p: Profile) -> Vec<Part> {
+    let instantiable = if p.major() == 4 {
+        ", and fails for an object whose class cannot be instantiated"
+    } else {
+        ""
+    };
     let script = if p.major() == 4 {
-        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String, or Nil when there is none; the encoder fails for a script without such a path (a built-in script), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
+        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String (not a StringName), or Nil when there is none; the encoder fails for a script without such a path (a built-in script), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
     } else {
         " The property ``script`` gets no special treatment: an attached script is written as an object, like any other property value."
     };
@@ -284,9 +289,9 @@ fn object_parts(p: Profile) -> Vec<Part> {
         Part {
             title: Some("Null".into()),
             before: if p.major() == 4 {
-                "A null Object is written as a Nil value, ``00000000``: no Object header and no payload.".into()
+                "A null Object, or one that has been freed, is written as a Nil value, ``00000000``: no Object header and no payload.".into()
             } else {
-                "Godot 3.6 writes a null Object as a Nil value, ``00000000``. The encoder of Godot 3.2, by its source, writes the Object header instead: with header bit 16 and the id 0 (12 bytes), or, for full objects, a class name of length 0 (8 bytes). A reader takes each of the three as null.".into()
+                "Godot 3.6 writes a null Object as a Nil value, ``00000000``. The encoder of Godot 3.2, by its source, writes the Object header instead: with header bit 16 and the id 0 (12 bytes), or, for full objects, a class name of length 0 (8 bytes). A reader takes the first two as null, and the third as null when objects are allowed (it refuses it otherwise, as any full object).".into()
             },
             ..Part::default()
         },
@@ -304,7 +309,7 @@ fn object_parts(p: Profile) -> Vec<Part> {
                 rows
             },
             after: format!(
-                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``, and fails for an object whose class cannot be instantiated.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true), refuses a class it cannot instantiate, and reads an empty class name as null."
+                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``{instantiable}.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true), refuses a class it cannot instantiate, and reads an empty class name as null. Unlike other counts, a property count of 2^31 or more is not refused: it reads as no properties."
             ),
             ..Part::default()
         },

@@ -92,9 +92,13 @@ pub fn section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingRecor
          Of the packet peers, only ``PacketPeerStream`` puts the number before each packet, as it has to\n\
          cut a stream into packets; on ``PacketPeerUDP``, ENet and WebSocket a packet is exactly what\n\
          ``{to}`` returns, and ``{from}`` reads it. The length is little-endian like the value, except\n\
-         on a file or stream peer whose ``big_endian`` property is set: there the length alone is\n\
-         big-endian (``PacketPeerStream`` always writes it little-endian). The bytes each transport\n\
-         carries for the int 7:\n"
+         on {swapped}: there the length alone is big-endian (``PacketPeerStream`` always writes it\n\
+         little-endian). The bytes each transport carries for the int 7:\n",
+        swapped = if p.major() == 3 {
+            "a file whose ``endian_swap`` property is set or a stream peer whose ``big_endian`` is"
+        } else {
+            "a file or stream peer whose ``big_endian`` property is set"
+        }
     )
     .ok();
     for t in TRANSPORTS {
@@ -158,9 +162,8 @@ pub const SHORT: &str = "- Less than the value needs: the read fails, and the fi
 /// A length longer than the value.
 pub const LONG: &str = "- More than the value needs, with all those bytes present: the value is read, and the extra\n  bytes are skipped.\n";
 /// A file length past the end, 3.x.
-pub const PAST_END_3: &str =
-    "- Beyond the end of the file: 3.2 decodes what is there; 3.6 fails.\n";
+pub const PAST_END_3: &str = "- Beyond the end of the file: 3.2 decodes the bytes there followed by whatever its buffer held\n  up to the length; 3.6 fails.\n";
 /// A file length past the end, 4.x.
 pub const PAST_END_4: &str = "- Beyond the end of the file: the read fails.\n";
 /// Peers and a length past the end of the data.
-pub const PEERS: &str = "- Beyond the data a ``StreamPeerBuffer`` holds: the read fails. A ``StreamPeerTCP`` waits for\n  the bytes instead, and ``PacketPeerStream`` hands a packet over only once all of it has\n  arrived.\n";
+pub const PEERS: &str = "- 2^31 or more: the read fails.\n- Beyond the data a ``StreamPeerBuffer`` holds: the read fails. A ``StreamPeerTCP`` waits for\n  the bytes instead, and ``PacketPeerStream`` hands a packet over only once all of it has\n  arrived.\n";
