@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::super::EngineClaims;
-use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Probe};
+use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Claim, Probe};
 use crate::corpus::{Direction, EngineCorpus, Record};
 use crate::framing::FramingRecord;
 use gdmarshal::json::hex;
@@ -559,6 +559,19 @@ fn line(
     writeln!(md, "{n}. {} Evidence: {}.", c.text, ev.join("; ")).ok();
 }
 
+/// The §3 claims a base makes that the engines of its major version contradict: (row index,
+/// claim, evidence).
+pub fn base_claims<'a>(
+    b: &'a Base,
+    claims: &'a [EngineClaims],
+) -> impl Iterator<Item = (usize, &'static Claim, String)> + 'a {
+    CLAIMS
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.pages.split(", ").any(|p| p == b.label))
+        .filter_map(|(i, c)| Some((i, c, claim_evidence(i, claims, b.major)?)))
+}
+
 /// The link to a base's file at its commit.
 pub fn base_link(b: &Base) -> String {
     format!(
@@ -601,13 +614,7 @@ pub fn changes(
         )
         .ok();
         let mut n = 0;
-        for (i, c) in CLAIMS.iter().enumerate() {
-            if !c.pages.split(", ").any(|p| p == b.label) {
-                continue;
-            }
-            let Some(ev) = claim_evidence(i, claims, b.major) else {
-                continue;
-            };
+        for (i, c, ev) in base_claims(b, claims) {
             n += 1;
             writeln!(
                 md,

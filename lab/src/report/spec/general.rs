@@ -194,48 +194,39 @@ fn type_ids(p: Profile, md: &mut String) {
 
 fn flags(p: Profile, md: &mut String) {
     md.push_str(&heading("Header flags", '^'));
-    let rows: Vec<Vec<String>> = if p.major() == 4 {
-        vec![
-            vec![
-                "int, float".into(),
-                "16".into(),
-                "The payload is 8 bytes (i64, f64) instead of 4.".into(),
-            ],
-            vec![
-                "Math types with real components, packed vector arrays".into(),
-                "16".into(),
-                "Every real component is an f64 (`Real components`_ lists the types).".into(),
-            ],
-            vec![
-                "Object".into(),
-                "16".into(),
-                "The payload is an instance id, not a full object.".into(),
-            ],
-            vec![
-                "Array (4.3 and later)".into(),
-                "16-17".into(),
-                "The kind of the element type (`28: Array`_).".into(),
-            ],
-            vec![
-                "Dictionary (4.4 and later)".into(),
-                "16-17, 18-19".into(),
-                "The kinds of the key type and of the value type (`27: Dictionary`_).".into(),
-            ],
-        ]
-    } else {
-        vec![
-            vec![
-                "int, float".into(),
-                "16".into(),
-                "The payload is 8 bytes (i64, f64) instead of 4.".into(),
-            ],
-            vec![
-                "Object".into(),
-                "16".into(),
-                "The payload is an instance id, not a full object.".into(),
-            ],
-        ]
-    };
+    let row = |types: &str, bits: &str, what: &str| vec![types.into(), bits.into(), what.into()];
+    let mut rows: Vec<Vec<String>> = vec![
+        row(
+            "int, float",
+            "16",
+            "The payload is 8 bytes (i64, f64) instead of 4.",
+        ),
+        row(
+            "Object",
+            "16",
+            "The payload is an instance id, not a full object.",
+        ),
+    ];
+    if p.major() == 4 {
+        rows.insert(
+            1,
+            row(
+                "Math types with real components, packed vector arrays",
+                "16",
+                "Every real component is an f64 (`Real components`_ lists the types).",
+            ),
+        );
+        rows.push(row(
+            "Array (4.3 and later)",
+            "16-17",
+            "The kind of the element type (`28: Array`_).",
+        ));
+        rows.push(row(
+            "Dictionary (4.4 and later)",
+            "16-17, 18-19",
+            "The kinds of the key type and of the value type (`27: Dictionary`_).",
+        ));
+    }
     md.push_str(&grid(&["Types", "Bits", "When set"], &rows));
     if p.major() == 4 {
         md.push_str(

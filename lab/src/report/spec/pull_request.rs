@@ -5,25 +5,12 @@
 use std::fmt::Write as _;
 
 use super::super::EngineClaims;
-use super::super::claims::CLAIMS;
-use super::changes::{ADDED, BASES, CHANGES, Change, base_link, claim_evidence, evidence_text};
+use super::changes::{ADDED, BASES, CHANGES, base_claims, base_link, evidence_text};
 use crate::corpus::EngineCorpus;
 use crate::framing::FramingRecord;
 
 /// The file, relative to the docs folder.
 pub const PULL_REQUEST: &str = "spec/pull-request.md";
-
-fn first_evidence(
-    c: &Change,
-    corpora: &[EngineCorpus],
-    double: &[EngineCorpus],
-    framing: &[(String, Vec<FramingRecord>)],
-) -> String {
-    c.evidence
-        .iter()
-        .find_map(|e| evidence_text(e, corpora, double, framing))
-        .unwrap_or_default()
-}
 
 /// `pull-request.md`.
 pub fn pull_request(
@@ -66,13 +53,7 @@ pub fn pull_request(
         md.push_str("### What changes\n\n");
         let mut n = 0;
         md.push_str("Corrections, each confirmed by the engines:\n\n");
-        for (i, c) in CLAIMS.iter().enumerate() {
-            if !c.pages.split(", ").any(|p| p == b.label) {
-                continue;
-            }
-            let Some(ev) = claim_evidence(i, claims, b.major) else {
-                continue;
-            };
+        for (_, c, ev) in base_claims(b, claims) {
             n += 1;
             writeln!(
                 md,
@@ -81,27 +62,18 @@ pub fn pull_request(
             )
             .ok();
         }
-        md.push('\n');
-        for c in CHANGES.iter().filter(|c| c.major == b.major) {
-            n += 1;
-            writeln!(
-                md,
-                "{n}. {} ({})",
-                c.text,
-                first_evidence(c, corpora, double, framing)
-            )
-            .ok();
-        }
-        md.push_str("\nAdditions:\n\n");
-        for c in ADDED.iter().filter(|c| c.major == b.major) {
-            n += 1;
-            writeln!(
-                md,
-                "{n}. {} ({})",
-                c.text,
-                first_evidence(c, corpora, double, framing)
-            )
-            .ok();
+        for (title, list) in [("", CHANGES), ("Additions:\n\n", ADDED)] {
+            md.push('\n');
+            md.push_str(title);
+            for c in list.iter().filter(|c| c.major == b.major) {
+                n += 1;
+                let ev = c
+                    .evidence
+                    .iter()
+                    .find_map(|e| evidence_text(e, corpora, double, framing))
+                    .unwrap_or_default();
+                writeln!(md, "{n}. {} ({ev})", c.text).ok();
+            }
         }
         md.push_str("\n### How it was checked\n\n");
         md.push_str(
