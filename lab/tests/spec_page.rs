@@ -783,6 +783,41 @@ const FACTS: &[Fact] = &[
         versions: &["4.6"],
         holds: |r| r.objects && rejected(r),
     },
+    Fact {
+        major: 4,
+        says: "must be there, even when the string ends the input",
+        case: "decode/string_bytes/bom_then_text/unpadded",
+        versions: &["4.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 3,
+        says: "must be there, even when the string ends the input",
+        case: "decode/string_bytes/bom_then_text/unpadded",
+        versions: &["3.2", "3.6"],
+        holds: rejected,
+    },
+    Fact {
+        major: 4,
+        says: "drops an entry whose key does not convert",
+        case: "decode/noncanonical/typed_dict_int_keys_holding_string",
+        versions: &["4.6"],
+        holds: |r| tree(r)["value"] == serde_json::json!([]),
+    },
+    Fact {
+        major: 4,
+        says: "(an empty String becomes a black Color)",
+        case: "decode/noncanonical/typed_dict_color_key_from_empty_string",
+        versions: &["4.6"],
+        holds: |r| tree(r)["value"][0][0]["value"] == serde_json::json!(["0", "0", "0", "1"]),
+    },
+    Fact {
+        major: 4,
+        says: "a Vector2 to a Vector2i) and drops the others",
+        case: "decode/typed_conversions/Vector2i_from_Vector2",
+        versions: &["4.6"],
+        holds: |r| r.verdict == Verdict::Accepted && tree(r)["value"][0]["type"] == "Vector2i",
+    },
 ];
 
 #[test]

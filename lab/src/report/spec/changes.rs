@@ -404,6 +404,38 @@ pub const ADDED: &[Change] = &[
             "if (big_endian) { p_val = BSWAP32(p_val); }",
         )],
     ),
+    change(
+        4,
+        "Typed containers when read: which elements an Array converts (strictly convertible ones from Godot pull request 114808 on, String/StringName and int to float before it) and drops, and which Dictionary keys convert or drop their entry. (§9)",
+        &[
+            Evidence::Case("4.6", "decode/typed_conversions/Vector2i_from_Vector2"),
+            Evidence::Case("4.6", "decode/noncanonical/typed_int_holding_string"),
+            Evidence::Case(
+                "4.6",
+                "decode/noncanonical/typed_dict_int_keys_holding_string",
+            ),
+            Evidence::Case(
+                "4.6",
+                "decode/noncanonical/typed_dict_color_key_from_empty_string",
+            ),
+        ],
+    ),
+    change(
+        4,
+        "String: the padding must be present even when the string ends the input (only a PackedByteArray may lack it). (§9)",
+        &[Evidence::Case(
+            "4.6",
+            "decode/string_bytes/bom_then_text/unpadded",
+        )],
+    ),
+    change(
+        3,
+        "String: the padding must be present even when the string ends the input (only a PoolByteArray may lack it). (§9)",
+        &[Evidence::Case(
+            "3.6",
+            "decode/string_bytes/bom_then_text/unpadded",
+        )],
+    ),
 ];
 
 /// Changes of form, per page: what is not a fact of the format.

@@ -262,9 +262,10 @@ fn reals(p: Profile, md: &mut String) {
         md.push_str(
             "The tables below give real components as f32. 3.x readers read the math types with 4-byte\n\
              components whatever the header's flags say. Builds with double-precision reals are left out\n\
-             on purpose: their encoder writes Transform2D, Basis and Transform with half of each 8-byte\n\
-             component and PoolRealArray elements 8 bytes apart, which their own reader does not read back,\n\
-             so those bytes are not a format two programs can share.\n\n",
+             on purpose: their encoder writes the matrix of Transform2D, Basis and Transform (not the\n\
+             origin of a Transform) with half of each 8-byte component, and PoolRealArray elements 8 bytes\n\
+             apart, which their own reader does not read back, so those bytes are not a format two programs\n\
+             can share.\n\n",
         );
     }
 }

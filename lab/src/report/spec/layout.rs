@@ -198,7 +198,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             if four {
                 parts.push(Part {
                     title: Some("Typed dictionaries (4.4 and later)".into()),
-                    before: format!("Header bits 16-17 hold the kind of the key type and bits 18-19 the kind of the value type. The key type's data, then the value type's, come between the header and the count. {KINDS} {CLASS_KINDS}"),
+                    before: format!("Header bits 16-17 hold the kind of the key type and bits 18-19 the kind of the value type. The key type's data, then the value type's, come between the header and the count. A reader converts each key to the key type where it can (an empty String becomes a black Color) and drops an entry whose key does not convert. {KINDS} {CLASS_KINDS}"),
                     ..Part::default()
                 });
             }
@@ -213,7 +213,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             if four {
                 parts.push(Part {
                     title: Some("Typed arrays (4.3 and later)".into()),
-                    before: format!("Header bits 16-17 hold the kind of the element type, and the type's data comes between the header and the count. A reader converts each element to the type as it reads it. {KINDS} {CLASS_KINDS}"),
+                    before: format!("Header bits 16-17 hold the kind of the element type, and the type's data comes between the header and the count. A reader converts each element to the type where Godot can convert it strictly (an int to a float, a String to a NodePath, a Vector2 to a Vector2i) and drops the others; releases before Godot pull request 114808 (early 2026) convert only between String and StringName and from int to float, and drop any other mismatch. {KINDS} {CLASS_KINDS}"),
                     ..Part::default()
                 });
             }
@@ -235,7 +235,7 @@ fn string_notes(four: bool) -> String {
         "Some bytes that are not valid UTF-8 make the read fail (a lone continuation byte such as 0x80, the bytes 0xFE and 0xFF); others are read (see the reading rules below)."
     };
     format!(
-        "The length counts no terminator. When reading, a zero byte inside the length ends the text there, a UTF-8 byte order mark at the start is dropped, and the padding bytes may hold anything. {utf8}"
+        "The length counts no terminator. When reading, a zero byte inside the length ends the text there, a UTF-8 byte order mark at the start is dropped, and the padding bytes may hold anything but must be there, even when the string ends the input. {utf8}"
     )
 }
 
@@ -271,12 +271,12 @@ fn node_path_parts(four: bool) -> Vec<Part> {
 /// An Object's parts: null, as an instance id, and in full.
 fn object_parts(p: Profile) -> Vec<Part> {
     let instantiable = if p.major() == 4 {
-        ", and fails for an object whose class cannot be instantiated"
+        " (encoders of 4.4 and later, by their source, also fail for an object whose class cannot be instantiated)"
     } else {
         ""
     };
     let script = if p.major() == 4 {
-        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String (not a StringName), or Nil when there is none; the encoder fails for a script without such a path (a built-in script), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
+        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String (not a StringName), or Nil when there is none; the encoder fails for a script whose path is empty or does not start with ``res://`` (a script made at run time; a script built into a scene has a path such as ``res://level.tscn::1`` and is written with it), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
     } else {
         " The property ``script`` gets no special treatment: an attached script is written as an object, like any other property value."
     };
