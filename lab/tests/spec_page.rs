@@ -698,7 +698,7 @@ const FACTS: &[Fact] = &[
     Fact {
         major: 4,
         says: "kind 1 with type id 24 (Object) appears only for a container typed with the built-in Object type and an empty class name",
-        case: "encode/typed/empty_class_array",
+        case: "encode/typed/builtin_object_array",
         versions: &["4.6"],
         holds: |r| r.output.as_deref() == Some("1c0001001800000000000000"),
     },

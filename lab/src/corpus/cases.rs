@@ -231,13 +231,13 @@ fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
     // Empty arrays typed as a class and as a script, without full objects (the engine names the
     // class its objects decode to, EncodedObjectAsID) and with them (4.x only); typed as the class
     // Object (GDScript's `Array[Object]`) and as the built-in Object with no class name, which the
-    // reference page tells apart.
+    // reference page tells apart (the latter is what `Array([], TYPE_OBJECT, &"", null)` makes).
     if profile.typed_arrays() {
         for (name, t) in [
             ("class", ContainerType::ClassName(s("Resource"))),
             ("script", ContainerType::Script(s("res://fixtures/item.gd"))),
             ("object_class", ContainerType::ClassName(s("Object"))),
-            ("empty_class", ContainerType::ClassName(s(""))),
+            ("builtin_object", ContainerType::Builtin(VariantType::Object)),
         ] {
             for (suffix, full_objects) in [("", false), ("_full", true)] {
                 out.push(Case::Encode {

@@ -150,7 +150,7 @@ pub const ADDED: &[Change] = &[
         &[
             Evidence::Case("4.6", "encode/typed/object_class_array"),
             Evidence::Case("4.6", "encode/typed/object_class_array_full"),
-            Evidence::Case("4.6", "encode/typed/empty_class_array"),
+            Evidence::Case("4.6", "encode/typed/builtin_object_array"),
         ],
     ),
     change(
