@@ -799,7 +799,7 @@ const FACTS: &[Fact] = &[
     },
     Fact {
         major: 4,
-        says: "drops an entry whose key does not convert",
+        says: "an entry whose key does not convert is dropped",
         case: "decode/noncanonical/typed_dict_int_keys_holding_string",
         versions: &["4.6"],
         holds: |r| tree(r)["value"] == serde_json::json!([]),

@@ -237,7 +237,10 @@ fn encode_limit_cases(profile: Profile, out: &mut Vec<Case>) {
             ("class", ContainerType::ClassName(s("Resource"))),
             ("script", ContainerType::Script(s("res://fixtures/item.gd"))),
             ("object_class", ContainerType::ClassName(s("Object"))),
-            ("builtin_object", ContainerType::Builtin(VariantType::Object)),
+            (
+                "builtin_object",
+                ContainerType::Builtin(VariantType::Object),
+            ),
         ] {
             for (suffix, full_objects) in [("", false), ("_full", true)] {
                 out.push(Case::Encode {

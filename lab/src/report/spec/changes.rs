@@ -436,6 +436,25 @@ pub const ADDED: &[Change] = &[
             "decode/string_bytes/bom_then_text/unpadded",
         )],
     ),
+    change(
+        4,
+        "Full objects: the properties' order (the class's, then `script`, then the script's variables and the metadata), which a reader depends on. (§1)",
+        &[
+            Evidence::Case("4.6", "decode/objects/scripted_name_before_script"),
+            Evidence::Source(
+                "godotengine/godot core/object/object.cpp, get_property_list",
+                "the class's properties, then script, then the script instance's properties, then metadata/*",
+            ),
+        ],
+    ),
+    change(
+        3,
+        "Full objects: the properties' order (the class's, then `script`, then the script's variables and `__meta__`), which a reader depends on; 3.6 writes a freed object as Nil, 3.2 as id 0. (§1)",
+        &[Evidence::Source(
+            "godotengine/godot core/object.cpp (3.x), get_property_list",
+            "the class's properties, then script, then the script instance's properties, then __meta__",
+        )],
+    ),
 ];
 
 /// Changes of form, per page: what is not a fact of the format.

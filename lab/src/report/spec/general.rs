@@ -86,8 +86,8 @@ pub fn encoding(p: Profile, md: &mut String) {
          ``put_var`` put before a value on a file or stream peer set to big-endian; see `Files and\n\
          packets`_). A value starts with a 4-byte header that says its type; the payload after it\n\
          depends on the type and is described below, with offsets counted from the first byte of the\n\
-         header. A value always takes a multiple of 4 bytes: text and byte arrays are followed by zero\n\
-         bytes up to the next multiple of 4 (here called padding). The elements of a container are\n\
+         header. A value always takes a multiple of 4 bytes: text and byte arrays are followed by padding\n\
+         up to the next multiple of 4, zero bytes except after NodePath names (see there). The elements of a container are\n\
          complete values, each with its own header. Lengths and counts are written as u32, but readers\n\
          take them as signed: one of 2^31 or more is refused unless the type's section says otherwise.\n\n",
     );

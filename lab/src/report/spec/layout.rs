@@ -198,7 +198,7 @@ pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
             if four {
                 parts.push(Part {
                     title: Some("Typed dictionaries (4.4 and later)".into()),
-                    before: format!("Header bits 16-17 hold the kind of the key type and bits 18-19 the kind of the value type. The key type's data, then the value type's, come between the header and the count. A reader converts each key to the key type where it can (an empty String becomes a black Color) and drops an entry whose key does not convert. {KINDS} {CLASS_KINDS}"),
+                    before: format!("Header bits 16-17 hold the kind of the key type and bits 18-19 the kind of the value type. The key type's data, then the value type's, come between the header and the count. A reader converts each key to the key type as it converts an array's elements (below): from Godot pull request 114808 on where Godot can convert it strictly (an empty String becomes a black Color), before it only between String and StringName and from int to float; an entry whose key does not convert is dropped. {KINDS} {CLASS_KINDS}"),
                     ..Part::default()
                 });
             }
@@ -270,8 +270,13 @@ fn node_path_parts(four: bool) -> Vec<Part> {
 
 /// An Object's parts: null, as an instance id, and in full.
 fn object_parts(p: Profile) -> Vec<Part> {
+    let metadata = if p.major() == 4 {
+        " and the metadata (``metadata/…``)"
+    } else {
+        " and the metadata (``__meta__``)"
+    };
     let instantiable = if p.major() == 4 {
-        " (encoders of 4.4 and later, by their source, also fail for an object whose class cannot be instantiated)"
+        " (from 4.3 on, since Godot pull request 84611, the encoder also fails for an object whose class cannot be instantiated)"
     } else {
         ""
     };
@@ -291,7 +296,7 @@ fn object_parts(p: Profile) -> Vec<Part> {
             before: if p.major() == 4 {
                 "A null Object, or one that has been freed, is written as a Nil value, ``00000000``: no Object header and no payload.".into()
             } else {
-                "Godot 3.6 writes a null Object as a Nil value, ``00000000``. The encoder of Godot 3.2, by its source, writes the Object header instead: with header bit 16 and the id 0 (12 bytes), or, for full objects, a class name of length 0 (8 bytes). A reader takes the first two as null, and the third as null when objects are allowed (it refuses it otherwise, as any full object).".into()
+                "Godot 3.6 writes a null Object, or one that has been freed, as a Nil value, ``00000000``. The encoder of Godot 3.2, by its source, writes the Object header instead: with header bit 16 and the id 0 (12 bytes; a freed object too), or, for full objects, a class name of length 0 (8 bytes). A reader takes the first two as null, and the third as null when objects are allowed (it refuses it otherwise, as any full object).".into()
             },
             ..Part::default()
         },
@@ -309,7 +314,7 @@ fn object_parts(p: Profile) -> Vec<Part> {
                 rows
             },
             after: format!(
-                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``{instantiable}.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true), refuses a class it cannot instantiate, and reads an empty class name as null. Unlike other counts, a property count of 2^31 or more is not refused: it reads as no properties."
+                "Each property follows as its name (a String payload without a header) and its value (a complete value). The encoder writes the properties whose usage includes ``PROPERTY_USAGE_STORAGE``, in the order of the object's property list: the class's own, then ``script``, then the script's variables{metadata}{instantiable}. A reader sets them in the order it reads them, so ``script`` must come before the variables of its script, or their values are lost.{script} A reader refuses a full object unless objects are allowed ({objects_fn}, or ``allow_objects`` set to true), refuses a class it cannot instantiate, and reads an empty class name as null. Unlike other counts, a property count of 2^31 or more is not refused: it reads as no properties."
             ),
             ..Part::default()
         },
