@@ -99,8 +99,8 @@ pub(crate) fn double_builds(md: &mut String, inp: &Inputs, app: &mut Appendix) {
         "A build made with `precision=double` (real_t is a double) answers from its own corpus, \
          `corpus/godot-<version>-double.jsonl` (the engine: `scripts/build-engine.sh`). Below, the \
          same encode case put to both builds of one version; every type not listed is written \
-         byte for byte alike. The 4.x page says of such builds only: \"the length of 'Float' fields \
-         within data structures should be 8, and the offset should be `(offset - 4) * 2 + 4`\". \
+         byte for byte alike. About such builds the 4.x page says only that \"Float\" fields are then 8 bytes long, \
+         each at `(offset - 4) * 2 + 4`. \
          It does not say that the header then carries flag bit 16 (ENCODE_FLAG_64, `0x10000`), \
          which is how a decoder tells the two layouts apart, nor that Color and PackedColorArray \
          stay 4-byte floats.\n\n",

@@ -87,8 +87,8 @@ pub(super) fn component_order(md: &mut String, inp: &Inputs) {
         md,
         "\nOn {}: a Basis is written **row by row**: `x.x, y.x, z.x, x.y, y.y, z.y, x.z, y.z, z.z` in the\n\
          axis terms of GDScript (`b.x` is the x axis, a column), so that offset 8 holds the x component of the\n\
-         y axis, `b[1][0]`. The 4.x page lists the transpose (offset 8: \"The Y component of the X column vector,\n\
-         accessed via [0][1]\"). A Transform3D is its basis so, then the origin. A Transform2D is written column\n\
+         y axis, `b[1][0]`. The 4.x page names the transpose there (the y component of the x column,\n\
+         index [0][1]). A Transform3D is its basis so, then the origin. A Transform2D is written column\n\
          by column (x axis, y axis, origin), as the page says, and a Projection column by column (x, y, z, w\n\
          columns, each x, y, z, w).\n",
         rows_order.join(", ")
