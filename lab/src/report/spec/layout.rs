@@ -270,25 +270,22 @@ fn node_path_parts(four: bool) -> Vec<Part> {
 
 /// An Object's parts: null, as an instance id, and in full.
 fn object_parts(p: Profile) -> Vec<Part> {
-    let metadata = if p.major() == 4 {
-        " and the metadata (``metadata/…``)"
+    // What the two majors' full objects differ in: the metadata property, the class check, the
+    // script property, and the call that allows objects.
+    let (metadata, instantiable, script, objects_fn) = if p.major() == 4 {
+        (
+            " and the metadata (``metadata/…``)",
+            " (from 4.3 on, since Godot pull request 84611, the encoder also fails for an object whose class cannot be instantiated)",
+            " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String (not a StringName), or Nil when there is none; the encoder fails for a script whose path is empty or does not start with ``res://`` (a script made at run time; a script built into a scene has a path such as ``res://level.tscn::1`` and is written with it), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value.",
+            "``bytes_to_var_with_objects()``",
+        )
     } else {
-        " and the metadata (``__meta__``)"
-    };
-    let instantiable = if p.major() == 4 {
-        " (from 4.3 on, since Godot pull request 84611, the encoder also fails for an object whose class cannot be instantiated)"
-    } else {
-        ""
-    };
-    let script = if p.major() == 4 {
-        " From 4.3 on, the property ``script`` holds the path of the attached script (``res://…``) as a String (not a StringName), or Nil when there is none; the encoder fails for a script whose path is empty or does not start with ``res://`` (a script made at run time; a script built into a scene has a path such as ``res://level.tscn::1`` and is written with it), and the reader fails unless the value is Nil or the path of a script that exists, which it loads and attaches. Earlier releases write the script as an object like any other property value."
-    } else {
-        " The property ``script`` gets no special treatment: an attached script is written as an object, like any other property value."
-    };
-    let objects_fn = if p.major() == 4 {
-        "``bytes_to_var_with_objects()``"
-    } else {
-        "``bytes2var(bytes, true)``"
+        (
+            " and the metadata (``__meta__``)",
+            "",
+            " The property ``script`` gets no special treatment: an attached script is written as an object, like any other property value.",
+            "``bytes2var(bytes, true)``",
+        )
     };
     vec![
         Part {
