@@ -11,6 +11,8 @@ bash scripts/install-sandbox.sh
 bash scripts/install-kit-toolchains.sh
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
+# The bindings are workspace members, not default ones.
+cargo clippy -p gdmarshal-python --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The project's Python scripts (the mutation ledger).
@@ -23,6 +25,9 @@ bash scripts/test-campaign-merge.sh
 bash scripts/test-corpus-record.sh
 # The adapter kits under testees/: each passes every engine version; their broken variants fail.
 bash scripts/kits.sh
+# The Python package (bindings/python), installed into a fresh venv: its tests, and `conform` with
+# its testee on 3.2, 3.6 and 4.6, held to the totals of the codec's own testee.
+bash scripts/bindings.sh test
 # The browser inspector (web/) in headless Chromium: its decode and encode equal the CLI's on corpus
 # cases of every verified version (scripts/web.sh installs the wasm toolchain, the browser and
 # Selenium first).

@@ -149,8 +149,83 @@ impl<F: Float> Infinity for F {
     }
 }
 
+/// An f32 as an f64 with the same value, NaNs included: a NaN keeps its sign and its payload in
+/// the top bits of the f64's mantissa, quiet bit as it was. (A hardware conversion sets the quiet
+/// bit, so a signalling NaN such as `0x7f800001`, which engines write, would not come back.) For
+/// languages whose numbers are f64 (Python's float, JavaScript's number); [`narrow`] undoes it.
+pub fn widen(x: f32) -> f64 {
+    if x.is_nan() {
+        let bits = x.to_bits();
+        let sign = u64::from(bits >> 31) << 63;
+        let payload = u64::from(bits & 0x007f_ffff) << 29;
+        f64::from_bits(sign | 0x7ff0_0000_0000_0000 | payload)
+    } else {
+        f64::from(x)
+    }
+}
+
+/// An f64 as the nearest f32 (round to nearest, ties to even), and a NaN as the f32 NaN whose
+/// payload is the top 23 bits of the f64's mantissa: the inverse of [`widen`]. A NaN whose
+/// payload lies only in the lower bits, which no f32 holds, becomes a quiet NaN of its sign.
+pub fn narrow(x: f64) -> f32 {
+    if x.is_nan() {
+        let bits = x.to_bits();
+        let sign = ((bits >> 63) as u32) << 31;
+        let mut payload = ((bits >> 29) & 0x007f_ffff) as u32;
+        if payload == 0 {
+            payload = 0x0040_0000;
+        }
+        f32::from_bits(sign | 0x7f80_0000 | payload)
+    } else {
+        x as f32
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn widen_then_narrow_keeps_every_nan_payload_and_value() {
+        for bits in [
+            0x7f80_0001u32, // signalling, as engines write it
+            0xff80_0001,
+            0x7fc0_0000,
+            0xffc0_1234,
+            0x7fbf_ffff,
+            0x0000_0001,
+            0x8000_0000,
+            0x3f80_0000,
+            0x7f80_0000,
+        ] {
+            let x = f32::from_bits(bits);
+            let wide = super::widen(x);
+            assert_eq!(wide.is_nan(), x.is_nan(), "{bits:#x}");
+            if !x.is_nan() {
+                assert_eq!(wide, f64::from(x), "{bits:#x}");
+            }
+            assert_eq!(super::narrow(wide).to_bits(), bits, "{bits:#x}");
+        }
+        assert_eq!(
+            super::widen(f32::from_bits(0x7f80_0001)).to_bits(),
+            0x7ff0_0000_2000_0000
+        );
+    }
+
+    #[test]
+    fn narrow_rounds_to_nearest_and_keeps_a_nan_a_nan() {
+        assert_eq!(super::narrow(0.1), 0.1f32);
+        assert_eq!(super::narrow(1e300), f32::INFINITY);
+        // Payload only in the low 29 bits: still a NaN (quiet), never an infinity.
+        assert_eq!(
+            super::narrow(f64::from_bits(0x7ff0_0000_0000_0001)).to_bits(),
+            0x7fc0_0000
+        );
+        assert_eq!(
+            super::narrow(f64::from_bits(0xfff0_0000_0000_0001)).to_bits(),
+            0xffc0_0000
+        );
+    }
+
     use super::*;
 
     #[test]
