@@ -12,7 +12,7 @@ bash scripts/install-kit-toolchains.sh
 cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 # The bindings are workspace members, not default ones.
-cargo clippy -p gdmarshal-python --all-targets --quiet -- -D warnings
+cargo clippy -p gdmarshal-python -p gdmarshal-npm --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The project's Python scripts (the mutation ledger).

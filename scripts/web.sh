@@ -7,28 +7,16 @@
 #                                      in headless Chromium, installed by scripts/install-browser.sh;
 #                                      --large-only: only the large inputs' checks and figures
 #
-# The wasm module is built with the toolchain of scripts/install-wasm-toolchain.sh, in a target
-# folder of that toolchain's own (target/wasm-rustup or target/wasm-debian), with a stack that
-# holds the deepest nesting the engines accept (the codec's stack growth is off on wasm32).
+# The wasm module is built by scripts/lib/wasm-build.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-# 1024 nested containers, each a few frames of decode, encode or JSON writing: 32 MiB with room.
-WASM_STACK=$((32 << 20))
+# shellcheck source=scripts/lib/wasm-build.sh
+. scripts/lib/wasm-build.sh
 
 build() { # out
-    local out=$1 wasm_env
-    bash scripts/install-wasm-toolchain.sh
-    wasm_env=${GDMARSHAL_WASM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gdmarshal/wasm-toolchain}/env
-    # shellcheck source=/dev/null
-    . "$wasm_env"
-    local linker=()
-    [ -z "$WASM_LINKER" ] || linker=(env "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$WASM_LINKER")
-    "${linker[@]}" env RUSTC="$WASM_RUSTC" \
-        CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C link-arg=-zstack-size=$WASM_STACK" \
-        cargo build --quiet --locked -p gdmarshal-web --release --target wasm32-unknown-unknown \
-        --target-dir "target/wasm-$WASM_WAY"
-    local wasm=target/wasm-$WASM_WAY/wasm32-unknown-unknown/release/gdmarshal_web.wasm
+    local out=$1 wasm
+    wasm=$(wasm_build gdmarshal-web)
     mkdir -p "$out"
     cp web/index.html web/app.js web/style.css "$out/"
     python3 scripts/web/embed_wasm.py "$wasm" "$out/gdmarshal-wasm.js"

@@ -81,6 +81,32 @@ pub enum DecodeErrorKind {
 }
 
 impl DecodeErrorKind {
+    /// The kind's name, stable across releases, for callers that report it as data (the Python
+    /// and npm packages' `kind`): `truncated`, `unknown-type`, `bad-length`, `bad-utf8`,
+    /// `objects-not-allowed`, `bad-container-type`, `too-deep`, `old-node-path`,
+    /// `unmodelled-conversion`, `invalid`.
+    ///
+    /// ```
+    /// use gdmarshal::{DecodeOptions, Profile, decode};
+    ///
+    /// let cut = decode(&[2, 0, 0, 0, 7], "4.6".parse().unwrap(), DecodeOptions::default());
+    /// assert_eq!(cut.unwrap_err().kind.name(), "truncated");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        match self {
+            DecodeErrorKind::Truncated { .. } => "truncated",
+            DecodeErrorKind::UnknownType { .. } => "unknown-type",
+            DecodeErrorKind::BadLength { .. } => "bad-length",
+            DecodeErrorKind::BadUtf8 { .. } => "bad-utf8",
+            DecodeErrorKind::ObjectsNotAllowed => "objects-not-allowed",
+            DecodeErrorKind::BadContainerType { .. } => "bad-container-type",
+            DecodeErrorKind::TooDeep { .. } => "too-deep",
+            DecodeErrorKind::OldNodePath => "old-node-path",
+            DecodeErrorKind::UnmodelledConversion { .. } => "unmodelled-conversion",
+            DecodeErrorKind::Invalid { .. } => "invalid",
+        }
+    }
+
     /// Whether more bytes after the end of the input could change the outcome: the input ended
     /// inside a field, or a length or count did not fit in what was left. Every other error
     /// stands whatever follows, so a reader of a stream that decodes what it has so far can stop

@@ -48,6 +48,32 @@ pub enum Framing {
     Packet,
 }
 
+impl Framing {
+    /// Every framing with its name, as `gdmarshal --framing` and the bindings' `framing` option
+    /// spell it.
+    pub const NAMED: [(&'static str, Framing); 4] = [
+        ("none", Framing::None),
+        ("store-var", Framing::StoreVar),
+        ("stream", Framing::Stream),
+        ("packet", Framing::Packet),
+    ];
+
+    /// The framing of this name (`"store-var"`), if there is one.
+    ///
+    /// ```
+    /// use gdmarshal::framing::Framing;
+    ///
+    /// assert_eq!(Framing::from_name("store-var"), Some(Framing::StoreVar));
+    /// assert_eq!(Framing::from_name("store_var"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Framing> {
+        Framing::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, f)| f)
+    }
+}
+
 /// Why framed bytes cannot be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

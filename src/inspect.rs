@@ -3,10 +3,13 @@
 //! Built on the decoder's [`Trace`], so it shows exactly what the decoder read, and on bad input it
 //! shows everything up to the problem and then the problem. [`inspect_to`] writes each row as the
 //! decoder reads its field, so a dump is never held whole: its memory is the decoder's, whatever
-//! the number of rows (a 4-byte Nil is two of them).
+//! the number of rows (a 4-byte Nil is two of them). [`fields`] gives the same fields as data.
 
 use std::fmt;
 use std::io::{self, Write};
+
+mod fields;
+pub use fields::{Field, Fields, fields};
 
 use crate::decode::{DecodeOptions, decode_traced};
 use crate::error::DecodeError;

@@ -101,6 +101,9 @@ const HIGH_BITS: [(u128, u64); SHORT_TEXT + 1] = {
     high
 };
 
+/// Whether a text's inline storage holds a whole window, which [`Text::set_plain_window`] copies.
+const INLINE_HOLDS_WINDOW: bool = std::mem::size_of::<compact_str::CompactString>() >= SHORT;
+
 /// Whether `len` is at most [`SHORT_TEXT`] and the first `len` bytes of `window` are ASCII other
 /// than NUL: the common string field, for [`Text::set_plain_window`]. The test works on the whole
 /// window at once (a 128-bit and a 64-bit word), where a loop over `len` bytes costs several times
@@ -108,6 +111,11 @@ const HIGH_BITS: [(u128, u64); SHORT_TEXT + 1] = {
 #[inline(always)]
 pub fn plain_window(window: &[u8; SHORT], len: usize) -> bool {
     const ONES: u128 = u128::from_le_bytes([1; 16]);
+    // The copy writes the whole window into a text's inline storage: 24 bytes on 64-bit targets,
+    // 12 on 32-bit ones (wasm32), where every string is read field by field instead.
+    if !INLINE_HOLDS_WINDOW {
+        return false;
+    }
     let Some(&(high_lo, high_hi)) = HIGH_BITS.get(len) else {
         return false;
     };

@@ -98,6 +98,15 @@ pub enum Shape {
     PackedStrings,
 }
 
+impl Shape {
+    /// Whether the payload is a fixed row of numbers named by the type's fields (`Vector2`,
+    /// `Rect2i`, `Transform3D`, `Color`, …): the math types, which the Python and npm packages
+    /// hold as small classes of those fields.
+    pub fn is_math(self) -> bool {
+        matches!(self, Shape::Reals(_) | Shape::Ints(_) | Shape::Color)
+    }
+}
+
 /// The element of a packed array of fixed-size elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Element {

@@ -1,8 +1,7 @@
 //! The package's value classes and exceptions, handed over once at import (`_native.register`),
 //! and the tags by which an encoded value's class is recognised.
 
-use gdmarshal::error::DecodeErrorKind;
-use gdmarshal::types::{Shape, TYPES, TypeInfo, VariantType};
+use gdmarshal::types::{TYPES, VariantType};
 use pyo3::exceptions::{PyKeyError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -102,7 +101,7 @@ pub fn set(py: Python<'_>, given: &Bound<'_, PyDict>) -> PyResult<()> {
     let mut math = Vec::with_capacity(TYPES.len());
     for t in &TYPES {
         math.push(match given.get_item(t.name)? {
-            Some(cls) if is_math(t) => {
+            Some(cls) if t.shape.is_math() => {
                 let cls = cls.cast_into::<PyType>()?.unbind();
                 tag(&cls, Tag::Math(t.ty))?;
                 Some(cls)
@@ -199,29 +198,5 @@ impl Classes {
             Ok(e) => PyErr::from_value(e),
             Err(e) => e,
         }
-    }
-}
-
-/// Whether a type is a math type: a fixed row of numbers, which the package holds as a named
-/// tuple of the type table's field names.
-pub fn is_math(t: &TypeInfo) -> bool {
-    matches!(t.shape, Shape::Reals(_) | Shape::Ints(_) | Shape::Color)
-}
-
-/// A decode error's kind as the package names it: the codec's [`DecodeErrorKind`] in kebab case.
-pub fn kind_name(kind: &DecodeErrorKind) -> &'static str {
-    match kind {
-        DecodeErrorKind::Truncated { .. } => "truncated",
-        DecodeErrorKind::UnknownType { .. } => "unknown-type",
-        DecodeErrorKind::BadLength { .. } => "bad-length",
-        DecodeErrorKind::BadUtf8 { .. } => "bad-utf8",
-        DecodeErrorKind::ObjectsNotAllowed => "objects-not-allowed",
-        DecodeErrorKind::BadContainerType { .. } => "bad-container-type",
-        DecodeErrorKind::TooDeep { .. } => "too-deep",
-        DecodeErrorKind::OldNodePath => "old-node-path",
-        DecodeErrorKind::UnmodelledConversion { .. } => "unmodelled-conversion",
-        DecodeErrorKind::Invalid { .. } => "invalid",
-        // A kind the codec gained after this list.
-        _ => "other",
     }
 }

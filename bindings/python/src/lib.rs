@@ -27,16 +27,10 @@ fn profile(godot: &str) -> PyResult<Profile> {
 
 /// The framing named as `--framing` names it.
 fn framing(name: Option<&str>) -> PyResult<Framing> {
-    Ok(match name {
-        None | Some("none") => Framing::None,
-        Some("store-var") => Framing::StoreVar,
-        Some("stream") => Framing::Stream,
-        Some("packet") => Framing::Packet,
-        Some(other) => {
-            return Err(PyValueError::new_err(format!(
-                "framing={other:?}: expected \"none\", \"store-var\", \"stream\" or \"packet\""
-            )));
-        }
+    let name = name.unwrap_or("none");
+    Framing::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Framing::NAMED.iter().map(|(n, _)| *n).collect();
+        PyValueError::new_err(format!("framing={name:?}: expected one of {names:?}"))
     })
 }
 
@@ -72,14 +66,8 @@ fn decode_prefix<'py>(
     let opts = DecodeOptions {
         allow_objects: objects,
     };
-    let decoded = gdmarshal::decode(payload, profile, opts).map_err(|e| {
-        c.decode_error(
-            py,
-            &e.kind.to_string(),
-            before + e.offset,
-            classes::kind_name(&e.kind),
-        )
-    })?;
+    let decoded = gdmarshal::decode(payload, profile, opts)
+        .map_err(|e| c.decode_error(py, &e.kind.to_string(), before + e.offset, e.kind.name()))?;
     let value = to_py::Out::new(py, c).value(&decoded.value)?;
     PyTuple::new(
         py,
@@ -135,7 +123,7 @@ fn inspect<'py>(
 fn layouts(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let rows = TYPES
         .iter()
-        .filter(|t| classes::is_math(t))
+        .filter(|t| t.shape.is_math())
         .map(|t| (t.name, t.fields.to_vec()));
     PyList::new(py, rows)
 }

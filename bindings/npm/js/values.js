@@ -1,0 +1,305 @@
+// The package's value classes, and the small helpers its WebAssembly module calls to build them
+// (decoding) and to read them (encoding). What stands for which Godot type: README.md.
+
+/** A Godot 4 StringName. */
+export class StringName {
+  constructor(value) {
+    this.value = String(value);
+  }
+  toString() {
+    return this.value;
+  }
+}
+
+/** A Godot 3 string whose 32-bit code units are not all Unicode scalar values. */
+export class CodeUnits {
+  constructor(units) {
+    this.units = Array.from(units, Number);
+  }
+}
+
+/** A NodePath: `/a/b:x` is `new NodePath(["a", "b"], ["x"], true)`. */
+export class NodePath {
+  constructor(names = [], subnames = [], absolute = false) {
+    this.names = names;
+    this.subnames = subnames;
+    this.absolute = absolute;
+  }
+}
+
+/** An RID: its 64-bit id, a BigInt. */
+export class RID {
+  constructor(id) {
+    this.id = BigInt(id);
+  }
+}
+
+/** A full object: its class and its properties as [name, value] pairs in order. */
+export class GodotObject {
+  constructor(className, properties = []) {
+    this.className = className;
+    this.properties = properties;
+  }
+}
+
+/** An object known by its instance id, a BigInt. */
+export class ObjectID {
+  constructor(id) {
+    this.id = BigInt(id);
+  }
+}
+
+/** A null Object (not Nil: Godot tells them apart). */
+export class NullObject {}
+
+/** A Callable, which the format writes with no payload. */
+export class Callable {}
+
+/** A Signal: its name and its object's instance id (a BigInt). */
+export class Signal {
+  constructor(name, objectId) {
+    this.name = name;
+    this.objectId = BigInt(objectId);
+  }
+}
+
+/** A typed container's element, key or value type: kind "builtin", "class" or "script". */
+export class ContainerType {
+  constructor(kind, name) {
+    this.kind = kind;
+    this.name = name;
+  }
+}
+
+/** A typed Array: its element type and its items. */
+export class TypedArray {
+  constructor(elementType, items = []) {
+    this.elementType = elementType;
+    this.items = items;
+  }
+}
+
+/**
+ * A Dictionary as [key, value] pairs in order, with its key and value types (each a
+ * ContainerType or null): what decode gives for a typed Dictionary, and for one whose keys a Map
+ * cannot hold apart (two NaN keys of other bits, 0.0 and -0.0).
+ */
+export class Dictionary {
+  constructor(entries = [], keyType = null, valueType = null) {
+    this.entries = entries;
+    this.keyType = keyType;
+    this.valueType = valueType;
+  }
+}
+
+/**
+ * A float that is a NaN other than JavaScript's own (bits 0x7ff8000000000000, or 0x7fc00000 for
+ * an f32): its bits, a BigInt, at `width` 64 or 32. JavaScript engines may rewrite the bits of a
+ * NaN number, so decode gives such a NaN in this form; encode takes it wherever a float goes.
+ */
+export class FloatBits {
+  constructor(bits, width = 64) {
+    this.bits = BigInt(bits);
+    this.width = width;
+  }
+}
+
+/** A PackedStringArray: its strings. */
+export class PackedStringArray {
+  constructor(items = []) {
+    this.items = items;
+  }
+}
+
+function packedOf(name, width, doc) {
+  const cls = class {
+    constructor(data) {
+      this.data = data;
+    }
+    get length() {
+      return this.data.length / width;
+    }
+  };
+  Object.defineProperty(cls, "name", { value: name });
+  cls.doc = doc;
+  return cls;
+}
+
+/** A PackedVector2Array: its components, flat, in a Float32Array (Float64Array in double builds). */
+export const PackedVector2Array = packedOf("PackedVector2Array", 2);
+/** A PackedVector3Array: its components, flat, in a Float32Array (Float64Array in double builds). */
+export const PackedVector3Array = packedOf("PackedVector3Array", 3);
+/** A PackedVector4Array: its components, flat, in a Float32Array (Float64Array in double builds). */
+export const PackedVector4Array = packedOf("PackedVector4Array", 4);
+/** A PackedColorArray: r, g, b, a of each color, flat, in a Float32Array. */
+export const PackedColorArray = packedOf("PackedColorArray", 4);
+
+/** Bytes the engine refuses: `offset` is where (the framing included), `kind` what. */
+export class DecodeError extends Error {
+  constructor(message, offset, kind) {
+    super(`at byte ${offset}: ${message}`);
+    this.name = "DecodeError";
+    this.offset = offset;
+    this.kind = kind;
+  }
+}
+
+/** A value the engine cannot write: `path` is where in it (`$[3]`, `${key 0}`, `$.name`). */
+export class EncodeError extends Error {
+  constructor(message, path) {
+    super(`at ${path}: ${message}`);
+    this.name = "EncodeError";
+    this.path = path;
+  }
+}
+
+// The math types, made from the codec's type table once the module is loaded (defineMathTypes):
+// each a class whose fields are the components in wire order ("origin.x" becomes origin_x).
+export let Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i;
+export let Plane, Quaternion, AABB, Basis, Transform3D, Projection, Color;
+/** The math types' classes by the codec's type index, and each class's fields. */
+const MATH_BY_INDEX = [];
+const MATH_INDEX = new Map();
+
+/** Makes the math types' classes from `layouts`: [index, name, fields] of each. */
+export function defineMathTypes(layouts) {
+  const made = {};
+  for (const [index, name, dotted] of layouts) {
+    const fields = dotted.map((f) => f.replaceAll(".", "_"));
+    const cls = class {
+      constructor(...c) {
+        for (let i = 0; i < fields.length; i++) this[fields[i]] = c[i] ?? 0;
+      }
+    };
+    Object.defineProperty(cls, "name", { value: name });
+    cls.fields = fields;
+    MATH_BY_INDEX[index] = cls;
+    MATH_INDEX.set(cls, index);
+    made[name] = cls;
+  }
+  ({ Vector2, Vector2i, Rect2, Rect2i, Vector3, Vector3i, Transform2D, Vector4, Vector4i } = made);
+  ({ Plane, Quaternion, AABB, Basis, Transform3D, Projection, Color } = made);
+  return made;
+}
+
+// ---- called by the module while decoding ----
+
+export function makeMath(index, components) {
+  return new MATH_BY_INDEX[index](...components);
+}
+/** A math value some of whose components are FloatBits: `components` is an Array. */
+export const makeMathOf = makeMath;
+export const makeFloatBits = (bits, width) => new FloatBits(bits, width);
+export const makeStringName = (s) => new StringName(s);
+export const makeCodeUnits = (units) => new CodeUnits(units);
+export const makeNodePath = (names, subnames, absolute) => new NodePath(names, subnames, absolute);
+export const makeRid = (id) => new RID(id);
+export const makeObject = (className, properties) => new GodotObject(className, properties);
+export const makeObjectId = (id) => new ObjectID(id);
+export const makeNullObject = () => new NullObject();
+export const makeCallable = () => new Callable();
+export const makeSignal = (name, id) => new Signal(name, id);
+export const makeContainerType = (kind, name) => new ContainerType(kind, name);
+export const makeTypedArray = (type, items) => new TypedArray(type, items);
+export const makePackedStrings = (items) => new PackedStringArray(items);
+export const makeDecodeError = (message, offset, kind) => new DecodeError(message, offset, kind);
+export const makeEncodeError = (message, path) => new EncodeError(message, path);
+
+const PACKED = [PackedVector2Array, PackedVector3Array, PackedVector4Array];
+export const makePackedVectors = (width, data) => new PACKED[width - 2](data);
+export const makePackedColors = (data) => new PackedColorArray(data);
+
+/** A Map when it is untyped and a Map holds every key apart, else a Dictionary. */
+export function makeDictionary(flat, keyType, valueType) {
+  if (keyType === null && valueType === null) {
+    const map = new Map();
+    for (let i = 0; i < flat.length; i += 2) map.set(flat[i], flat[i + 1]);
+    if (map.size * 2 === flat.length) return map;
+  }
+  const entries = [];
+  for (let i = 0; i < flat.length; i += 2) entries.push([flat[i], flat[i + 1]]);
+  return new Dictionary(entries, keyType, valueType);
+}
+
+// ---- called by the module while encoding ----
+
+// What a value is, as one number: the module's `Kind` (src/from_js.rs) says the same.
+const KINDS = new Map([
+  [StringName, 20], [CodeUnits, 21], [NodePath, 22], [RID, 23], [GodotObject, 24],
+  [ObjectID, 25], [NullObject, 26], [Callable, 27], [Signal, 28], [TypedArray, 29],
+  [Dictionary, 30], [PackedStringArray, 31], [FloatBits, 36], [PackedVector2Array, 32], [PackedVector3Array, 33],
+  [PackedVector4Array, 34], [PackedColorArray, 35],
+  [Uint8Array, 40], [Int32Array, 41], [BigInt64Array, 42], [Float32Array, 43], [Float64Array, 44],
+  [Map, 50],
+]);
+
+export function kindOf(v) {
+  switch (typeof v) {
+    case "boolean":
+      return 1;
+    case "bigint":
+      return 2;
+    case "number":
+      return 3;
+    case "string":
+      return 4;
+    case "object": {
+      if (v === null) return 0;
+      if (Array.isArray(v)) return 5;
+      const proto = Object.getPrototypeOf(v);
+      if (proto === Object.prototype || proto === null) return 6;
+      const ctor = proto.constructor;
+      const math = MATH_INDEX.get(ctor);
+      if (math !== undefined) return 100 + math;
+      return KINDS.get(ctor) ?? 255;
+    }
+    default:
+      return v === undefined ? 254 : 255;
+  }
+}
+
+/**
+ * The components of a math value, into `out` (a view of the module's memory). A FloatBits
+ * component is written as its bits, an f32's widened as the module narrows them back
+ * (`gdmarshal::float::widen`), so that no NaN passes through a number.
+ */
+export function mathComponents(v, out) {
+  const fields = v.constructor.fields;
+  const bits = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i < fields.length; i++) {
+    const x = v[fields[i]];
+    if (x instanceof FloatBits) bits.setBigUint64(8 * i, wideBits(x), true);
+    else out[i] = Number(x);
+  }
+}
+
+const scratch = new DataView(new ArrayBuffer(8));
+/** A FloatBits as the bits of an f64. */
+export function wideBits(x) {
+  if (x.width === 64) return BigInt.asUintN(64, x.bits);
+  const b = Number(BigInt.asUintN(32, x.bits));
+  if ((b & 0x7f800000) === 0x7f800000 && b & 0x7fffff) {
+    return (BigInt(b >>> 31) << 63n) | 0x7ff0000000000000n | (BigInt(b & 0x7fffff) << 29n);
+  }
+  scratch.setUint32(0, b);
+  scratch.setFloat64(0, scratch.getFloat32(0));
+  return scratch.getBigUint64(0);
+}
+
+/** A Map's or a plain object's entries, flat: [k0, v0, k1, v1, …]. */
+export function entriesOf(v) {
+  const flat = [];
+  if (v instanceof Map) {
+    for (const [k, x] of v) flat.push(k, x);
+  } else {
+    for (const k of Object.keys(v)) flat.push(k, v[k]);
+  }
+  return flat;
+}
+
+/** A value's kind for a message: its class's name or its typeof. */
+export function describe(v) {
+  if (v === null) return "null";
+  if (typeof v === "object") return v.constructor?.name ?? "object";
+  return typeof v;
+}
