@@ -29,7 +29,13 @@ NAMES = {
     "memcpy": "memcpy (to_vec)",
     "floor": "floor (lengths read, empty strings written)",
     "walk": "walk (lengths read, nothing stored)",
+    "npm": "gdmarshal npm package",
+    "python": "gdmarshal Python package",
+    "python-kit": "pure-Python kit (testees/python)",
 }
+# The packages against what their users would otherwise run, on the same bytes in the same loops:
+# (ours, theirs).
+PACKAGE_PAIRS = [("npm", "gd-com"), ("python", "python-kit")]
 
 
 def fail(msg, code=1):
@@ -118,6 +124,24 @@ def table(results):
                 same = r.get("same_bytes", "")
                 print(f"| {family} | {name} | {' | '.join(cells)} | {same} | {' | '.join(xs)} |")
         reused(results, fmt, families)
+        package_ratios(results, fmt, families)
+
+
+def package_ratios(results, fmt, families):
+    """Each package's speed over the library its users would otherwise run, where both ran."""
+    rows = []
+    for ours, theirs in PACKAGE_PAIRS:
+        for family in families:
+            xs = [ratio(results, fmt, family, m, theirs, ours) for m in MEASURES]
+            if any(x is not None for x in xs):
+                rows.append(f"| {family} | {NAMES[ours]} | {NAMES[theirs]} | "
+                            + " | ".join("" if x is None else f"{x:.2f}×" for x in xs) + " |")
+    if rows:
+        print(f"\nFormat {fmt}: the packages, each one's speed over the library its users would "
+              "otherwise run\n")
+        print("| family | package | against | × decode | × encode | × decode alone |")
+        print("|---|---|---|---:|---:|---:|")
+        print("\n".join(rows))
 
 
 def reused(results, fmt, families):

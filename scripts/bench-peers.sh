@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The side-by-side benchmark: gdmarshal (plain, and reusing buffers: gdmarshal::pool), the Rust
 # crate godot-binary-serialization, the npm package @gd-com/utils (under Node, if Node is here),
-# Godot 4.6.3 and Godot 3.6.2 (GDScript loops) and a memcpy of the same bytes, on the families of
+# Godot 4.6.3 and Godot 3.6.2 (GDScript loops), a memcpy of the same bytes, and this project's own
+# packages as users install them (scripts/bindings.sh build): the npm package (runner npm) and the
+# Python package (runner python) beside the pure-Python kit (runner python-kit), on the families of
 # benches/support/families.rs (peer_families), in the loops of benches/support/loops.rs; every
 # runner in its own process.
 # Prints the table of docs/benchmarks.md.
@@ -60,6 +62,20 @@ if needs gd-com; then
     fi
 fi
 
+# The project's packages, built from this tree and installed as users install them.
+npm_entry="" python_bin=""
+if needs npm || needs python || needs python-kit; then
+    bash "$root/scripts/bindings.sh" build >&2
+    if needs npm && command -v npm >/dev/null; then
+        (cd "$scratch" && mkdir npm-package && cd npm-package && npm init -y >/dev/null &&
+            npm install --quiet --no-audit --no-fund "$root"/target/bindings/gdmarshal-*.tgz >/dev/null)
+        npm_entry="$scratch/npm-package/node_modules/gdmarshal/index.js"
+    fi
+    python3 -m venv "$scratch/venv"
+    "$scratch/venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "$root"/target/bindings/gdmarshal-*.whl
+    python_bin="$scratch/venv/bin/python"
+fi
+
 cd "$root"
 log "building the benchmark"
 cargo bench -q --bench peers --no-run 2>/dev/null || cargo bench --bench peers --no-run
@@ -83,6 +99,14 @@ godot() { # format family
         { log "Godot $1 wrote other bytes than gdmarshal for $2"; return 1; }
     echo "${line/runner=godot/runner=godot format=$1 family=$2} same_bytes=yes version=$("$engines/bin/godot-$1" --version 2>/dev/null | head -1 | cut -d. -f1-3)"
 }
+packages() { # runner format family
+    case "$1" in
+        npm) node "$root/benches/peers/npm.mjs" "$npm_entry" "$scratch/bytes" "$2" "$3" ;;
+        python) "$python_bin" "$root/benches/peers/python.py" python "$scratch/bytes" "$2" "$3" ;;
+        python-kit) "$python_bin" "$root/benches/peers/python.py" python-kit "$scratch/bytes" "$2" "$3" \
+            "$root/testees/python/gdmarshal_testee.py" ;;
+    esac
+}
 gdcom() { # format family
     if [ -n "$gdcom_modules" ]; then
         node "$root/benches/peers/gd-com.js" "$gdcom_modules" "$scratch/bytes" "$1" "$2"
@@ -100,11 +124,13 @@ for run in $(seq "$runs"); do
         for format in 4.6 3.6; do
             # The gate measures the formats its floors name.
             [ -z "$gate" ] || grep -v '^#' "$floors" | awk '{print $1}' | grep -qx "$format" || continue
-            for runner in gdmarshal gdmarshal-reusing memcpy floor walk godot-binary-serialization godot gd-com; do
+            for runner in gdmarshal gdmarshal-reusing memcpy floor walk godot-binary-serialization godot gd-com \
+                npm python python-kit; do
                 needs "$runner" || [ "$runner" = gdmarshal ] || continue
                 case "$runner" in
                     godot) godot "$format" "$family" ;;
                     gd-com) gdcom "$format" "$family" ;;
+                    npm | python | python-kit) packages "$runner" "$format" "$family" ;;
                     *) bench --runner "$runner" --format "$format" --family "$family" ;;
                 esac >>"$out"
             done

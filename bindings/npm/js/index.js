@@ -10,7 +10,7 @@ import {
   layouts,
 } from "./gdmarshal_wasm.js";
 import { WASM_BASE64 } from "./gdmarshal_wasm_base64.js";
-import { defineMathTypes } from "./values.js";
+import { build, defineMathTypes } from "./values.js";
 
 export {
   AABB,
@@ -83,12 +83,13 @@ function bytesOf(data, name) {
  * it are ignored, as the engine ignores them. Throws DecodeError.
  */
 export function decode(data, opts) {
-  return rawDecodePrefix(bytesOf(data, "decode"), ...options(opts, "decode"))[0];
+  return build(rawDecodePrefix(bytesOf(data, "decode"), ...options(opts, "decode"))[0]);
 }
 
 /** `[value, consumed]`: also the bytes the engine counts as read (the framing's length included). */
 export function decodePrefix(data, opts) {
-  return rawDecodePrefix(bytesOf(data, "decodePrefix"), ...options(opts, "decodePrefix"));
+  const [tape, consumed] = rawDecodePrefix(bytesOf(data, "decodePrefix"), ...options(opts, "decodePrefix"));
+  return [build(tape), consumed];
 }
 
 /** The bytes `var_to_bytes` of Godot `opts.godot` writes for `value`. Throws EncodeError. */

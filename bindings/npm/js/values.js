@@ -182,43 +182,134 @@ export function defineMathTypes(layouts) {
   return made;
 }
 
-// ---- called by the module while decoding ----
+// ---- decoding: the module's tape (src/to_js.rs) read into values ----
 
-export function makeMath(index, components) {
-  return new MATH_BY_INDEX[index](...components);
-}
-/** A math value some of whose components are FloatBits: `components` is an Array. */
-export const makeMathOf = makeMath;
-export const makeFloatBits = (bits, width) => new FloatBits(bits, width);
-export const makeStringName = (s) => new StringName(s);
-export const makeCodeUnits = (units) => new CodeUnits(units);
-export const makeNodePath = (names, subnames, absolute) => new NodePath(names, subnames, absolute);
-export const makeRid = (id) => new RID(id);
-export const makeObject = (className, properties) => new GodotObject(className, properties);
-export const makeObjectId = (id) => new ObjectID(id);
-export const makeNullObject = () => new NullObject();
-export const makeCallable = () => new Callable();
-export const makeSignal = (name, id) => new Signal(name, id);
-export const makeContainerType = (kind, name) => new ContainerType(kind, name);
-export const makeTypedArray = (type, items) => new TypedArray(type, items);
-export const makePackedStrings = (items) => new PackedStringArray(items);
 export const makeDecodeError = (message, offset, kind) => new DecodeError(message, offset, kind);
 export const makeEncodeError = (message, path) => new EncodeError(message, path);
-
 const PACKED = [PackedVector2Array, PackedVector3Array, PackedVector4Array];
 export const makePackedVectors = (width, data) => new PACKED[width - 2](data);
 export const makePackedColors = (data) => new PackedColorArray(data);
 
-/** A Map when it is untyped and a Map holds every key apart, else a Dictionary. */
-export function makeDictionary(flat, keyType, valueType) {
-  if (keyType === null && valueType === null) {
-    const map = new Map();
-    for (let i = 0; i < flat.length; i += 2) map.set(flat[i], flat[i + 1]);
-    if (map.size * 2 === flat.length) return map;
-  }
-  const entries = [];
-  for (let i = 0; i < flat.length; i += 2) entries.push([flat[i], flat[i + 1]]);
-  return new Dictionary(entries, keyType, valueType);
+const KIND_NAMES = ["builtin", "class", "script"];
+
+/** The value a tape describes: `ops`, `nums`, `ints`, `text`, `objs` (src/to_js.rs). */
+export function build([ops, nums, ints, text, objs]) {
+  let o = 0;
+  let n = 0;
+  let i = 0;
+  let t = 0;
+  const string = () => {
+    if (ops[o++] === 7) {
+      const count = ops[o++];
+      const units = Array.from(ops.subarray(o, o + count));
+      o += count;
+      return new CodeUnits(units);
+    }
+    const len = ops[o++];
+    const s = text.slice(t, t + len);
+    t += len;
+    return s;
+  };
+  const strings = (count) => {
+    const out = new Array(count);
+    for (let k = 0; k < count; k++) out[k] = string();
+    return out;
+  };
+  const containerType = () => {
+    if (ops[o++] === 22) return null;
+    const kind = KIND_NAMES[ops[o++]];
+    return new ContainerType(kind, string());
+  };
+  const entries = (count) => {
+    const pairs = new Array(count);
+    for (let k = 0; k < count; k++) pairs[k] = [value(), value()];
+    return pairs;
+  };
+  const value = () => {
+    switch (ops[o++]) {
+      case 0: return null;
+      case 1: return true;
+      case 2: return false;
+      case 3: return ints[i++];
+      case 4: return nums[n++];
+      case 5: return new FloatBits(BigInt.asUintN(64, ints[i++]), ops[o++]);
+      case 6:
+      case 7:
+        o--;
+        return string();
+      case 8: return new StringName(string());
+      case 9: {
+        const cls = MATH_BY_INDEX[ops[o++]];
+        const count = ops[o++];
+        const v = new cls(...nums.subarray(n, n + count));
+        n += count;
+        return v;
+      }
+      case 10: {
+        const cls = MATH_BY_INDEX[ops[o++]];
+        const count = ops[o++];
+        const c = new Array(count);
+        for (let k = 0; k < count; k++) c[k] = value();
+        return new cls(...c);
+      }
+      case 11: {
+        const names = ops[o++];
+        const subnames = ops[o++];
+        const absolute = ops[o++] === 1;
+        return new NodePath(strings(names), strings(subnames), absolute);
+      }
+      case 12: return new RID(BigInt.asUintN(64, ints[i++]));
+      case 13: return new NullObject();
+      case 14: return new ObjectID(BigInt.asUintN(64, ints[i++]));
+      case 15: {
+        const count = ops[o++];
+        const className = string();
+        const properties = new Array(count);
+        for (let k = 0; k < count; k++) properties[k] = [string(), value()];
+        return new GodotObject(className, properties);
+      }
+      case 16: return new Callable();
+      case 17: {
+        const name = string();
+        return new Signal(name, BigInt.asUintN(64, ints[i++]));
+      }
+      case 18: {
+        const count = ops[o++];
+        const items = new Array(count);
+        for (let k = 0; k < count; k++) items[k] = value();
+        return items;
+      }
+      case 19: {
+        const count = ops[o++];
+        const type = containerType();
+        const items = new Array(count);
+        for (let k = 0; k < count; k++) items[k] = value();
+        return new TypedArray(type, items);
+      }
+      case 20: {
+        const count = ops[o++];
+        const map = new Map();
+        const start = o;
+        const [n0, i0, t0] = [n, i, t];
+        for (let k = 0; k < count; k++) map.set(value(), value());
+        if (map.size === count) return map;
+        // Keys a Map holds as one: read the entries again as pairs.
+        [o, n, i, t] = [start, n0, i0, t0];
+        return new Dictionary(entries(count));
+      }
+      case 21: {
+        const count = ops[o++];
+        const keyType = containerType();
+        const valueType = containerType();
+        return new Dictionary(entries(count), keyType, valueType);
+      }
+      case 24: return objs[ops[o++]];
+      case 25: return new PackedStringArray(strings(ops[o++]));
+      default:
+        throw new Error(`gdmarshal: op ${ops[o - 1]} at ${o - 1} of the tape is unknown`);
+    }
+  };
+  return value();
 }
 
 // ---- called by the module while encoding ----

@@ -50,7 +50,8 @@ fn unframe(data: &[u8], framing: Framing, profile: Profile) -> Result<(&[u8], us
     }
 }
 
-/// `[value, consumed]`: the value at the start of `data` and the bytes read, framing included.
+/// `[tape, consumed]`: the value at the start of `data`, as the tape that values.js's `build`
+/// reads, and the bytes read, framing included.
 #[wasm_bindgen(js_name = decodePrefix)]
 pub fn decode_prefix(
     data: &[u8],
@@ -65,9 +66,9 @@ pub fn decode_prefix(
     };
     let decoded = gdmarshal::decode(payload, profile, opts)
         .map_err(|e| decode_error(&e.kind.to_string(), before + e.offset, e.kind.name()))?;
-    let value = to_js::value(&decoded.value);
+    let tape = to_js::Tape::of(&decoded.value).into_js();
     Ok(Array::of2(
-        &value,
+        &tape,
         &JsValue::from_f64((before + decoded.consumed) as f64),
     ))
 }

@@ -1,172 +1,312 @@
-//! A decoded [`Variant`] as the package's JavaScript value.
+//! A decoded [`Variant`] as the package's JavaScript value, written as a tape that `values.js`
+//! (`build`) reads into values. Building each value by a call across the module's boundary costs
+//! more than the decoding itself; a tape crosses it once, in a few typed arrays and one string.
+//!
+//! The tape: `ops` (u32: an op, then its small operands), `nums` (f64 components and floats),
+//! `ints` (i64: ints, ids, NaN bits), `text` (every string, one after the other, an op giving
+//! each one's length in UTF-16 units) and `objs` (values made here whole: packed arrays). `op`
+//! below names the ops; values.js reads the same numbers.
 
 use gdmarshal::Variant;
 use gdmarshal::float::widen;
 use gdmarshal::value::{Components, ContainerType, Object, Reals, Text};
-use js_sys::{Array, BigInt64Array, Float32Array, Float64Array, Int32Array, Uint8Array};
+use js_sys::{
+    Array, BigInt64Array, Float32Array, Float64Array, Int32Array, JsString, Uint8Array, Uint32Array,
+};
 use wasm_bindgen::prelude::*;
 
-/// The helpers of `values.js` that build values.
+/// The helpers of `values.js` that make packed arrays of vectors and colors.
 #[wasm_bindgen(raw_module = "./values.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = makeMath)]
-    fn make_math(index: u32, components: &[f64]) -> JsValue;
-    #[wasm_bindgen(js_name = makeMathOf)]
-    fn make_math_of(index: u32, components: &Array) -> JsValue;
-    #[wasm_bindgen(js_name = makeFloatBits)]
-    fn make_float_bits(bits: u64, width: u32) -> JsValue;
-    #[wasm_bindgen(js_name = makeStringName)]
-    fn make_string_name(s: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = makeCodeUnits)]
-    fn make_code_units(units: &[u32]) -> JsValue;
-    #[wasm_bindgen(js_name = makeNodePath)]
-    fn make_node_path(names: &Array, subnames: &Array, absolute: bool) -> JsValue;
-    #[wasm_bindgen(js_name = makeRid)]
-    fn make_rid(id: u64) -> JsValue;
-    #[wasm_bindgen(js_name = makeObject)]
-    fn make_object(class: &str, properties: &Array) -> JsValue;
-    #[wasm_bindgen(js_name = makeObjectId)]
-    fn make_object_id(id: u64) -> JsValue;
-    #[wasm_bindgen(js_name = makeNullObject)]
-    fn make_null_object() -> JsValue;
-    #[wasm_bindgen(js_name = makeCallable)]
-    fn make_callable() -> JsValue;
-    #[wasm_bindgen(js_name = makeSignal)]
-    fn make_signal(name: &str, id: u64) -> JsValue;
-    #[wasm_bindgen(js_name = makeContainerType)]
-    fn make_container_type(kind: &str, name: &str) -> JsValue;
-    #[wasm_bindgen(js_name = makeTypedArray)]
-    fn make_typed_array(element_type: &JsValue, items: &Array) -> JsValue;
-    #[wasm_bindgen(js_name = makeDictionary)]
-    fn make_dictionary(flat: &Array, key_type: &JsValue, value_type: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = makePackedStrings)]
-    fn make_packed_strings(items: &Array) -> JsValue;
     #[wasm_bindgen(js_name = makePackedVectors)]
     fn make_packed_vectors(width: u32, data: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = makePackedColors)]
     fn make_packed_colors(data: &Float32Array) -> JsValue;
 }
 
-/// The JavaScript value of `v`.
-pub fn value(v: &Variant) -> JsValue {
-    match v {
-        Variant::Nil => JsValue::NULL,
-        Variant::Bool(b) => JsValue::from_bool(*b),
-        Variant::Int(i) => JsValue::from(*i),
-        Variant::Float(f) => float(*f),
-        Variant::String(t) => text(t),
-        Variant::StringName(t) => make_string_name(&text(t)),
-        Variant::Color(rgba) => math32(v, rgba),
-        Variant::NodePath(np) => {
-            make_node_path(&texts(&np.names), &texts(&np.subnames), np.absolute)
-        }
-        Variant::Rid(id) => make_rid(*id),
-        Variant::Object(o) => match &**o {
-            Object::Null => make_null_object(),
-            Object::Id(id) => make_object_id(*id),
-            Object::Full { class, properties } => {
-                let props: Array = properties
-                    .iter()
-                    .map(|(name, value)| {
-                        JsValue::from(Array::of2(&JsValue::from_str(name), &self::value(value)))
-                    })
-                    .collect();
-                make_object(class, &props)
-            }
-        },
-        Variant::Callable => make_callable(),
-        Variant::Signal(s) => make_signal(&s.name, s.object_id),
-        Variant::Array(a) => {
-            let items = Array::new_with_length(a.items().len() as u32);
-            for (i, item) in a.items().iter().enumerate() {
-                items.set(i as u32, value(item));
-            }
-            match a.element_type() {
-                ContainerType::None => items.into(),
-                t => make_typed_array(&container_type(t), &items),
-            }
-        }
-        Variant::Dictionary(d) => {
-            let flat = Array::new_with_length(2 * d.entries().len() as u32);
-            for (i, (k, x)) in d.entries().iter().enumerate() {
-                flat.set(2 * i as u32, value(k));
-                flat.set(2 * i as u32 + 1, value(x));
-            }
-            make_dictionary(
-                &flat,
-                &container_type(d.key_type()),
-                &container_type(d.value_type()),
-            )
-        }
-        Variant::PackedByteArray(b) => Uint8Array::from(&b[..]).into(),
-        Variant::PackedInt32Array(x) => Int32Array::from(&x[..]).into(),
-        Variant::PackedInt64Array(x) => BigInt64Array::from(&x[..]).into(),
-        Variant::PackedFloat32Array(x) => Float32Array::from(&x[..]).into(),
-        Variant::PackedFloat64Array(x) => Float64Array::from(&x[..]).into(),
-        Variant::PackedStringArray(x) => make_packed_strings(&texts(x)),
-        Variant::PackedVector2Array(r) => make_packed_vectors(2, &flat(r)),
-        Variant::PackedVector3Array(r) => make_packed_vectors(3, &flat(r)),
-        Variant::PackedVector4Array(r) => make_packed_vectors(4, &flat(r)),
-        Variant::PackedColorArray(colors) => {
-            make_packed_colors(&Float32Array::from(colors.as_flattened()))
-        }
-        _ => match (v.reals(), v.ints()) {
-            (Some(r), _) => match r.components() {
-                Components::F32(c) => math32(v, c),
-                Components::F64(c) => math64(v, c),
-            },
-            (None, Some(ints)) => math(v, ints.iter().map(|&x| f64::from(x))),
-            // Every other type is matched above.
-            (None, None) => unreachable!("{} has no JavaScript form", v.get_type()),
-        },
-    }
+/// The ops of the tape.
+mod op {
+    pub const NIL: u32 = 0;
+    pub const TRUE: u32 = 1;
+    pub const FALSE: u32 = 2;
+    /// ints: the value.
+    pub const INT: u32 = 3;
+    /// nums: the value.
+    pub const FLOAT: u32 = 4;
+    /// width; ints: the bits (a NaN other than JavaScript's own).
+    pub const FLOAT_BITS: u32 = 5;
+    /// UTF-16 length; text.
+    pub const STRING: u32 = 6;
+    /// count, then the units.
+    pub const CODE_UNITS: u32 = 7;
+    /// then a string.
+    pub const STRING_NAME: u32 = 8;
+    /// type index, count; nums: the components.
+    pub const MATH: u32 = 9;
+    /// type index, count, then each component as a float (FLOAT or FLOAT_BITS).
+    pub const MATH_OF: u32 = 10;
+    /// name count, subname count, absolute (0 or 1), then the strings.
+    pub const NODE_PATH: u32 = 11;
+    /// ints: the id.
+    pub const RID: u32 = 12;
+    pub const NULL_OBJECT: u32 = 13;
+    /// ints: the id.
+    pub const OBJECT_ID: u32 = 14;
+    /// property count, then the class (a string) and each property's name (a string) and value.
+    pub const OBJECT: u32 = 15;
+    pub const CALLABLE: u32 = 16;
+    /// then the name (a string); ints: the object id.
+    pub const SIGNAL: u32 = 17;
+    /// count, then the items.
+    pub const ARRAY: u32 = 18;
+    /// count, then the element type and the items.
+    pub const TYPED_ARRAY: u32 = 19;
+    /// count, then keys and values, alternating.
+    pub const DICTIONARY: u32 = 20;
+    /// count, then the key type, the value type, keys and values.
+    pub const TYPED_DICTIONARY: u32 = 21;
+    /// an untyped container's type.
+    pub const NO_TYPE: u32 = 22;
+    /// kind (0 builtin, 1 class, 2 script), then the name (a string).
+    pub const CONTAINER_TYPE: u32 = 23;
+    /// index into objs.
+    pub const OBJ: u32 = 24;
+    /// count, then the strings.
+    pub const PACKED_STRINGS: u32 = 25;
 }
 
 /// The f64 bits of JavaScript's NaN; f32's NaN widens to it.
 const JS_NAN: u64 = 0x7ff8_0000_0000_0000;
 
-/// A float: a number, or `FloatBits` for a NaN other than JavaScript's own, whose bits a
-/// JavaScript engine may rewrite.
-fn float(x: f64) -> JsValue {
-    if x.is_nan() && x.to_bits() != JS_NAN {
-        make_float_bits(x.to_bits(), 64)
-    } else {
-        JsValue::from_f64(x)
-    }
+/// The tape of a value.
+#[derive(Default)]
+pub struct Tape {
+    ops: Vec<u32>,
+    nums: Vec<f64>,
+    ints: Vec<i64>,
+    text: String,
+    objs: Vec<JsValue>,
 }
 
-/// An f32 component: a number, or `FloatBits` for a NaN other than JavaScript's own.
-fn float32(x: f32) -> JsValue {
-    if x.is_nan() && widen(x).to_bits() != JS_NAN {
-        make_float_bits(u64::from(x.to_bits()), 32)
-    } else {
-        JsValue::from_f64(f64::from(x))
+impl Tape {
+    /// The tape of `v`.
+    pub fn of(v: &Variant) -> Tape {
+        let mut t = Tape::default();
+        t.value(v);
+        t
     }
-}
 
-/// A math value of f32 components.
-fn math32(v: &Variant, c: &[f32]) -> JsValue {
-    if c.iter().any(|x| x.is_nan()) {
-        return make_math_of(
-            v.get_type() as u32,
-            &c.iter().map(|&x| float32(x)).collect(),
-        );
+    /// `[ops, nums, ints, text, objs]`, as values.js's `build` takes them.
+    pub fn into_js(self) -> Array {
+        let parts = Array::new_with_length(5);
+        parts.set(0, Uint32Array::from(&self.ops[..]).into());
+        parts.set(1, Float64Array::from(&self.nums[..]).into());
+        parts.set(2, BigInt64Array::from(&self.ints[..]).into());
+        parts.set(3, JsString::from(self.text).into());
+        parts.set(4, self.objs.into_iter().collect::<Array>().into());
+        parts
     }
-    math(v, c.iter().map(|&x| f64::from(x)))
-}
 
-/// A math value of f64 components.
-fn math64(v: &Variant, c: &[f64]) -> JsValue {
-    if c.iter().any(|x| x.is_nan()) {
-        return make_math_of(v.get_type() as u32, &c.iter().map(|&x| float(x)).collect());
+    fn obj(&mut self, v: JsValue) {
+        self.ops.extend([op::OBJ, self.objs.len() as u32]);
+        self.objs.push(v);
     }
-    math(v, c.iter().copied())
-}
 
-/// A math value: its class made with the components.
-fn math(v: &Variant, components: impl IntoIterator<Item = f64>) -> JsValue {
-    let c: Vec<f64> = components.into_iter().collect();
-    make_math(v.get_type() as u32, &c)
+    fn value(&mut self, v: &Variant) {
+        match v {
+            Variant::Nil => self.ops.push(op::NIL),
+            Variant::Bool(b) => self.ops.push(if *b { op::TRUE } else { op::FALSE }),
+            Variant::Int(i) => {
+                self.ops.push(op::INT);
+                self.ints.push(*i);
+            }
+            Variant::Float(f) => self.float(*f),
+            Variant::String(t) => self.text(t),
+            Variant::StringName(t) => {
+                self.ops.push(op::STRING_NAME);
+                self.text(t);
+            }
+            Variant::Color(rgba) => self.math32(v, rgba),
+            Variant::NodePath(np) => {
+                self.ops.extend([
+                    op::NODE_PATH,
+                    np.names.len() as u32,
+                    np.subnames.len() as u32,
+                ]);
+                self.ops.push(u32::from(np.absolute));
+                np.names
+                    .iter()
+                    .chain(&np.subnames)
+                    .for_each(|t| self.text(t));
+            }
+            Variant::Rid(id) => {
+                self.ops.push(op::RID);
+                self.ints.push(*id as i64);
+            }
+            Variant::Object(o) => match &**o {
+                Object::Null => self.ops.push(op::NULL_OBJECT),
+                Object::Id(id) => {
+                    self.ops.push(op::OBJECT_ID);
+                    self.ints.push(*id as i64);
+                }
+                Object::Full { class, properties } => {
+                    self.ops.extend([op::OBJECT, properties.len() as u32]);
+                    self.str(class);
+                    for (name, value) in properties {
+                        self.str(name);
+                        self.value(value);
+                    }
+                }
+            },
+            Variant::Callable => self.ops.push(op::CALLABLE),
+            Variant::Signal(s) => {
+                self.ops.push(op::SIGNAL);
+                self.str(&s.name);
+                self.ints.push(s.object_id as i64);
+            }
+            Variant::Array(a) => {
+                let n = a.items().len() as u32;
+                match a.element_type() {
+                    ContainerType::None => self.ops.extend([op::ARRAY, n]),
+                    t => {
+                        self.ops.extend([op::TYPED_ARRAY, n]);
+                        self.container_type(t);
+                    }
+                }
+                a.items().iter().for_each(|item| self.value(item));
+            }
+            Variant::Dictionary(d) => {
+                let n = d.entries().len() as u32;
+                match (d.key_type(), d.value_type()) {
+                    (ContainerType::None, ContainerType::None) => {
+                        self.ops.extend([op::DICTIONARY, n])
+                    }
+                    (k, x) => {
+                        self.ops.extend([op::TYPED_DICTIONARY, n]);
+                        self.container_type(k);
+                        self.container_type(x);
+                    }
+                }
+                for (k, x) in d.entries() {
+                    self.value(k);
+                    self.value(x);
+                }
+            }
+            Variant::PackedByteArray(b) => self.obj(Uint8Array::from(&b[..]).into()),
+            Variant::PackedInt32Array(x) => self.obj(Int32Array::from(&x[..]).into()),
+            Variant::PackedInt64Array(x) => self.obj(BigInt64Array::from(&x[..]).into()),
+            Variant::PackedFloat32Array(x) => self.obj(Float32Array::from(&x[..]).into()),
+            Variant::PackedFloat64Array(x) => self.obj(Float64Array::from(&x[..]).into()),
+            Variant::PackedStringArray(x) => {
+                self.ops.extend([op::PACKED_STRINGS, x.len() as u32]);
+                x.iter().for_each(|t| self.text(t));
+            }
+            Variant::PackedVector2Array(r) => self.obj(make_packed_vectors(2, &flat(r))),
+            Variant::PackedVector3Array(r) => self.obj(make_packed_vectors(3, &flat(r))),
+            Variant::PackedVector4Array(r) => self.obj(make_packed_vectors(4, &flat(r))),
+            Variant::PackedColorArray(colors) => self.obj(make_packed_colors(&Float32Array::from(
+                colors.as_flattened(),
+            ))),
+            _ => match (v.reals(), v.ints()) {
+                (Some(r), _) => match r.components() {
+                    Components::F32(c) => self.math32(v, c),
+                    Components::F64(c) => self.math64(v, c),
+                },
+                (None, Some(ints)) => {
+                    self.ops
+                        .extend([op::MATH, v.get_type() as u32, ints.len() as u32]);
+                    self.nums.extend(ints.iter().map(|&x| f64::from(x)));
+                }
+                // Every other type is matched above.
+                (None, None) => unreachable!("{} has no JavaScript form", v.get_type()),
+            },
+        }
+    }
+
+    /// A float: a number, or `FloatBits` for a NaN other than JavaScript's own, whose bits a
+    /// JavaScript engine may rewrite.
+    fn float(&mut self, x: f64) {
+        if x.is_nan() && x.to_bits() != JS_NAN {
+            self.ops.extend([op::FLOAT_BITS, 64]);
+            self.ints.push(x.to_bits() as i64);
+        } else {
+            self.ops.push(op::FLOAT);
+            self.nums.push(x);
+        }
+    }
+
+    /// An f32 component: a number, or `FloatBits` for a NaN other than JavaScript's own.
+    fn float32(&mut self, x: f32) {
+        if x.is_nan() && widen(x).to_bits() != JS_NAN {
+            self.ops.extend([op::FLOAT_BITS, 32]);
+            self.ints.push(i64::from(x.to_bits()));
+        } else {
+            self.ops.push(op::FLOAT);
+            self.nums.push(f64::from(x));
+        }
+    }
+
+    /// A math value of f32 components.
+    fn math32(&mut self, v: &Variant, c: &[f32]) {
+        let head = [v.get_type() as u32, c.len() as u32];
+        if c.iter().any(|x| x.is_nan()) {
+            self.ops.push(op::MATH_OF);
+            self.ops.extend(head);
+            c.iter().for_each(|&x| self.float32(x));
+        } else {
+            self.ops.push(op::MATH);
+            self.ops.extend(head);
+            self.nums.extend(c.iter().map(|&x| f64::from(x)));
+        }
+    }
+
+    /// A math value of f64 components.
+    fn math64(&mut self, v: &Variant, c: &[f64]) {
+        let head = [v.get_type() as u32, c.len() as u32];
+        if c.iter().any(|x| x.is_nan()) {
+            self.ops.push(op::MATH_OF);
+            self.ops.extend(head);
+            c.iter().for_each(|&x| self.float(x));
+        } else {
+            self.ops.push(op::MATH);
+            self.ops.extend(head);
+            self.nums.extend_from_slice(c);
+        }
+    }
+
+    /// A string, or `CodeUnits` for a Godot 3 string that is not all Unicode scalar values.
+    fn text(&mut self, t: &Text) {
+        match t.as_str() {
+            Some(s) => self.str(s),
+            None => {
+                let at = self.ops.len();
+                self.ops.extend([op::CODE_UNITS, 0]);
+                self.ops.extend(t.units());
+                self.ops[at + 1] = (self.ops.len() - at - 2) as u32;
+            }
+        }
+    }
+
+    fn str(&mut self, s: &str) {
+        let units = if s.is_ascii() {
+            s.len()
+        } else {
+            s.encode_utf16().count()
+        };
+        self.ops.extend([op::STRING, units as u32]);
+        self.text.push_str(s);
+    }
+
+    fn container_type(&mut self, t: &ContainerType) {
+        let (kind, name) = match t {
+            ContainerType::None => return self.ops.push(op::NO_TYPE),
+            ContainerType::Builtin(ty) => (0, ty.name()),
+            ContainerType::ClassName(n) => (1, n.as_str()),
+            ContainerType::Script(p) => (2, p.as_str()),
+        };
+        self.ops.extend([op::CONTAINER_TYPE, kind]);
+        self.str(name);
+    }
 }
 
 /// Components at their width, in a typed array.
@@ -174,27 +314,5 @@ fn flat(r: &Reals) -> JsValue {
     match r.components() {
         Components::F32(c) => Float32Array::from(c).into(),
         Components::F64(c) => Float64Array::from(c).into(),
-    }
-}
-
-/// A string, or `CodeUnits` for a Godot 3 string that is not all Unicode scalar values.
-fn text(t: &Text) -> JsValue {
-    match t.as_str() {
-        Some(s) => JsValue::from_str(s),
-        None => make_code_units(&t.units().collect::<Vec<_>>()),
-    }
-}
-
-fn texts(ts: &[Text]) -> Array {
-    ts.iter().map(text).collect()
-}
-
-/// A container type: null, or a `ContainerType`.
-fn container_type(t: &ContainerType) -> JsValue {
-    match t {
-        ContainerType::None => JsValue::NULL,
-        ContainerType::Builtin(ty) => make_container_type("builtin", ty.name()),
-        ContainerType::ClassName(n) => make_container_type("class", n),
-        ContainerType::Script(p) => make_container_type("script", p),
     }
 }
