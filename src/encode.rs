@@ -159,8 +159,22 @@ fn err(kind: K) -> EncodeError {
 }
 
 impl EncodeError {
+    /// A value that cannot be written, for `what` reason, at the top (`$`): how a caller that
+    /// builds values from its own (the Python and npm packages) says that one has no Godot form.
+    pub fn unsupported(what: impl Into<String>) -> EncodeError {
+        err(K::Unsupported { what: what.into() })
+    }
+
     /// The same error, seen from a parent value: `segment` is prefixed to the path.
-    fn within(mut self, segment: impl std::fmt::Display) -> EncodeError {
+    ///
+    /// ```
+    /// use gdmarshal::EncodeError;
+    ///
+    /// let e = EncodeError::unsupported("a set has no Godot form").within("{value 0}").within("[1]");
+    /// assert_eq!(e.path, "$[1]{value 0}");
+    /// assert_eq!(e.to_string(), "at $[1]{value 0}: a set has no Godot form");
+    /// ```
+    pub fn within(mut self, segment: impl std::fmt::Display) -> EncodeError {
         self.path = format!("${segment}{}", &self.path[1..]);
         self
     }

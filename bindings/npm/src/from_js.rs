@@ -5,7 +5,7 @@ use gdmarshal::types::{Shape, TYPES, VariantType};
 use gdmarshal::value::{
     Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text,
 };
-use gdmarshal::{Profile, Variant};
+use gdmarshal::{EncodeError, Profile, Variant};
 use js_sys::{
     BigInt64Array, Float32Array, Float64Array, Int32Array, JsString, Reflect, Uint8Array,
 };
@@ -62,23 +62,17 @@ mod kind {
     pub const UNDEFINED: u32 = 254;
 }
 
-/// Why a value cannot be encoded, and where (`[3]`, `{key 0}`, `.name` after `$`).
-struct Bad {
-    message: String,
-    path: String,
-}
+/// Why a value cannot be encoded, and where: the codec's own error, whose path follows `$`
+/// (`[3]`, `{key 0}`, `.name`), so that these read as the codec's encode errors do.
+struct Bad(EncodeError);
 
 impl Bad {
     fn new(message: impl Into<String>) -> Bad {
-        Bad {
-            message: message.into(),
-            path: String::new(),
-        }
+        Bad(EncodeError::unsupported(message))
     }
 
-    fn within(mut self, segment: impl std::fmt::Display) -> Bad {
-        self.path = format!("{segment}{}", self.path);
-        self
+    fn within(self, segment: impl std::fmt::Display) -> Bad {
+        Bad(self.0.within(segment))
     }
 }
 
@@ -88,7 +82,7 @@ type R<T> = Result<T, Bad>;
 pub fn value(v: &JsValue, profile: Profile) -> Result<Variant, JsValue> {
     In { profile }
         .at(v, 0)
-        .map_err(|bad| make_encode_error(&bad.message, &format!("${}", bad.path)))
+        .map_err(|Bad(e)| make_encode_error(&e.kind.to_string(), &e.path))
 }
 
 struct In {

@@ -42,10 +42,15 @@ fn framing(name: Option<String>) -> Result<Framing, JsValue> {
     })
 }
 
-/// The value's bytes inside `data` and where they start.
-fn unframe(data: &[u8], framing: Framing, profile: Profile) -> Result<(&[u8], usize), JsValue> {
-    match framing::unframe(data, framing, profile) {
-        Ok(u) => Ok((u.payload, u.consumed - u.payload.len())),
+/// The profile, and the value's bytes inside `data` with where they start.
+fn input<'a>(
+    data: &'a [u8],
+    godot: &str,
+    framing: Option<String>,
+) -> Result<(Profile, &'a [u8], usize), JsValue> {
+    let profile = profile(godot)?;
+    match framing::unframe(data, self::framing(framing)?, profile) {
+        Ok(u) => Ok((profile, u.payload, u.consumed - u.payload.len())),
         Err(e) => Err(decode_error(&e.to_string(), 0, "framing")),
     }
 }
@@ -59,8 +64,7 @@ pub fn decode_prefix(
     framing: Option<String>,
     objects: bool,
 ) -> Result<Array, JsValue> {
-    let profile = profile(godot)?;
-    let (payload, before) = unframe(data, self::framing(framing)?, profile)?;
+    let (profile, payload, before) = input(data, godot, framing)?;
     let opts = DecodeOptions {
         allow_objects: objects,
     };
@@ -101,8 +105,7 @@ pub fn inspect(
     framing: Option<String>,
     objects: bool,
 ) -> Result<Array, JsValue> {
-    let profile = profile(godot)?;
-    let (payload, before) = unframe(data, self::framing(framing)?, profile)?;
+    let (profile, payload, before) = input(data, godot, framing)?;
     let opts = DecodeOptions {
         allow_objects: objects,
     };

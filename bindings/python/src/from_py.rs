@@ -5,7 +5,7 @@ use gdmarshal::types::{Shape, VariantType};
 use gdmarshal::value::{
     Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text,
 };
-use gdmarshal::{Profile, Variant};
+use gdmarshal::{EncodeError, Profile, Variant};
 use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
@@ -13,25 +13,17 @@ use pyo3::types::{
 
 use crate::classes::{Classes, Tag};
 
-/// Why a value cannot be encoded, and where: `path` follows `$` (`[3]`, `{key 0}`, `.name`), as
-/// the codec's own encode errors name places.
-pub struct Bad {
-    message: String,
-    path: String,
-}
+/// Why a value cannot be encoded, and where: the codec's own error, whose path follows `$`
+/// (`[3]`, `{key 0}`, `.name`), so that these read as the codec's encode errors do.
+struct Bad(EncodeError);
 
 impl Bad {
     fn new(message: impl Into<String>) -> Bad {
-        Bad {
-            message: message.into(),
-            path: String::new(),
-        }
+        Bad(EncodeError::unsupported(message))
     }
 
-    /// The same error, seen from the value that holds this one at `segment`.
-    fn within(mut self, segment: impl std::fmt::Display) -> Bad {
-        self.path = format!("{segment}{}", self.path);
-        self
+    fn within(self, segment: impl std::fmt::Display) -> Bad {
+        Bad(self.0.within(segment))
     }
 }
 
@@ -64,10 +56,8 @@ impl<'a, 'py> In<'a, 'py> {
 
     /// The value of `o`, or an `EncodeError` with the path of what has no Godot form.
     pub fn value(&self, o: &Bound<'py, PyAny>) -> PyResult<Variant> {
-        self.at(o, 0).map_err(|bad| {
-            self.c
-                .encode_error(self.py, &bad.message, &format!("${}", bad.path))
-        })
+        self.at(o, 0)
+            .map_err(|Bad(e)| self.c.encode_error(self.py, &e.kind.to_string(), &e.path))
     }
 
     fn at(&self, o: &Bound<'py, PyAny>, depth: usize) -> R<Variant> {

@@ -34,17 +34,18 @@ fn framing(name: Option<&str>) -> PyResult<Framing> {
     })
 }
 
-/// The bytes of a value inside `data` framed as `framing`, and how far a reader moves; a framing
-/// error is a DecodeError at offset 0.
-fn unframe<'a>(
+/// The profile, and the value's bytes inside `data` with where they start; a framing error is
+/// a DecodeError at offset 0.
+fn input<'a>(
     c: &Classes,
     py: Python<'_>,
     data: &'a [u8],
-    framing: Framing,
-    profile: Profile,
-) -> PyResult<(&'a [u8], usize)> {
-    match framing::unframe(data, framing, profile) {
-        Ok(u) => Ok((u.payload, u.consumed - u.payload.len())),
+    godot: &str,
+    framing: Option<&str>,
+) -> PyResult<(Profile, &'a [u8], usize)> {
+    let profile = profile(godot)?;
+    match framing::unframe(data, self::framing(framing)?, profile) {
+        Ok(u) => Ok((profile, u.payload, u.consumed - u.payload.len())),
         Err(e) => Err(c.decode_error(py, &e.to_string(), 0, "framing")),
     }
 }
@@ -61,8 +62,7 @@ fn decode_prefix<'py>(
     objects: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let c = classes::get(py)?;
-    let profile = profile(godot)?;
-    let (payload, before) = unframe(c, py, data, self::framing(framing)?, profile)?;
+    let (profile, payload, before) = input(c, py, data, godot, framing)?;
     let opts = DecodeOptions {
         allow_objects: objects,
     };
@@ -111,8 +111,7 @@ fn inspect<'py>(
     objects: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = classes::get(py)?;
-    let profile = profile(godot)?;
-    let (payload, before) = unframe(c, py, data, self::framing(framing)?, profile)?;
+    let (profile, payload, before) = input(c, py, data, godot, framing)?;
     rows::inspect(py, c, payload, before, profile, objects)
 }
 
