@@ -192,23 +192,39 @@ export const makePackedColors = (data) => new PackedColorArray(data);
 
 const KIND_NAMES = ["builtin", "class", "script"];
 
-/** The value a tape describes: `ops`, `nums`, `ints`, `text`, `objs` (src/to_js.rs). */
-export function build([ops, nums, ints, text, objs]) {
+const ASCII = new TextDecoder("utf-8");
+// ignoreBOM: a BOM in the units is text, kept (the default would drop a leading one).
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
+/** The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs` (src/to_js.rs). */
+export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
+  // Each string table made in one call, its strings sliced from it.
+  const ascii = asciiBytes.length ? ASCII.decode(asciiBytes) : "";
+  const utf16 = utf16Units.length ? UTF16.decode(utf16Units) : "";
   let o = 0;
   let n = 0;
   let i = 0;
   let t = 0;
+  let u = 0;
   const string = () => {
-    if (ops[o++] === 7) {
-      const count = ops[o++];
-      const units = Array.from(ops.subarray(o, o + count));
-      o += count;
-      return new CodeUnits(units);
+    switch (ops[o++]) {
+      case 6: {
+        const len = ops[o++];
+        t += len;
+        return ascii.slice(t - len, t);
+      }
+      case 26: {
+        const len = ops[o++];
+        u += len;
+        return utf16.slice(u - len, u);
+      }
+      default: {
+        const count = ops[o++];
+        const units = Array.from(ops.subarray(o, o + count));
+        o += count;
+        return new CodeUnits(units);
+      }
     }
-    const len = ops[o++];
-    const s = text.slice(t, t + len);
-    t += len;
-    return s;
   };
   const strings = (count) => {
     const out = new Array(count);
@@ -235,6 +251,7 @@ export function build([ops, nums, ints, text, objs]) {
       case 5: return new FloatBits(BigInt.asUintN(64, ints[i++]), ops[o++]);
       case 6:
       case 7:
+      case 26:
         o--;
         return string();
       case 8: return new StringName(string());
@@ -290,11 +307,11 @@ export function build([ops, nums, ints, text, objs]) {
         const count = ops[o++];
         const map = new Map();
         const start = o;
-        const [n0, i0, t0] = [n, i, t];
+        const [n0, i0, t0, u0] = [n, i, t, u];
         for (let k = 0; k < count; k++) map.set(value(), value());
         if (map.size === count) return map;
         // Keys a Map holds as one: read the entries again as pairs.
-        [o, n, i, t] = [start, n0, i0, t0];
+        [o, n, i, t, u] = [start, n0, i0, t0, u0];
         return new Dictionary(entries(count));
       }
       case 21: {

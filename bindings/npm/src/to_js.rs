@@ -3,15 +3,17 @@
 //! more than the decoding itself; a tape crosses it once, in a few typed arrays and one string.
 //!
 //! The tape: `ops` (u32: an op, then its small operands), `nums` (f64 components and floats),
-//! `ints` (i64: ints, ids, NaN bits), `text` (every string, one after the other, an op giving
-//! each one's length in UTF-16 units) and `objs` (values made here whole: packed arrays). `op`
-//! below names the ops; values.js reads the same numbers.
+//! `ints` (i64: ints, ids, NaN bits), `ascii` and `utf16` (every string, one after the other: the
+//! ASCII ones as bytes, the others as UTF-16 units, which JavaScript engines turn into strings
+//! several times faster than UTF-8; an op gives each one's length) and `objs` (values made here
+//! whole: packed arrays). `op` below names the ops; values.js reads the same numbers.
 
 use gdmarshal::Variant;
 use gdmarshal::float::widen;
 use gdmarshal::value::{Components, ContainerType, Object, Reals, Text};
 use js_sys::{
-    Array, BigInt64Array, Float32Array, Float64Array, Int32Array, JsString, Uint8Array, Uint32Array,
+    Array, BigInt64Array, Float32Array, Float64Array, Int32Array, Uint8Array, Uint16Array,
+    Uint32Array,
 };
 use wasm_bindgen::prelude::*;
 
@@ -35,7 +37,7 @@ mod op {
     pub const FLOAT: u32 = 4;
     /// width; ints: the bits (a NaN other than JavaScript's own).
     pub const FLOAT_BITS: u32 = 5;
-    /// UTF-16 length; text.
+    /// length; ascii.
     pub const STRING: u32 = 6;
     /// count, then the units.
     pub const CODE_UNITS: u32 = 7;
@@ -73,6 +75,8 @@ mod op {
     pub const OBJ: u32 = 24;
     /// count, then the strings.
     pub const PACKED_STRINGS: u32 = 25;
+    /// length in UTF-16 units; utf16.
+    pub const STRING16: u32 = 26;
 }
 
 /// The f64 bits of JavaScript's NaN; f32's NaN widens to it.
@@ -84,7 +88,8 @@ pub struct Tape {
     ops: Vec<u32>,
     nums: Vec<f64>,
     ints: Vec<i64>,
-    text: String,
+    ascii: Vec<u8>,
+    utf16: Vec<u16>,
     objs: Vec<JsValue>,
 }
 
@@ -96,14 +101,15 @@ impl Tape {
         t
     }
 
-    /// `[ops, nums, ints, text, objs]`, as values.js's `build` takes them.
+    /// `[ops, nums, ints, ascii, utf16, objs]`, as values.js's `build` takes them.
     pub fn into_js(self) -> Array {
-        let parts = Array::new_with_length(5);
+        let parts = Array::new_with_length(6);
         parts.set(0, Uint32Array::from(&self.ops[..]).into());
         parts.set(1, Float64Array::from(&self.nums[..]).into());
         parts.set(2, BigInt64Array::from(&self.ints[..]).into());
-        parts.set(3, JsString::from(self.text).into());
-        parts.set(4, self.objs.into_iter().collect::<Array>().into());
+        parts.set(3, Uint8Array::from(&self.ascii[..]).into());
+        parts.set(4, Uint16Array::from(&self.utf16[..]).into());
+        parts.set(5, self.objs.into_iter().collect::<Array>().into());
         parts
     }
 
@@ -288,13 +294,15 @@ impl Tape {
     }
 
     fn str(&mut self, s: &str) {
-        let units = if s.is_ascii() {
-            s.len()
+        if s.is_ascii() {
+            self.ops.extend([op::STRING, s.len() as u32]);
+            self.ascii.extend_from_slice(s.as_bytes());
         } else {
-            s.encode_utf16().count()
-        };
-        self.ops.extend([op::STRING, units as u32]);
-        self.text.push_str(s);
+            let before = self.utf16.len();
+            self.utf16.extend(s.encode_utf16());
+            self.ops
+                .extend([op::STRING16, (self.utf16.len() - before) as u32]);
+        }
     }
 
     fn container_type(&mut self, t: &ContainerType) {
