@@ -247,6 +247,41 @@ impl ContainerType {
             ContainerType::ClassName(name)
         }
     }
+
+    /// The kinds of a container type, as the tagged JSON (`{"builtin": "int"}`) and the Python
+    /// and npm packages (`ContainerType("builtin", "int")`) name them.
+    pub const KINDS: [&'static str; 3] = ["builtin", "class", "script"];
+
+    /// Its kind (one of [`ContainerType::KINDS`]) and name; `None` when untyped.
+    ///
+    /// ```
+    /// use gdmarshal::types::VariantType;
+    /// use gdmarshal::value::ContainerType;
+    ///
+    /// let int = ContainerType::Builtin(VariantType::Int);
+    /// assert_eq!(int.kind_and_name(), Some(("builtin", "int")));
+    /// assert_eq!(ContainerType::from_kind("builtin", "int".into()), Some(int));
+    /// assert_eq!(ContainerType::from_kind("builtin", "Bogus".into()), None);
+    /// ```
+    pub fn kind_and_name(&self) -> Option<(&'static str, &str)> {
+        match self {
+            ContainerType::None => None,
+            ContainerType::Builtin(ty) => Some(("builtin", ty.name())),
+            ContainerType::ClassName(c) => Some(("class", c)),
+            ContainerType::Script(s) => Some(("script", s)),
+        }
+    }
+
+    /// The container type of this kind and name; `None` for a kind not in
+    /// [`ContainerType::KINDS`] or a built-in type of no such name.
+    pub fn from_kind(kind: &str, name: String) -> Option<ContainerType> {
+        match kind {
+            "builtin" => VariantType::from_name(&name).map(ContainerType::Builtin),
+            "class" => Some(ContainerType::class_named(name)),
+            "script" => Some(ContainerType::Script(name)),
+            _ => None,
+        }
+    }
 }
 
 /// A container's contents and, when it is typed, its types. Untyped containers (nearly all) hold

@@ -757,17 +757,12 @@ impl<'de> Visitor<'de> for Kind<'_> {
         let Some(k) = map.next_key_seed(Leaf::new(&mut *cx, string))? else {
             return Err(cx.fail(ONE_KIND));
         };
-        let make: fn(String) -> Option<ContainerType> = match k.as_str() {
-            "builtin" => |s| VariantType::from_name(&s).map(ContainerType::Builtin),
-            "class" => |s| Some(ContainerType::class_named(s)),
-            "script" => |s| Some(ContainerType::Script(s)),
-            _ => {
-                return Err(cx.fail(format!(
-                    "unknown container kind {:?}: expected builtin, class or script",
-                    k.as_str()
-                )));
-            }
-        };
+        if !ContainerType::KINDS.contains(&k.as_str()) {
+            return Err(cx.fail(format!(
+                "unknown container kind {:?}: expected builtin, class or script",
+                k.as_str()
+            )));
+        }
         cx.path.push(Seg::Name(k.as_str().into()));
         let s = map.next_value_seed(Leaf::new(&mut *cx, string))?;
         cx.path.pop();
@@ -775,7 +770,7 @@ impl<'de> Visitor<'de> for Kind<'_> {
             return Err(cx.fail(ONE_KIND));
         }
         let unknown = format!("unknown type {s:?}");
-        make(s).ok_or_else(|| cx.fail(unknown))
+        ContainerType::from_kind(k.as_str(), s).ok_or_else(|| cx.fail(unknown))
     }
 }
 

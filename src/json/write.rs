@@ -277,12 +277,7 @@ struct Kind<'a>(&'static str, &'a str);
 
 impl<'a> Kind<'a> {
     fn of(t: &'a ContainerType) -> Option<Kind<'a>> {
-        match t {
-            ContainerType::None => None,
-            ContainerType::Builtin(ty) => Some(Kind("builtin", ty.name())),
-            ContainerType::ClassName(c) => Some(Kind("class", c)),
-            ContainerType::Script(s) => Some(Kind("script", s)),
-        }
+        t.kind_and_name().map(|(kind, name)| Kind(kind, name))
     }
 }
 

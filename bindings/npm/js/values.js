@@ -111,7 +111,7 @@ export class PackedStringArray {
   }
 }
 
-function packedOf(name, width, doc) {
+function packedOf(name, width) {
   const cls = class {
     constructor(data) {
       this.data = data;
@@ -121,7 +121,6 @@ function packedOf(name, width, doc) {
     }
   };
   Object.defineProperty(cls, "name", { value: name });
-  cls.doc = doc;
   return cls;
 }
 
@@ -190,8 +189,6 @@ const PACKED = [PackedVector2Array, PackedVector3Array, PackedVector4Array];
 export const makePackedVectors = (width, data) => new PACKED[width - 2](data);
 export const makePackedColors = (data) => new PackedColorArray(data);
 
-const KIND_NAMES = ["builtin", "class", "script"];
-
 const ASCII = new TextDecoder("utf-8");
 // ignoreBOM: a BOM in the units is text, kept (the default would drop a leading one).
 const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
@@ -233,7 +230,7 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
   };
   const containerType = () => {
     if (ops[o++] === 22) return null;
-    const kind = KIND_NAMES[ops[o++]];
+    const kind = string();
     return new ContainerType(kind, string());
   };
   const entries = (count) => {

@@ -403,18 +403,12 @@ impl In {
         let (Some(kind), Some(name)) = (kind, name) else {
             return Err(Bad::new("a container type is null or a ContainerType"));
         };
-        Ok(match kind.as_str() {
-            "builtin" => match VariantType::from_name(&name) {
-                Some(ty) => ContainerType::Builtin(ty),
-                None => return Err(Bad::new(format!("no built-in type is named {name:?}"))),
-            },
-            "class" => ContainerType::class_named(name),
-            "script" => ContainerType::Script(name),
-            other => {
-                return Err(Bad::new(format!(
-                    "a container type's kind is \"builtin\", \"class\" or \"script\", not {other:?}"
-                )));
-            }
-        })
+        if !ContainerType::KINDS.contains(&kind.as_str()) {
+            return Err(Bad::new(format!(
+                "a container type's kind is \"builtin\", \"class\" or \"script\", not {kind:?}"
+            )));
+        }
+        let unknown = format!("no built-in type is named {name:?}");
+        ContainerType::from_kind(&kind, name).ok_or_else(|| Bad::new(unknown))
     }
 }

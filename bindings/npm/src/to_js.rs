@@ -69,7 +69,7 @@ mod op {
     pub const TYPED_DICTIONARY: u32 = 21;
     /// an untyped container's type.
     pub const NO_TYPE: u32 = 22;
-    /// kind (0 builtin, 1 class, 2 script), then the name (a string).
+    /// then the kind and the name (strings).
     pub const CONTAINER_TYPE: u32 = 23;
     /// index into objs.
     pub const OBJ: u32 = 24;
@@ -306,14 +306,14 @@ impl Tape {
     }
 
     fn container_type(&mut self, t: &ContainerType) {
-        let (kind, name) = match t {
-            ContainerType::None => return self.ops.push(op::NO_TYPE),
-            ContainerType::Builtin(ty) => (0, ty.name()),
-            ContainerType::ClassName(n) => (1, n.as_str()),
-            ContainerType::Script(p) => (2, p.as_str()),
-        };
-        self.ops.extend([op::CONTAINER_TYPE, kind]);
-        self.str(name);
+        match t.kind_and_name() {
+            None => self.ops.push(op::NO_TYPE),
+            Some((kind, name)) => {
+                self.ops.push(op::CONTAINER_TYPE);
+                self.str(kind);
+                self.str(name);
+            }
+        }
     }
 }
 

@@ -321,20 +321,19 @@ impl<'a, 'py> In<'a, 'py> {
             return Ok(ContainerType::None);
         }
         let (kind, name): (String, String) = o.extract()?;
-        Ok(match kind.as_str() {
-            "builtin" => match VariantType::from_name(&name) {
-                Some(ty) => ContainerType::Builtin(ty),
-                None => return Err(Bad::new(format!("no built-in type is named {name:?}"))),
-            },
-            "class" => ContainerType::class_named(name),
-            "script" => ContainerType::Script(name),
-            other => {
-                return Err(Bad::new(format!(
-                    "a container type's kind is \"builtin\", \"class\" or \"script\", not {other:?}"
-                )));
-            }
-        })
+        container_type(&kind, name)
     }
+}
+
+/// The container type of `kind` and `name`, or why there is none.
+fn container_type(kind: &str, name: String) -> R<ContainerType> {
+    if !ContainerType::KINDS.contains(&kind) {
+        return Err(Bad::new(format!(
+            "a container type's kind is \"builtin\", \"class\" or \"script\", not {kind:?}"
+        )));
+    }
+    let unknown = format!("no built-in type is named {name:?}");
+    ContainerType::from_kind(kind, name).ok_or_else(|| Bad::new(unknown))
 }
 
 /// A `str` as text; one with lone surrogates (which Python strings may hold) as its code units.

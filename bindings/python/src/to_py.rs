@@ -212,11 +212,8 @@ impl<'a, 'py> Out<'a, 'py> {
 
     /// A container type: `None`, or `ContainerType(kind, name)`.
     fn container_type(&self, t: &ContainerType) -> R<'py> {
-        let (kind, name) = match t {
-            ContainerType::None => return Ok(self.py.None().into_bound(self.py)),
-            ContainerType::Builtin(ty) => ("builtin", ty.name()),
-            ContainerType::ClassName(n) => ("class", n.as_str()),
-            ContainerType::Script(p) => ("script", p.as_str()),
+        let Some((kind, name)) = t.kind_and_name() else {
+            return Ok(self.py.None().into_bound(self.py));
         };
         self.c.container_type.bind(self.py).call1((kind, name))
     }
