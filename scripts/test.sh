@@ -28,6 +28,9 @@ bash scripts/kits.sh
 # The Python package (bindings/python), installed into a fresh venv: its tests, and `conform` with
 # its testee on 3.2, 3.6 and 4.6, held to the totals of the codec's own testee.
 bash scripts/bindings.sh test
+# The public libraries' matrix (implementations/, docs/implementations.md): each library installed
+# at its pinned version and measured again; the committed page must come out unchanged.
+bash scripts/implementations.sh --check
 # The browser inspector (web/) in headless Chromium: its decode and encode equal the CLI's on corpus
 # cases of every verified version (scripts/web.sh installs the wasm toolchain, the browser and
 # Selenium first).

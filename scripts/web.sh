@@ -19,6 +19,9 @@ build() { # out
     wasm=$(wasm_build gdmarshal-web)
     mkdir -p "$out"
     cp web/index.html web/app.js web/style.css "$out/"
+    # The libraries' matrix (docs/implementations.json) as a script: the page also works from file://.
+    { printf 'window.GDMARSHAL_IMPLEMENTATIONS = '; cat docs/implementations.json; printf ';\n'; } \
+        >"$out/implementations.js"
     python3 scripts/web/embed_wasm.py "$wasm" "$out/gdmarshal-wasm.js"
     python3 - "$wasm" <<'PY' >&2
 import gzip, sys

@@ -82,7 +82,7 @@ let hover = null;    // [start, end] highlighted
 
 // The values each key of the fragment may take (`godot`: the versions the module has).
 const FRAGMENT_VALUES = {
-  mode: ["decode", "encode", "versions"],
+  mode: ["decode", "encode", "versions", "libraries"],
   framing: ["none", "store_var", "stream", "packet"],
   kind: ["auto", "hex", "base64"],
 };
@@ -479,6 +479,40 @@ function renderVersions() {
   status(`${all.length} versions read these ${bytes.length} bytes; ${parting} part from Godot ${base.name}`, parting > 0);
 }
 
+// ---------------------------------------------------------------- libraries
+// The matrix of docs/implementations.md, from docs/implementations.json (implementations.js sets
+// GDMARSHAL_IMPLEMENTATIONS): one row per library, version and Godot version it claims, passed /
+// claimed per column.
+function renderLibraries() {
+  const m = window.GDMARSHAL_IMPLEMENTATIONS;
+  const table = $("libraries");
+  const head = document.createElement("tr");
+  const body = table.tBodies[0];
+  body.replaceChildren();
+  const titles = ["library", "registry", "version", "Godot", ...m.categories.map((c) => c.title), "all"];
+  head.replaceChildren(...titles.map((t) => Object.assign(document.createElement("th"), { textContent: t })));
+  table.tHead.replaceChildren(head);
+  const cell = (c) => (c.claimed ? `${c.passed}/${c.claimed}` : "—");
+  for (const r of m.rows) {
+    const lib = m.implementations.find((i) => i.id === r.implementation);
+    const tr = document.createElement("tr");
+    tr.dataset.implementation = r.implementation;
+    tr.dataset.godot = r.godot;
+    const texts = [lib.package, { npm: "npm", crates: "crates.io", pypi: "PyPI" }[lib.registry], lib.version, r.godot,
+      ...r.cells.map(cell), cell(r.total)];
+    for (const [k, t] of texts.entries()) {
+      const td = document.createElement("td");
+      td.textContent = t;
+      if (k >= 4) td.className = t === "—" ? "none" : t.split("/")[0] === t.split("/")[1] ? "full" : "part";
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $("libraries-note").textContent = `Cells: passed / claimed. ${m.rows.length} rows measured against the ${m.corpus}; ` +
+    `each library's defects, with bytes and replay lines, are in docs/implementations.md.`;
+  status(`${m.implementations.length} library versions, ${m.rows.length} rows`, false);
+}
+
 // ---------------------------------------------------------------- wiring
 function render() {
   const t0 = performance.now();
@@ -491,8 +525,12 @@ function render() {
   $("encode-input").hidden = state.mode !== "encode";
   $("decode-view").hidden = state.mode !== "decode";
   $("versions-view").hidden = state.mode !== "versions";
+  $("libraries-view").hidden = state.mode !== "libraries";
+  $("input-pane").hidden = state.mode === "libraries";
+  $("options").hidden = state.mode === "libraries";
   if (state.mode === "encode") renderEncode();
   else if (state.mode === "versions") renderVersions();
+  else if (state.mode === "libraries") renderLibraries();
   else renderDecode();
   writeFragment();
   urlProblem = null; // said once: the URL now holds what the page shows

@@ -253,7 +253,7 @@ fn jobs(text: &str) -> Result<u16, String> {
 }
 
 /// The directions `--direction` selects.
-fn directions(d: Direction) -> Vec<gdmarshal_lab::Direction> {
+pub(crate) fn directions(d: Direction) -> Vec<gdmarshal_lab::Direction> {
     match d {
         Direction::Decode => vec![gdmarshal_lab::Direction::Decode],
         Direction::Encode => vec![gdmarshal_lab::Direction::Encode],
@@ -367,16 +367,7 @@ fn run(a: &ConformArgs) -> ExitCode {
         strict_errors: a.strict_errors,
         corpus: described,
         progress: Some(std::sync::Arc::new(Bar(super::corpus::bar(0, "cases")))),
-        expand: stress.map(|(source, version, profile)| {
-            let expand: conform::Expand = Box::new(move |r: &corpus::Record| {
-                if corpus::stress::is_stress(r) {
-                    corpus::stress::materialize(&source, &version, profile, &r.name)
-                } else {
-                    Ok(r.clone())
-                }
-            });
-            expand
-        }),
+        expand: stress.map(|(source, version, profile)| expander(source, version, profile)),
     };
     let result = match conform::conform(&engine, &options) {
         Ok(r) => r,
@@ -423,6 +414,7 @@ fn run(a: &ConformArgs) -> ExitCode {
 
 /// Why there are no recorded answers to run against.
 struct Refusal {
+    /// What to tell.
     message: String,
     /// No engine's answers are recorded for the version: nothing to judge against.
     nothing_recorded: bool,
@@ -441,6 +433,12 @@ impl From<String> for Refusal {
 /// stand-ins of the stress cases the run selects (each built in full when its case comes up).
 fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), Refusal> {
     let source = corpus::Source::dir_or_embedded(a.corpus.as_deref());
+    let filter = Options {
+        run: a.run.clone(),
+        skip: a.skip.clone(),
+        directions: directions(a.direction),
+        ..Options::new(a.testee.clone())
+    };
     let mut corpora = corpus::load_from(&source).map_err(|e| e.to_string())?;
     let Some(at) = corpora.iter().position(|c| c.profile == a.profile) else {
         let have: Vec<String> = corpora.iter().map(|c| c.profile.to_string()).collect();
@@ -454,19 +452,37 @@ fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), R
         });
     };
     corpora[at].enough_answers().map_err(|e| e.to_string())?;
-    let mut engine = corpora.swap_remove(at);
-    let filter = Options {
-        run: a.run.clone(),
-        skip: a.skip.clone(),
-        directions: directions(a.direction),
-        ..Options::new(a.testee.clone())
-    };
-    let wanted = conform::selects(&filter).map_err(|e| e.to_string())?;
-    let (version, profile) = (engine.entry.version.clone(), engine.profile);
-    let stand_ins = corpus::stress::stand_ins(&source, &version, profile, &wanted)
-        .map_err(|e| e.to_string())?;
-    engine.records.extend(stand_ins);
+    let engine = with_stand_ins(&source, corpora.swap_remove(at), &filter)?;
     Ok((engine, source))
+}
+
+/// Builds a stress case's record in full when its case comes up (the others as they are).
+pub(crate) fn expander(
+    source: corpus::Source,
+    version: String,
+    profile: Profile,
+) -> conform::Expand {
+    Box::new(move |r: &corpus::Record| {
+        if corpus::stress::is_stress(r) {
+            corpus::stress::materialize(&source, &version, profile, &r.name)
+        } else {
+            Ok(r.clone())
+        }
+    })
+}
+
+/// `engine`'s recorded answers with the stand-ins of the stress cases `filter` selects.
+pub(crate) fn with_stand_ins(
+    source: &corpus::Source,
+    mut engine: corpus::EngineCorpus,
+    filter: &Options,
+) -> Result<corpus::EngineCorpus, String> {
+    let wanted = conform::selects(filter).map_err(|e| e.to_string())?;
+    let (version, profile) = (engine.entry.version.clone(), engine.profile);
+    let stand_ins =
+        corpus::stress::stand_ins(source, &version, profile, &wanted).map_err(|e| e.to_string())?;
+    engine.records.extend(stand_ins);
+    Ok(engine)
 }
 
 /// On stderr: why the run stopped early, a version the testee does not claim, unknown type names.

@@ -21,6 +21,7 @@ mod corpus_regression;
 mod diff;
 mod engines;
 mod engines_install;
+mod implementations;
 mod input;
 mod limits;
 mod report;
@@ -140,6 +141,9 @@ pub enum Command {
     Conform(conform::ConformCommand),
     /// Serve this crate's codec over the testee protocol on stdin/stdout.
     Testee(conform::TesteeArgs),
+    /// Measure the format's public libraries (the adapters in implementations/) against every
+    /// engine version and write the matrix, docs/implementations.md.
+    Implementations(implementations::ImplementationsArgs),
 }
 
 /// `--godot`'s help for the codec commands, from the table of Godot versions
@@ -188,6 +192,7 @@ fn run(command: Command) -> ExitCode {
         Command::Testee(a) => conform::testee(&a),
         Command::Diff(a) => diff::run(&a),
         Command::Report(a) => report::run(&a),
+        Command::Implementations(a) => implementations::run(&a),
     }
 }
 

@@ -26,6 +26,7 @@ pub mod fence;
 pub mod framing;
 pub mod group;
 pub mod judge;
+pub mod matrix;
 pub mod oracle;
 pub mod report;
 pub mod sandbox;

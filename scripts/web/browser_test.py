@@ -28,6 +28,9 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+# The repository: the page's matrix is read from its docs/.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 # corpus/godot-<version>.stable[-double].jsonl -> the --godot name of its profile
 CORPUS_FILE = re.compile(r"^godot-(\d+\.\d+)\.\d+\.stable(-double)?\.jsonl$")
 
@@ -167,6 +170,23 @@ def check_versions(run, corpus):
               f"every version: 3.x and only 3.x part from 4.6: {parts}")
 
 
+def check_libraries(run):
+    """The libraries view shows docs/implementations.md's matrix, row for row and cell for cell."""
+    page = open(os.path.join(ROOT, "docs", "implementations.md"), encoding="utf-8").read()
+    table = page.split("## The matrix", 1)[1].split("## The libraries", 1)[0]
+    want = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in table.splitlines() if line.startswith("| ")][1:]
+    run.show(mode="libraries")
+    got = run.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#libraries tbody tr'),"
+        " (tr) => Array.from(tr.cells, (td) => td.textContent))")
+    run.check(len(want) > 0 and got == want,
+              f"the libraries view is the page's matrix: {len(got)} rows, {len(want)} on the page"
+              + ("" if got == want else f"; first difference {next((g, w) for g, w in zip(got + [[]] * len(want), want) if g != w)}"))
+    run.check(run.driver.find_element(By.ID, "input-pane").get_attribute("hidden") is not None,
+              "the libraries view hides the byte input")
+
+
 def screenshot(run, name):
     path = os.path.join(run.args.shots, f"{name}.png")
     run.driver.save_screenshot(path)
@@ -246,7 +266,7 @@ def check_fragment_edges(run):
     status = run.text("status")
     shown = run.driver.execute_script("return !document.getElementById('decode-view').hidden")
     mode = urllib.parse.parse_qs(run.driver.execute_script("return location.hash.slice(1)")).get("mode")
-    run.check(ok and shown and run.text("json") == want and "mode=bogus is not one of decode, encode, versions" in status
+    run.check(ok and shown and run.text("json") == want and "mode=bogus is not one of decode, encode, versions, libraries" in status
               and mode == ["decode"], f"an unknown mode is named and decode shown: {status!r}, mode {mode}")
     run.show(mode="decode", godot="4.6", framing="none", objects="1", hex=data)
     run.show(mode="decode", godot="4.6", framing="none", hex=data)
@@ -343,6 +363,8 @@ def check_screenshots(run):
     screenshot(run, "encode")
     run.show(mode="versions", godot="4.6", framing="none", hex=data)
     screenshot(run, "versions")
+    run.show(mode="libraries")
+    screenshot(run, "libraries")
 
 
 def first_rows(run, label, data):
@@ -605,6 +627,7 @@ def main():
                 print(f"{godot}: {len(decodes)} decode and {len(encodes)} encode cases, {run.passed - before} equal to the CLI")
             check_malformed(run)
             check_versions(run, args.corpus)
+            check_libraries(run)
             check_rows_and_hover(run)
             check_scrolled_rows(run)
             check_input_limits(run)

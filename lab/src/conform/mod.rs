@@ -30,7 +30,7 @@ pub use claims::{case_types, family, undeclared};
 pub use error::{ConformError, LiveError, SelectError, TesteeError};
 pub use expect_fail::expect_fail_list;
 pub use fence::TesteeLimits;
-pub use select::{check_glob, selects};
+pub use select::{check_glob, exactly, selects};
 pub use strict::expected_kind;
 
 use claims::claims_version;

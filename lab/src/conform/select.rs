@@ -7,6 +7,11 @@ use crate::corpus::{EngineCorpus, Record};
 
 use super::{Options, SelectError};
 
+/// The `--run` glob that selects the case named `name` and no other.
+pub fn exactly(name: &str) -> String {
+    globset::escape(name)
+}
+
 /// Checks a case-name glob (for `--run` / `--skip`), so that a bad one is refused before any
 /// testee starts.
 pub fn check_glob(pattern: &str) -> Result<String, SelectError> {

@@ -255,6 +255,26 @@ pub enum Mismatch {
 }
 
 impl Mismatch {
+    /// The variant's name, stable for tools and for grouping failures of one kind (the
+    /// implementations matrix lists one reproducer per kind and type family).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Mismatch::NoAnswer { .. } => "no_answer",
+            Mismatch::RejectsAccepted { .. } => "rejects_accepted",
+            Mismatch::AcceptsRejected { .. } => "accepts_rejected",
+            Mismatch::Value { .. } => "value",
+            Mismatch::Consumed { .. } => "consumed",
+            Mismatch::Reencoding { .. } => "reencoding",
+            Mismatch::ReencodeRefused { .. } => "reencode_refused",
+            Mismatch::ReencodeNoAnswer { .. } => "reencode_no_answer",
+            Mismatch::Bytes { .. } => "bytes",
+            Mismatch::EncodeRefused { .. } => "encode_refused",
+            Mismatch::EncodesRefused { .. } => "encodes_refused",
+            Mismatch::RejectionKind { .. } => "rejection_kind",
+            Mismatch::BadRecord { .. } => "bad_record",
+        }
+    }
+
     /// The implementation's rejection, for the variants that carry one.
     pub fn rejection(&self) -> Option<&Rejection> {
         match self {

@@ -1,0 +1,191 @@
+//! One row of the matrix: a library at one version, run against one engine version, counted per
+//! [`Category`], with the failures kept for the defect list.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::category::Category;
+use super::manifest::Implementation;
+use crate::conform::score::Score;
+use crate::conform::{Case, Conformance, report};
+use crate::corpus::run::Settled;
+
+/// Counts of one cell: the cases of a category the library claims, and how they went.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// Answered as the engine did (accepted and equal, or rejected as the engine rejects).
+    pub passed: usize,
+    /// Claimed by the adapter's handshake (so sent), whatever came of it.
+    pub claimed: usize,
+    /// Answered otherwise than the engine.
+    pub wrong: usize,
+    /// No answer: the library crashed or hung.
+    pub errors: usize,
+    /// Claimed, but the library's API cannot hold the value (the adapter says so).
+    pub skipped: usize,
+    /// Failed as the adapter's own expected-failure list says (none of the libraries has one).
+    pub expected: usize,
+    /// Answered differently from run to run ([`Implementation::unstable`]): neither passed nor
+    /// wrong.
+    pub unstable: usize,
+}
+
+impl Cell {
+    fn add(&mut self, score: Score) {
+        match score {
+            Score::Unclaimed => return,
+            Score::AcceptedEqual | Score::RejectedAsExpected => self.passed += 1,
+            Score::Wrong => self.wrong += 1,
+            Score::ExpectedFail => self.expected += 1,
+            Score::Error => self.errors += 1,
+            Score::Skipped => self.skipped += 1,
+        }
+        self.claimed += 1;
+    }
+}
+
+/// A case the library got wrong (or gave no answer to).
+#[derive(Clone, Debug, Serialize)]
+pub struct Failure {
+    /// The case's name.
+    pub case: String,
+    /// Its column.
+    pub category: Category,
+    /// Its type family.
+    pub family: String,
+    /// The kind of mismatch ([`crate::corpus::Mismatch::kind`]).
+    pub kind: &'static str,
+    /// The size of what the case sends (input bytes, or the value's JSON): the smallest case of
+    /// a kind is its reproducer.
+    pub size: usize,
+    /// What went wrong, for people.
+    pub message: String,
+    /// Both sides: the input, the engine's and the library's answers where they part.
+    pub details: Vec<String>,
+    /// The command that runs the case alone.
+    pub replay: String,
+}
+
+/// One library at one version against one engine version.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// The adapter's folder.
+    pub implementation: String,
+    /// The engine version's profile (`3.6`, `4.6-double`).
+    pub godot: String,
+    /// Whether the adapter's handshake claims this version at all.
+    pub version_claimed: bool,
+    /// One cell per category, in [`Category::ALL`] order.
+    pub cells: Vec<Cell>,
+    /// All categories together.
+    pub total: Cell,
+    /// The failures among the claimed cases (not in the JSON form: the defects show them).
+    #[serde(skip)]
+    pub failures: Vec<Failure>,
+}
+
+impl Row {
+    /// The row of a conformance run of `imp`; `extra` are the flags its replay lines repeat.
+    pub fn of(imp: &Implementation, run: &Conformance, extra: &str) -> Row {
+        let mut cells: BTreeMap<Category, Cell> = BTreeMap::new();
+        let mut total = Cell::default();
+        let mut failures = Vec::new();
+        for case in &run.cases {
+            let category = Category::of(&case.result.record, &case.family);
+            if case.counts() && imp.is_unstable(&case.result.name) {
+                for cell in [cells.entry(category).or_default(), &mut total] {
+                    cell.unstable += 1;
+                    cell.claimed += 1;
+                }
+                continue;
+            }
+            cells.entry(category).or_default().add(case.score);
+            total.add(case.score);
+            if case.counts() && case.score.fails() {
+                failures.push(failure(
+                    case,
+                    category,
+                    report::replay(run, &case.result.name, extra),
+                ));
+            }
+        }
+        Row {
+            implementation: imp.id.clone(),
+            godot: run.profile.to_string(),
+            version_claimed: run.claims_version(),
+            cells: Category::ALL
+                .iter()
+                .map(|c| cells.get(c).copied().unwrap_or_default())
+                .collect(),
+            total,
+            failures,
+        }
+    }
+
+    /// The cell of `category`.
+    pub fn cell(&self, category: Category) -> Cell {
+        let at = Category::ALL.iter().position(|c| *c == category);
+        at.and_then(|i| self.cells.get(i).copied())
+            .unwrap_or_default()
+    }
+}
+
+fn failure(case: &Case, category: Category, replay: String) -> Failure {
+    let r = &case.result.record;
+    let size = r
+        .input
+        .as_ref()
+        .map(|h| h.len() / 2)
+        .or_else(|| r.value.as_ref().map(|v| v.to_string().len()))
+        .unwrap_or(usize::MAX);
+    let kind = match &case.result.settled {
+        Settled::Fail(m) => m.kind(),
+        _ => "unexpected_pass",
+    };
+    Failure {
+        case: case.result.name.clone(),
+        category,
+        family: case.family.clone(),
+        kind,
+        size,
+        message: case.message.clone(),
+        details: case.details.clone(),
+        replay,
+    }
+}
+
+/// A row of a committed JSON form of the matrix (docs/implementations.json): its counts, to hold
+/// a new measurement of the same library and engine version to.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Committed {
+    /// [`Row::implementation`].
+    pub implementation: String,
+    /// [`Row::godot`].
+    pub godot: String,
+    /// [`Row::cells`].
+    pub cells: Vec<Cell>,
+    /// [`Row::total`].
+    pub total: Cell,
+}
+
+impl Committed {
+    /// Whether it is the row of the same library and engine version as `row`.
+    pub fn is(&self, row: &Row) -> bool {
+        (self.implementation.as_str(), self.godot.as_str()) == (&row.implementation, &row.godot)
+    }
+
+    /// Whether `row` has its counts.
+    pub fn same(&self, row: &Row) -> bool {
+        (&self.cells, &self.total) == (&row.cells, &row.total)
+    }
+}
+
+/// The rows of a JSON form of the matrix ([`super::View`]).
+pub fn committed_rows(json: &[u8]) -> Result<Vec<Committed>, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Rows {
+        rows: Vec<Committed>,
+    }
+    serde_json::from_slice::<Rows>(json).map(|r| r.rows)
+}
