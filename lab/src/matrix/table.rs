@@ -143,13 +143,19 @@ fn failure(case: &Case, category: Category, replay: String) -> Failure {
         Settled::Fail(m) => m.kind(),
         _ => "unexpected_pass",
     };
+    // A crash or hang's message quotes the testee's stderr, which differs from run to run (how
+    // much a hung library wrote, the paths it was installed at): the page keeps the first line.
+    let message = match kind {
+        "no_answer" | "reencode_no_answer" => case.message.lines().next().unwrap_or(""),
+        _ => &case.message,
+    };
     Failure {
         case: case.result.name.clone(),
         category,
         family: case.family.clone(),
         kind,
         size,
-        message: case.message.clone(),
+        message: message.to_string(),
         details: case.details.clone(),
         replay,
     }
