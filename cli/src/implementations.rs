@@ -297,6 +297,10 @@ impl Runner {
         engine: &EngineCorpus,
         globs: &[String],
     ) -> Result<Conformance, String> {
+        // Ctrl-C (or SIGTERM, SIGHUP): the run under way has killed its testees; no more start.
+        if let Some(code) = super::interrupted_code() {
+            return Err(format!("interrupted ({code:?}): nothing written"));
+        }
         let filter = Options {
             run: globs.to_vec(),
             ..Options::new(command.to_string())
