@@ -9,6 +9,7 @@ use super::category::Category;
 use super::manifest::Implementation;
 use crate::conform::score::Score;
 use crate::conform::{Case, Conformance, report};
+use crate::corpus::Verdict;
 use crate::corpus::run::Settled;
 
 /// Counts of one cell: the cases of a category the library claims, and how they went.
@@ -149,6 +150,18 @@ fn failure(case: &Case, category: Category, replay: String) -> Failure {
         "no_answer" | "reencode_no_answer" => case.message.lines().next().unwrap_or(""),
         _ => &case.message,
     };
+    let mut details = case.details.clone();
+    // The engine's answer, where neither the message nor the details show it: a refusal, with
+    // the first line of the engine's error.
+    if r.verdict == Verdict::Rejected && !matches!(kind, "accepts_rejected" | "rejection_kind") {
+        let error = r.error.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let said = if error.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", error.trim())
+        };
+        details.insert(0, format!("engine: refuses it{said}"));
+    }
     Failure {
         case: case.result.name.clone(),
         category,
@@ -156,7 +169,7 @@ fn failure(case: &Case, category: Category, replay: String) -> Failure {
         kind,
         size,
         message: message.to_string(),
-        details: case.details.clone(),
+        details,
         replay,
     }
 }
