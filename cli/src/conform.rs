@@ -452,7 +452,9 @@ fn recorded(a: &ConformArgs) -> Result<(corpus::EngineCorpus, corpus::Source), R
         });
     };
     corpora[at].enough_answers().map_err(|e| e.to_string())?;
-    let engine = with_stand_ins(&source, corpora.swap_remove(at), &filter)?;
+    let mut engine = corpora.swap_remove(at);
+    let extra = stand_ins(&source, &engine, &filter)?;
+    engine.records.extend(extra);
     Ok((engine, source))
 }
 
@@ -471,18 +473,16 @@ pub(crate) fn expander(
     })
 }
 
-/// `engine`'s recorded answers with the stand-ins of the stress cases `filter` selects.
-pub(crate) fn with_stand_ins(
+/// The stand-ins of the stress cases of `engine` that `filter` selects (each built in full when
+/// its case comes up: [`expander`]).
+pub(crate) fn stand_ins(
     source: &corpus::Source,
-    mut engine: corpus::EngineCorpus,
+    engine: &corpus::EngineCorpus,
     filter: &Options,
-) -> Result<corpus::EngineCorpus, String> {
+) -> Result<Vec<corpus::Record>, String> {
     let wanted = conform::selects(filter).map_err(|e| e.to_string())?;
-    let (version, profile) = (engine.entry.version.clone(), engine.profile);
-    let stand_ins =
-        corpus::stress::stand_ins(source, &version, profile, &wanted).map_err(|e| e.to_string())?;
-    engine.records.extend(stand_ins);
-    Ok(engine)
+    corpus::stress::stand_ins(source, &engine.entry.version, engine.profile, &wanted)
+        .map_err(|e| e.to_string())
 }
 
 /// On stderr: why the run stopped early, a version the testee does not claim, unknown type names.

@@ -256,7 +256,7 @@ pub enum Mismatch {
 
 impl Mismatch {
     /// The variant's name, stable for tools and for grouping failures of one kind (the
-    /// implementations matrix lists one reproducer per kind and type family).
+    /// implementations matrix lists one reproducer per kind and column).
     pub fn kind(&self) -> &'static str {
         match self {
             Mismatch::NoAnswer { .. } => "no_answer",

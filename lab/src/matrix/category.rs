@@ -43,6 +43,11 @@ impl Category {
         Category::Limits,
     ];
 
+    /// Its place in [`Category::ALL`] (and in a row's cells).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// Its column heading.
     pub fn title(self) -> &'static str {
         match self {
@@ -165,6 +170,13 @@ mod tests {
         // An encode the engine refuses is about the value, not about broken input.
         let deep = record("encode/Array/depth_1023", "encode", "rejected");
         assert_eq!(Category::of(&deep, "Array"), Category::Containers);
+    }
+
+    #[test]
+    fn each_category_is_at_its_index() {
+        for (i, c) in Category::ALL.iter().enumerate() {
+            assert_eq!(c.index(), i, "{c:?}");
+        }
     }
 
     #[test]

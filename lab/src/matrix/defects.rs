@@ -95,19 +95,14 @@ pub fn defects(implementation: &str, rows: &[Row]) -> Vec<Defect> {
             }
         }
     }
-    out.sort_by(|a, b| {
-        let key = |d: &Defect| {
-            let r = &d.reproducer;
-            (
-                std::cmp::Reverse(d.cases),
-                r.category,
-                r.family.clone(),
-                r.kind,
-            )
-        };
-        key(a).cmp(&key(b))
-    });
+    out.sort_by(|a, b| order(a).cmp(&order(b)));
     out
+}
+
+/// The order of the defect list: the most failing cases first, then column, family and kind.
+fn order(d: &Defect) -> (std::cmp::Reverse<usize>, Category, &str, &'static str) {
+    let r = &d.reproducer;
+    (std::cmp::Reverse(d.cases), r.category, &r.family, r.kind)
 }
 
 #[cfg(test)]

@@ -60,6 +60,9 @@ pub struct Implementation {
     /// passed nor wrong, so that the page is the same on every run.
     #[serde(default)]
     pub unstable: Vec<Unstable>,
+    /// [`Implementation::unstable`]'s globs, compiled once ([`Implementation::compile`]).
+    #[serde(skip)]
+    unstable_set: globset::GlobSet,
 }
 
 /// Cases a library answers differently from run to run.
@@ -75,9 +78,21 @@ pub struct Unstable {
 impl Implementation {
     /// Whether the library's answer to the case `name` varies from run to run.
     pub fn is_unstable(&self, name: &str) -> bool {
-        self.unstable
-            .iter()
-            .any(|u| globset::Glob::new(&u.cases).is_ok_and(|g| g.compile_matcher().is_match(name)))
+        self.unstable_set.is_match(name)
+    }
+
+    /// Compiles the `unstable` globs once; else the first that does not parse, and why.
+    pub fn compile(&mut self) -> Result<(), (String, String)> {
+        let mut set = globset::GlobSetBuilder::new();
+        for u in &self.unstable {
+            let glob = globset::Glob::new(&u.cases)
+                .map_err(|e| (u.cases.clone(), e.kind().to_string()))?;
+            set.add(glob);
+        }
+        self.unstable_set = set
+            .build()
+            .map_err(|e| (String::new(), e.kind().to_string()))?;
+        Ok(())
     }
 
     /// The testee command as `conform` runs it from the folder holding `implementations/`.
@@ -180,13 +195,12 @@ pub fn read_all(dir: &Path) -> Result<Vec<Implementation>, ManifestError> {
                 source,
             })?;
         imp.id = entry.file_name().to_string_lossy().into_owned();
-        for u in &imp.unstable {
-            globset::Glob::new(&u.cases).map_err(|e| ManifestError::Glob {
+        imp.compile()
+            .map_err(|(pattern, message)| ManifestError::Glob {
                 path: path.clone(),
-                pattern: u.cases.clone(),
-                message: e.kind().to_string(),
+                pattern,
+                message,
             })?;
-        }
         found.push(imp);
     }
     if found.is_empty() {
@@ -278,6 +292,19 @@ mod tests {
             read_all(dir.path()),
             Err(ManifestError::Glob { .. })
         ));
+        // A glob that parses marks the cases it matches, and only those.
+        let dir = tempfile::tempdir().unwrap();
+        let glob = r#","unstable":[{"cases":"decode/keys/**/{a,b}_keys","why":"x"}]}"#;
+        write(
+            dir.path(),
+            "a",
+            &LIB.replace("VERSION", "1.0.0")
+                .replace('}', "")
+                .replace("node a.mjs\"", &format!("node a.mjs\"{glob}")),
+        );
+        let lib = &read_all(dir.path()).unwrap()[0];
+        assert!(lib.is_unstable("decode/keys/a_keys") && lib.is_unstable("decode/keys/x/b_keys"));
+        assert!(!lib.is_unstable("decode/keys/c_keys") && !lib.is_unstable("encode/keys/a_keys"));
         let empty = tempfile::tempdir().unwrap();
         assert!(matches!(
             read_all(empty.path()),

@@ -76,7 +76,7 @@ const TABLE_HEAD: &str = "## The matrix
 A cell is *passed / claimed*: of the cases in that column that the library's claims cover, how
 many it answered as the engine did (the same value or bytes, or a refusal where the engine
 refuses). \"—\" means it claims nothing there. One row per library version and engine version
-it claims; columns as in [`conform`'s categories](conformance.md).
+it claims; the columns are the parts of the format ([conformance.md](conformance.md#public-libraries-measured)).
 
 ";
 
@@ -117,13 +117,7 @@ fn library(s: &mut String, m: &Matrix, imp: &Implementation) {
         let _ = write!(s, " (not claimed: {})", names(&not));
     }
     let total = claimed.iter().fold(Cell::default(), |mut t, r| {
-        t.passed += r.total.passed;
-        t.claimed += r.total.claimed;
-        t.wrong += r.total.wrong;
-        t.errors += r.total.errors;
-        t.skipped += r.total.skipped;
-        t.expected += r.total.expected;
-        t.unstable += r.total.unstable;
+        t.merge(r.total);
         t
     });
     let _ = writeln!(

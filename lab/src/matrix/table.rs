@@ -1,8 +1,6 @@
 //! One row of the matrix: a library at one version, run against one engine version, counted per
 //! [`Category`], with the failures kept for the defect list.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::category::Category;
@@ -43,6 +41,23 @@ impl Cell {
             Score::Skipped => self.skipped += 1,
         }
         self.claimed += 1;
+    }
+
+    /// One case whose answer varies from run to run: claimed, neither passed nor wrong.
+    fn add_unstable(&mut self) {
+        self.unstable += 1;
+        self.claimed += 1;
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: Cell) {
+        self.passed += other.passed;
+        self.claimed += other.claimed;
+        self.wrong += other.wrong;
+        self.errors += other.errors;
+        self.skipped += other.skipped;
+        self.expected += other.expected;
+        self.unstable += other.unstable;
     }
 }
 
@@ -89,19 +104,18 @@ pub struct Row {
 impl Row {
     /// The row of a conformance run of `imp`; `extra` are the flags its replay lines repeat.
     pub fn of(imp: &Implementation, run: &Conformance, extra: &str) -> Row {
-        let mut cells: BTreeMap<Category, Cell> = BTreeMap::new();
+        let mut cells = vec![Cell::default(); Category::ALL.len()];
         let mut total = Cell::default();
         let mut failures = Vec::new();
         for case in &run.cases {
             let category = Category::of(&case.result.record, &case.family);
+            let cell = &mut cells[category.index()];
             if case.counts() && imp.is_unstable(&case.result.name) {
-                for cell in [cells.entry(category).or_default(), &mut total] {
-                    cell.unstable += 1;
-                    cell.claimed += 1;
-                }
+                cell.add_unstable();
+                total.add_unstable();
                 continue;
             }
-            cells.entry(category).or_default().add(case.score);
+            cell.add(case.score);
             total.add(case.score);
             if case.counts() && case.score.fails() {
                 failures.push(failure(
@@ -115,10 +129,7 @@ impl Row {
             implementation: imp.id.clone(),
             godot: run.profile.to_string(),
             version_claimed: run.claims_version(),
-            cells: Category::ALL
-                .iter()
-                .map(|c| cells.get(c).copied().unwrap_or_default())
-                .collect(),
+            cells,
             total,
             failures,
         }
@@ -126,8 +137,9 @@ impl Row {
 
     /// The cell of `category`.
     pub fn cell(&self, category: Category) -> Cell {
-        let at = Category::ALL.iter().position(|c| *c == category);
-        at.and_then(|i| self.cells.get(i).copied())
+        self.cells
+            .get(category.index())
+            .copied()
             .unwrap_or_default()
     }
 }
