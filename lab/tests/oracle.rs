@@ -10,35 +10,15 @@ use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals
 use gdmarshal::{Profile, Variant, VariantType};
 use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, Request, Resolution, Response,
-    Verdict, discover, start_all,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, Request, Resolution, Response, Verdict,
+    start_all,
 };
 
-/// The engine of this manifest name, or `None` (with a note) when it is not installed; on CI a
-/// missing engine fails the test.
-fn spec(name: &str) -> Option<EngineSpec> {
-    let found = discover().into_iter().find(|s| s.name == name);
-    if found.is_none() {
-        if std::env::var_os("CI").is_some() {
-            panic!(
-                "Godot engine {name} is not installed (scripts/install-engines.sh); CI needs every one of {:?}",
-                gdmarshal_lab::versions::ci_engines()
-            );
-        }
-        eprintln!(
-            "note: Godot engine {name} is not installed (run scripts/install-engines.sh); skipped"
-        );
-    }
-    found
-}
+use gdmarshal_testkit::engines::named as spec;
 
 /// Every installed engine of the manifest list, started in parallel.
 fn engines(config: EngineConfig) -> Vec<Engine> {
-    let specs: Vec<EngineSpec> = gdmarshal_lab::versions::ci_engines()
-        .iter()
-        .filter_map(|n| spec(n))
-        .collect();
-    start_all(specs, &config)
+    start_all(gdmarshal_testkit::engines::ci(), &config)
         .into_iter()
         .map(|(spec, r)| r.unwrap_or_else(|e| panic!("engine {} does not start: {e}", spec.name)))
         .collect()

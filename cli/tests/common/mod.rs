@@ -2,14 +2,13 @@
 //! group and dies with the test: it gets SIGKILL when the thread that started it ends
 //! (`PR_SET_PDEATHSIG`), and a [`Group`] kills its whole group when dropped, so that a failed
 //! assertion or a hang leaves nothing running.
-#![allow(dead_code)] // each test file uses some of these
+#![allow(dead_code, unused_imports)] // each test file uses some of these
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 
-mod process;
-pub use process::{Group, command};
+pub use gdmarshal_testkit::{Group, command, signal};
 
 /// The `gdmarshal` binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_gdmarshal");
@@ -44,16 +43,6 @@ pub fn text(o: &Output) -> String {
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr)
     )
-}
-
-/// Sends `signal` to the process `pid`.
-pub fn signal(pid: u32, signal: i32) {
-    if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: sending a signal has no memory-safety preconditions.
-        unsafe {
-            libc::kill(pid, signal);
-        }
-    }
 }
 
 /// Runs the `gdmarshal` binary with `args`, feeding `input` on stdin.

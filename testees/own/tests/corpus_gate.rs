@@ -4,13 +4,9 @@
 //! this test for each mutant of the codec, with the judge built from the unmutated tree and named
 //! in `GDMARSHAL_CONFORM_RUNNER`, so that a mutant changes the testee's answers but not their check.
 
-#[path = "../../../cli/tests/common/process.rs"]
-#[allow(dead_code)] // the helpers this test does not use
-mod process;
-
 use std::path::{Path, PathBuf};
 
-use process::{Group, command};
+use gdmarshal_testkit::{Group, command};
 
 /// The kit's binary, built from the codec of this tree.
 const KIT: &str = env!("CARGO_BIN_EXE_gdmarshal-testee-kit");

@@ -1,7 +1,6 @@
 //! Processes started by tests: each leads its own process group and dies with the test. It gets
 //! SIGKILL when the thread that started it ends (`PR_SET_PDEATHSIG`), and a [`Group`] kills its
-//! whole group when dropped, so that a failed assertion or a hang leaves nothing running. Shared by
-//! the cli package's tests and testees/own's (which includes this file by path).
+//! whole group when dropped, so that a failed assertion or a hang leaves nothing running.
 
 use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
@@ -54,6 +53,16 @@ impl Drop for Group {
         if let Some(mut child) = self.0.take() {
             kill_group(child.id());
             let _ = child.wait();
+        }
+    }
+}
+
+/// Sends `signal` to the process `pid`.
+pub fn signal(pid: u32, signal: i32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: sending a signal has no memory-safety preconditions.
+        unsafe {
+            libc::kill(pid, signal);
         }
     }
 }
