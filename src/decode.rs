@@ -14,7 +14,7 @@ use crate::pool::BufferPool;
 use crate::profile::Profile;
 use crate::reader::{Failure, Reader};
 use crate::stack;
-use crate::text::{SHORT, decode_not_utf8, decode_utf8, padding, plain_window};
+use crate::text::{PlainWindow, SHORT, decode_not_utf8, decode_utf8, padding};
 use crate::trace::{NoTrace, Trace};
 use crate::typed::{self, Admitted};
 use crate::types::{Element, Shape, VariantType};
@@ -217,10 +217,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         if !T::ACTIVE {
             match ty {
                 VariantType::String => {
-                    if let Some((window, n)) = self.plain_window() {
+                    if let Some(plain) = self.plain_window() {
                         put(out, Variant::String(Text::default()));
                         if let Variant::String(t) = out {
-                            t.set_plain_window(window, n);
+                            t.set_plain_window(plain);
                         }
                     } else {
                         put(out, Variant::String(self.text_field("string")?));
@@ -471,8 +471,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// window, and [`Decoder::text_field`] then reads it field by field and names any problem.
     #[inline(always)]
     fn short_text(&mut self) -> Option<Text> {
-        let (window, n) = self.plain_window()?;
-        Some(Text::from_plain_window(window, n))
+        self.plain_window().map(Text::from_plain_window)
     }
 
     /// The next string field's window and its length, without reading them; `None` when the
@@ -487,41 +486,41 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// The window of a short plain string field and its length; the field read (see
     /// [`Decoder::short_text`]).
     #[inline(always)]
-    fn plain_window(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
+    fn plain_window(&mut self) -> Option<PlainWindow<'a>> {
         let (window, n) = self.peek_window()?;
-        if !plain_window(window, n) {
-            return None;
-        }
+        let plain = PlainWindow::new(window, n)?;
         // The text and its padding fit in the window: it is at most 23 bytes.
         self.r.skip(4 + n + padding(n));
-        Some((window, n))
+        Some(plain)
     }
 
     /// [`Decoder::plain_window`] for a whole String value whose header is `head` (its type id,
     /// no flags): the window after the header; `None`, having read nothing, when the value is
     /// not that.
     #[inline(always)]
-    fn plain_string_value(&mut self, head: u32) -> Option<(&'a [u8; SHORT], usize)> {
+    fn plain_string_value(&mut self, head: u32) -> Option<PlainWindow<'a>> {
         let value: &'a [u8; 8 + SHORT] = self.r.peek_ref()?;
         let (found, field) = value.split_first_chunk::<4>()?;
         let (window, n) = window_of(field)?;
-        if u32::from_le_bytes(*found) != head || !plain_window(window, n) {
+        if u32::from_le_bytes(*found) != head {
             return None;
         }
+        let plain = PlainWindow::new(window, n)?;
         self.r.skip(8 + n + padding(n));
-        Some((window, n))
+        Some(plain)
     }
 
     /// [`Decoder::plain_window`] for an element of a `PackedStringArray`, which ends in the NUL
     /// its length counts (the engine writes it; the text stops there either way).
     #[inline(always)]
-    fn plain_element(&mut self) -> Option<(&'a [u8; SHORT], usize)> {
+    fn plain_element(&mut self) -> Option<PlainWindow<'a>> {
         let (window, n) = self.peek_window()?;
-        if n == 0 || window.get(n - 1) != Some(&0) || !plain_window(window, n - 1) {
+        if n == 0 || window.get(n - 1) != Some(&0) {
             return None;
         }
+        let plain = PlainWindow::new(window, n - 1)?;
         self.r.skip(4 + n + padding(n));
-        Some((window, n - 1))
+        Some(plain)
     }
 
     /// A string field that names something (a class, a property, a signal, a script): Unicode
@@ -785,9 +784,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             // Traced, each field is read on its own.
             if !T::ACTIVE {
                 while i < n
-                    && let Some((window, len)) = self.plain_element()
+                    && let Some(plain) = self.plain_element()
                 {
-                    push_blank(&mut v, &EMPTY_TEXT).set_plain_window(window, len);
+                    push_blank(&mut v, &EMPTY_TEXT).set_plain_window(plain);
                     i += 1;
                 }
                 if i == n {
@@ -811,10 +810,10 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     fn plain_strings(&mut self, head: u32, items: &mut Vec<Variant>, n: usize) -> usize {
         let mut done = 0;
         while done < n
-            && let Some((window, len)) = self.plain_string_value(head)
+            && let Some(plain) = self.plain_string_value(head)
         {
             if let Variant::String(t) = push_blank(items, &EMPTY_STRING) {
-                t.set_plain_window(window, len);
+                t.set_plain_window(plain);
             }
             done += 1;
         }
@@ -1081,8 +1080,8 @@ mod tests {
         for n in [0, 1, 16, 17, 23] {
             let bytes = field(n, &text[..n], padding(n));
             with_decoder(&bytes, |d| {
-                let (window, len) = d.plain_window().expect("a short plain field");
-                assert_eq!((&window[..n], len), (&text[..n], n));
+                let plain = d.plain_window().expect("a short plain field");
+                assert_eq!((&plain.window()[..n], plain.len()), (&text[..n], n));
                 assert_eq!(d.r.pos(), 4 + n + padding(n));
             });
             with_decoder(&bytes, |d| {
@@ -1112,8 +1111,8 @@ mod tests {
             element.push(0);
             let bytes = field(n + 1, &element, padding(n + 1));
             with_decoder(&bytes, |d| {
-                let (window, len) = d.plain_element().expect("a short plain element");
-                assert_eq!((&window[..n], len), (&text[..n], n));
+                let plain = d.plain_element().expect("a short plain element");
+                assert_eq!((&plain.window()[..n], plain.len()), (&text[..n], n));
                 assert_eq!(d.r.pos(), 4 + n + 1 + padding(n + 1));
             });
         }

@@ -12,6 +12,8 @@ use std::fmt;
 
 use compact_str::CompactString;
 
+use crate::text::PlainWindow;
+
 /// The largest code unit a string can hold: 3.x's reader makes at most 31 bits (a 6-byte form),
 /// and its writer has no form for more (`String::utf8` in 3.x `core/ustring.cpp`).
 pub const MAX_UNIT: u32 = 0x7FFF_FFFF;
@@ -106,32 +108,32 @@ impl Text {
 }
 
 impl Text {
-    /// The first `len` bytes of `window`, which [`crate::text::plain_window`] passed.
+    /// The text of a plain window.
     #[inline(always)]
-    pub(crate) fn from_plain_window(window: &[u8; crate::text::SHORT], len: usize) -> Text {
+    pub(crate) fn from_plain_window(plain: PlainWindow<'_>) -> Text {
         let mut t = Text::default();
-        t.set_plain_window(window, len);
+        t.set_plain_window(plain);
         t
     }
 
-    /// Makes this text the first `len` bytes of `window`, which [`crate::text::plain_window`]
-    /// passed. Written where the text stays: a text built elsewhere and copied here is stored
-    /// piecewise and read back with wide loads, which stall (a decoded string array's slots).
+    /// Makes this text the text of a plain window. Written where the text stays: a text built
+    /// elsewhere and copied here is stored piecewise and read back with wide loads, which stall
+    /// (a decoded string array's slots).
     #[inline(always)]
-    pub(crate) fn set_plain_window(&mut self, window: &[u8; crate::text::SHORT], len: usize) {
+    pub(crate) fn set_plain_window(&mut self, plain: PlainWindow<'_>) {
         use crate::text::SHORT_TEXT;
-        debug_assert!(crate::text::plain_window(window, len));
         self.0 = Repr::Unicode(CompactString::const_new(""));
         let Repr::Unicode(s) = &mut self.0 else {
             unreachable!("just set")
         };
-        // SAFETY: an empty inline text has 24 bytes of room; the 23 written here leave its last
-        // byte, which says that it is inline, and `set_len` writes the length there. The first
-        // `len` bytes are ASCII (so UTF-8) and `len` is at most 23 (`plain_window`).
+        // SAFETY: `PlainWindow::new` checked what this relies on: an empty inline text has room
+        // for the whole window (24 bytes on 64-bit targets; the 23 written here leave its last
+        // byte, which says that it is inline, and `set_len` writes the length there), the first
+        // `len` bytes are ASCII (so UTF-8), and `len` is at most 23.
         unsafe {
             debug_assert!(s.capacity() > SHORT_TEXT);
-            std::ptr::copy_nonoverlapping(window.as_ptr(), s.as_mut_ptr(), SHORT_TEXT);
-            s.set_len(len);
+            std::ptr::copy_nonoverlapping(plain.window().as_ptr(), s.as_mut_ptr(), SHORT_TEXT);
+            s.set_len(plain.len());
         }
     }
 }

@@ -81,7 +81,7 @@ pub const SHORT_TEXT: usize = SHORT - 1;
 // The decoder takes the two steps apart; the tests state what they make together.
 #[cfg(test)]
 pub fn short_plain(window: &[u8; SHORT], len: usize) -> Option<Text> {
-    plain_window(window, len).then(|| Text::from_plain_window(window, len))
+    PlainWindow::new(window, len).map(Text::from_plain_window)
 }
 
 /// The high bit of each of the first `len` bytes of the window's two words: loads, where a shift
@@ -129,6 +129,35 @@ pub fn plain_window(window: &[u8; SHORT], len: usize) -> bool {
     let bad_lo = (lo | lo.wrapping_sub(ONES)) & high_lo;
     let bad_hi = (hi | hi.wrapping_sub(ONES as u64)) & high_hi;
     bad_lo | u128::from(bad_hi) == 0
+}
+
+/// A window that [`plain_window`] passed: its first `len` bytes, at most [`SHORT_TEXT`], are
+/// ASCII other than NUL, and a text's inline storage holds the whole window. [`PlainWindow::new`]
+/// is the only way to make one, so [`Text::set_plain_window`] can rely on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlainWindow<'a> {
+    window: &'a [u8; SHORT],
+    len: usize,
+}
+
+impl<'a> PlainWindow<'a> {
+    /// The window, when its first `len` bytes pass [`plain_window`].
+    #[inline(always)]
+    pub(crate) fn new(window: &'a [u8; SHORT], len: usize) -> Option<PlainWindow<'a>> {
+        plain_window(window, len).then_some(PlainWindow { window, len })
+    }
+
+    /// The whole window (the text and whatever follows it).
+    #[inline(always)]
+    pub(crate) fn window(self) -> &'a [u8; SHORT] {
+        self.window
+    }
+
+    /// How many bytes of the window are the text.
+    #[inline(always)]
+    pub(crate) fn len(self) -> usize {
+        self.len
+    }
 }
 
 /// The UTF-8 byte-order mark.
