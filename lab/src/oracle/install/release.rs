@@ -103,20 +103,9 @@ pub fn parse_sums(text: &str) -> Result<Vec<(String, [u8; 64])>, InstallError> {
     Ok(out)
 }
 
+/// A SHA-512 digest from its 128 hex digits (the line was split at whitespace, so none is left).
 fn unhex64(hex: &str) -> Option<[u8; 64]> {
-    if hex.len() != 128 {
-        return None;
-    }
-    let mut out = [0u8; 64];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
-
-/// Lowercase hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    gdmarshal::json::unhex(hex).ok()?.try_into().ok()
 }
 
 #[cfg(test)]
@@ -156,11 +145,23 @@ mod tests {
         let sums = parse_sums(&format!("{h}  a.zip\n\n{h} *b.zip\n")).unwrap();
         assert_eq!(sums.len(), 2);
         assert_eq!((sums[0].0.as_str(), sums[1].0.as_str()), ("a.zip", "b.zip"));
-        assert_eq!(hex(&sums[0].1), h);
-        let err = parse_sums(&format!("{h}  a.zip\nzz  b.zip\n")).unwrap_err();
-        assert!(
-            matches!(err, InstallError::BadSums { line: 2, .. }),
-            "{err}"
-        );
+        assert_eq!(gdmarshal::json::hex(&sums[0].1), h);
+        // Not hex, a digest one byte short or long, a digit that is not hex, no name.
+        let short = "ab".repeat(63);
+        let long = "ab".repeat(65);
+        let not_hex = format!("{}zz", "ab".repeat(63));
+        for line in [
+            "zz  b.zip".to_string(),
+            format!("{short}  b.zip"),
+            format!("{long}  b.zip"),
+            format!("{not_hex}  b.zip"),
+            format!("{h}  "),
+        ] {
+            let err = parse_sums(&format!("{h}  a.zip\n{line}\n")).unwrap_err();
+            assert!(
+                matches!(err, InstallError::BadSums { line: 2, .. }),
+                "{line}: {err}"
+            );
+        }
     }
 }
