@@ -4,9 +4,11 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -382,11 +384,15 @@ fn campaign_cmd(a: &DiffArgs) -> ExitCode {
 fn run_seed(engines: &mut [Engine], cfg: &Config, from: u64) -> Result<SeedRun, String> {
     let started = Instant::now();
     let multi = MultiProgress::new();
+    // Bars are drawn on a terminal only; elsewhere (a CI log, a pipe) plain lines say the run is
+    // alive.
+    let plain = !std::io::stderr().is_terminal();
     let results: Vec<Result<EngineRun, String>> = std::thread::scope(|scope| {
         let handles: Vec<std::io::Result<_>> = engines
             .iter_mut()
             .map(|engine| {
                 let b = multi.add(campaign_bar(cfg.cases, engine.name(), cfg.seed));
+                let lines = PlainLines::new(plain, format!("{} s{}", engine.name(), cfg.seed));
                 // The corpus cases include very deep values: give the thread room for them.
                 std::thread::Builder::new()
                     .stack_size(256 << 20)
@@ -397,7 +403,10 @@ fn run_seed(engines: &mut [Engine], cfg: &Config, from: u64) -> Result<SeedRun, 
                             &version,
                             cfg,
                             from,
-                            &|p| show_progress(&b, p),
+                            &|p| {
+                                show_progress(&b, p);
+                                lines.show(p);
+                            },
                             interrupt::stop_flag(),
                         );
                         b.finish_and_clear();
@@ -442,6 +451,42 @@ fn campaign_bar(cases: u64, engine: &str, seed: u64) -> ProgressBar {
 }
 
 fn show_progress(b: &ProgressBar, p: &Progress) {
+    b.set_position(p.done);
+    b.set_message(counts_line(p));
+}
+
+/// How often a plain progress line is printed, after the first batch's.
+const PLAIN_EVERY: Duration = Duration::from_secs(10);
+
+/// Plain progress lines of one engine's run, where no bar is drawn: `4.6 s8: 500/100000 cases,
+/// agree …` on stderr after its first batch, then at most every [`PLAIN_EVERY`].
+struct PlainLines {
+    /// The line's prefix (engine and seed); `None`: bars are drawn instead.
+    prefix: Option<String>,
+    last: Mutex<Option<Instant>>,
+}
+
+impl PlainLines {
+    fn new(on: bool, prefix: String) -> PlainLines {
+        PlainLines {
+            prefix: on.then_some(prefix),
+            last: Mutex::new(None),
+        }
+    }
+
+    fn show(&self, p: &Progress) {
+        let Some(prefix) = &self.prefix else { return };
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        if p.done == 0 || last.is_some_and(|t| t.elapsed() < PLAIN_EVERY) {
+            return;
+        }
+        *last = Some(Instant::now());
+        eprintln!("{prefix}: {}/{} cases, {}", p.done, p.total, counts_line(p));
+    }
+}
+
+/// The counts per class so far, with the two largest reasons of the uncompared ones.
+fn counts_line(p: &Progress) -> String {
     let engine: u64 = p
         .counts
         .iter()
@@ -449,8 +494,7 @@ fn show_progress(b: &ProgressBar, p: &Progress) {
         .map(|(_, n)| n)
         .sum();
     let why = |c: Class| top_reasons(p.uncompared.get(&c));
-    b.set_position(p.done);
-    b.set_message(format!(
+    format!(
         "{}agree {} known {}{} unsupported {}{} codec-differs {} engine {}{} unanswered {}",
         if interrupt::stop_flag().load(Ordering::SeqCst) {
             "stopping after this batch; "
@@ -466,7 +510,7 @@ fn show_progress(b: &ProgressBar, p: &Progress) {
         engine,
         why(Class::EngineNondeterministic),
         p.count(Class::Unanswered),
-    ));
+    )
 }
 
 /// The two largest reasons of a class so far, for the progress line: ` (object-by-id 80,

@@ -555,15 +555,33 @@ fn signal_during_diff(sig: i32, code: i32) {
         &findings,
     ]);
     let pid = child.child().id();
-    // Once its engine (not yet its sandbox) has been answering for a while.
-    let start = Instant::now();
-    while engines(pid).is_empty() && start.elapsed() < Duration::from_secs(60) {
-        thread::sleep(Duration::from_millis(10));
-    }
-    thread::sleep(Duration::from_millis(1500));
+    // Once its engine has answered a first batch: without a terminal, `diff` says so in a plain
+    // progress line on stderr. The rest of stderr is kept for the messages below.
+    let stderr = child.child().stderr.take().expect("stderr is piped");
+    let (answered, first_batch) = std::sync::mpsc::channel();
+    let reader = thread::spawn(move || {
+        use std::io::BufRead;
+        let mut kept = String::new();
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            if line.starts_with("4.6 s8: ") {
+                let _ = answered.send(());
+            }
+            kept.push_str(&line);
+            kept.push('\n');
+        }
+        kept
+    });
+    first_batch
+        .recv_timeout(Duration::from_secs(120))
+        .expect("a progress line after the first batch");
     let started = engines(pid);
+    assert!(!started.is_empty(), "its engine runs");
     signal(pid, sig);
-    let out = child.wait_with_output();
+    let mut out = child.wait_with_output();
+    out.stderr = reader.join().expect("the stderr reader").into_bytes();
     assert_eq!(out.status.code(), Some(code), "{}", text(&out));
     for e in started {
         assert!(gone(e), "engine {e} left");
