@@ -166,7 +166,9 @@ fn a_bad_max_json_depth_fails_the_handshake() {
     );
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        format!("{out}{err}").contains("max_json_depth must be a whole number"),
+        format!("{out}{err}").contains(
+            "hello: max_json_depth: invalid value: integer `-3`, expected a whole number of at least 2"
+        ),
         "{out}{err}"
     );
 }

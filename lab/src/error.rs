@@ -27,7 +27,7 @@ impl FileError {
 }
 
 /// A line of a file that is not what it should be.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{}:{line}: {message}", path.display())]
 pub struct LineError {
     /// The file.

@@ -9,7 +9,7 @@ use crate::corpus::{Record, Undeclared};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
-use super::testee::Hello;
+use super::hello::Hello;
 
 pub(super) fn claims_version(hello: &Hello, profile: Profile) -> bool {
     hello

@@ -67,8 +67,8 @@ pub enum TesteeError {
     #[error("handshake: {0}")]
     Handshake(String),
     /// The handshake's answer is not a valid `hello`.
-    #[error("{0}")]
-    Hello(String),
+    #[error(transparent)]
+    Hello(#[from] super::hello::HelloError),
 }
 
 /// Why a live corpus (`--live`) could not be made.

@@ -133,7 +133,7 @@ pub fn junit(c: &Conformance, extra: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testee::{Capabilities, Declared, Hello};
+    use super::super::hello::{Capabilities, Declared, Hello};
     use super::super::{Conformance, Stale};
     use gdmarshal::profile::{Family, Profile};
 

@@ -13,6 +13,7 @@ mod error;
 pub mod excerpt;
 mod expect_fail;
 mod fence;
+pub mod hello;
 mod junit;
 pub mod limits;
 pub mod live;
@@ -51,9 +52,10 @@ use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 
 use budget::{Budget, WIDE_SLOTS};
+use hello::Hello;
 use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
 use score::Score;
-use testee::{Hello, Testee};
+use testee::Testee;
 
 /// What to run.
 pub struct Options {

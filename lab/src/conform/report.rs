@@ -14,9 +14,9 @@ use gdmarshal::json::{to_json, unhex};
 use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 
+use super::hello::Declared;
 use super::limits::escape_control;
 use super::score::Score;
-use super::testee::Declared;
 use super::{Conformance, is_failure};
 
 pub use super::junit::junit;

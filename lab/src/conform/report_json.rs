@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
+use super::hello::Capabilities;
 use super::report::{Counts, families, probed, replay, status, totals};
-use super::testee::Capabilities;
 use super::{Conformance, is_failure};
 
 /// The version of the report's shape. It changes when a member is removed or changes meaning;

@@ -9,8 +9,8 @@ use crate::this_codec::ThisCodec;
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;
 
+use super::hello::PROTOCOL;
 use super::limits::{Line, LineReader, MAX_REQUEST_LINE, line_start};
-use super::testee::PROTOCOL;
 
 /// Where this crate's codec knowingly parts from the engines (corpus/known-differences.txt, with
 /// the reason for each), declared in the handshake so that the runner holds them to the same

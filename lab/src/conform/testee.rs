@@ -21,225 +21,15 @@ use gdmarshal::profile::Profile;
 
 use super::budget::{Budget, Slot, WIDE_ANSWER};
 use super::excerpt::StderrExcerpt;
+use super::hello::{Hello, PROTOCOL};
 use super::limits::{
-    EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, MAX_NAME,
-    MAX_TESTEE_TEXT, SHOWN_LINE_START, line_start, too_deep, truncate,
+    EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE,
+    SHOWN_LINE_START, line_start, too_deep, truncate,
 };
 use super::reply::{Reply, Request, whole};
 use super::{Options, TesteeError, TesteeLimits};
 use crate::fence::Network;
 use crate::sandbox::{Plan, Tree};
-
-/// The protocol version this runner speaks.
-pub const PROTOCOL: u64 = 1;
-
-/// What a testee may declare: everything, or a list.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Declared {
-    /// `"all"`.
-    All,
-    /// A list of names.
-    Some(Vec<String>),
-}
-
-impl Declared {
-    fn parse(v: Option<&Value>, what: &str) -> Result<Declared, String> {
-        match v {
-            None => Ok(Declared::All),
-            Some(Value::String(s)) if s == "all" => Ok(Declared::All),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|i| {
-                    i.as_str()
-                        .map(str::to_string)
-                        .ok_or_else(|| format!("hello: {what} must hold strings"))
-                })
-                .collect::<Result<_, _>>()
-                .map(Declared::Some),
-            Some(_) => Err(format!(
-                "hello: {what} must be \"all\" or an array of strings"
-            )),
-        }
-    }
-
-    /// Whether `name` is declared; `also` are further names that count as a match (e.g. the
-    /// major version for a minor).
-    pub fn covers(&self, name: &str, also: &[&str]) -> bool {
-        match self {
-            Declared::All => true,
-            Declared::Some(list) => list
-                .iter()
-                .any(|d| d == name || also.iter().any(|a| d == a)),
-        }
-    }
-}
-
-impl std::fmt::Display for Declared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Declared::All => f.write_str("all"),
-            Declared::Some(list) if list.is_empty() => f.write_str("none"),
-            Declared::Some(list) => f.write_str(&list.join(", ")),
-        }
-    }
-}
-
-/// What a testee claims to do (`capabilities` in the handshake; docs/conformance.md).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Capabilities {
-    /// It decodes: decode cases are sent.
-    pub decode: bool,
-    /// It encodes: encode cases are sent.
-    pub encode: bool,
-    /// It re-encodes what it decoded: after an accepted decode it is asked to encode the value,
-    /// and the bytes are judged too. Without it a decode is judged on the value alone.
-    pub reencode: bool,
-}
-
-impl Capabilities {
-    /// The names the handshake uses.
-    pub const NAMES: [&'static str; 3] = ["decode", "encode", "reencode"];
-
-    /// Whether `name` (`decode`, `encode`, `reencode`) is claimed.
-    pub fn claims(&self, name: &str) -> bool {
-        match name {
-            "decode" => self.decode,
-            "encode" => self.encode,
-            "reencode" => self.reencode,
-            _ => false,
-        }
-    }
-
-    /// The names not claimed.
-    pub fn unclaimed(&self) -> Vec<&'static str> {
-        Self::NAMES
-            .into_iter()
-            .filter(|n| !self.claims(n))
-            .collect()
-    }
-
-    /// From the handshake: `capabilities` when given, else the older `directions` (a decode
-    /// claim then includes the re-encoding, as it always did).
-    fn parse(v: &Value) -> Result<Capabilities, String> {
-        match (v.get("capabilities"), v.get("directions")) {
-            (Some(_), Some(_)) => {
-                Err("hello: give \"capabilities\" or the older \"directions\", not both".into())
-            }
-            (Some(c), None) => {
-                let declared = Declared::parse(Some(c), "capabilities")?;
-                if let Declared::Some(list) = &declared
-                    && let Some(bad) = list.iter().find(|n| !Self::NAMES.contains(&n.as_str()))
-                {
-                    return Err(format!(
-                        "hello: capabilities: unknown {bad:?} (they are decode, encode, reencode)"
-                    ));
-                }
-                Ok(Capabilities {
-                    decode: declared.covers("decode", &[]),
-                    encode: declared.covers("encode", &[]),
-                    reencode: declared.covers("reencode", &[]),
-                })
-            }
-            (None, d) => {
-                let declared = Declared::parse(d, "directions")?;
-                if let Declared::Some(list) = &declared
-                    && let Some(bad) = list.iter().find(|n| *n != "decode" && *n != "encode")
-                {
-                    return Err(format!(
-                        "hello: directions: unknown {bad:?} (they are decode, encode)"
-                    ));
-                }
-                let decode = declared.covers("decode", &[]);
-                Ok(Capabilities {
-                    decode,
-                    encode: declared.covers("encode", &[]),
-                    reencode: decode,
-                })
-            }
-        }
-    }
-}
-
-/// The testee's answer to the handshake.
-#[derive(Clone, Debug)]
-pub struct Hello {
-    /// The name the testee gives itself.
-    pub name: String,
-    /// Engine versions (format profiles such as `4.6`, or a major such as `4`).
-    pub versions: Declared,
-    /// What it does: decode, encode, re-encode.
-    pub capabilities: Capabilities,
-    /// Type names (Godot 4 names, as in tagged JSON).
-    pub types: Declared,
-    /// Names in `types` that are no type name tagged JSON knows (they fail the run: a typo would
-    /// otherwise skip a type's cases in silence).
-    pub unknown_types: Vec<String>,
-    /// The testee's own expected failures, `ENGINE-GLOB CASE-GLOB REASON` lines (optional).
-    pub expect_fail: Vec<crate::corpus::known::Entry>,
-    /// The deepest JSON its reader takes (`max_json_depth`, levels of objects and arrays, the
-    /// request line itself being one): deeper cases are not claimed. `None`: any depth.
-    pub max_json_depth: Option<usize>,
-}
-
-impl Hello {
-    fn parse(v: &Value) -> Result<Hello, String> {
-        let name = v
-            .get("name")
-            .and_then(Value::as_str)
-            .ok_or("hello: the answer has no \"name\" string")?;
-        let name = truncate(name, MAX_NAME);
-        if let Some(p) = v.get("protocol").and_then(Value::as_u64)
-            && p != PROTOCOL
-        {
-            return Err(format!(
-                "hello: the testee speaks protocol {p}, this runner {PROTOCOL}"
-            ));
-        }
-        let types = Declared::parse(v.get("types"), "types")?;
-        let unknown_types = match &types {
-            Declared::All => Vec::new(),
-            Declared::Some(list) => list
-                .iter()
-                .filter(|t| gdmarshal::types::VariantType::from_name(t).is_none())
-                .map(|t| truncate(t, MAX_NAME))
-                .collect(),
-        };
-        let max_json_depth = match v.get("max_json_depth") {
-            None | Some(Value::Null) => None,
-            Some(d) => match d.as_u64() {
-                Some(n) if n >= 2 => Some(usize::try_from(n).unwrap_or(usize::MAX)),
-                _ => {
-                    return Err(format!(
-                        "hello: max_json_depth must be a whole number of at least 2 (a request \
-                         and the value in it), not {}",
-                        truncate(&d.to_string(), MAX_NAME)
-                    ));
-                }
-            },
-        };
-        Ok(Hello {
-            name,
-            max_json_depth,
-            versions: Declared::parse(v.get("versions"), "versions")?,
-            capabilities: Capabilities::parse(v)?,
-            types,
-            unknown_types,
-            expect_fail: match v.get("expect_fail") {
-                None => Vec::new(),
-                Some(Value::Array(lines)) => {
-                    let mut text = String::new();
-                    for l in lines {
-                        text.push_str(l.as_str().ok_or("hello: expect_fail must hold strings")?);
-                        text.push('\n');
-                    }
-                    crate::corpus::known::parse(&text, "testee expect_fail")
-                        .map_err(|e| e.to_string())?
-                }
-                Some(_) => return Err("hello: expect_fail must be an array of strings".into()),
-            },
-        })
-    }
-}
 
 /// The stack of the threads that write a testee's stdin and read its stdout and stderr (their
 /// buffers are on the heap).
@@ -551,7 +341,7 @@ impl Testee {
                 parse_answer::<Value>(&text)
             });
             let answer = answer.map_err(TesteeError::Handshake)?;
-            Hello::parse(&answer).map_err(|e| TesteeError::Hello(truncate(&e, MAX_TESTEE_TEXT)))
+            Hello::parse(&answer).map_err(TesteeError::Hello)
         });
         match started {
             Ok(h) => {
