@@ -62,15 +62,115 @@ pub(super) fn typed_conversions(ctx: &mut Ctx) {
 /// is not Object (refused). Kept apart from [`typed_conversions`] so that its cases stay as
 /// recorded.
 pub(super) fn conversion_edges(ctx: &mut Ctx) {
-    use VariantType as T;
     if !ctx.profile.typed_arrays() {
         return;
     }
-    let text =
-        |t: &[&str]| -> Vec<Variant> { t.iter().map(|t| Variant::String((*t).into())).collect() };
-    // `INT64_MAX / 10` then each digit around its last, with either sign, after leading zeros
-    // that put the last digit past the 19th or past the digit count's wrap at 256; powers of ten
-    // and nines around the 19th digit; signs and dots.
+    for (name, to, values) in edge_cases(ctx.profile) {
+        if let Some(input) = typed_array_as_recorded(ctx, to, &values) {
+            ctx.decode(format!("decode/typed_conversions/{name}"), input, false);
+        }
+    }
+    null_objects(ctx);
+    dropped_objects(ctx);
+    nil_elements(ctx);
+}
+
+/// Colour codes of every form and their invalid neighbours, and names.
+const COLOUR_FORMS: [&str; 16] = [
+    "#f80",
+    "F8A",
+    "#f80a",
+    "F80A",
+    "#ff8800",
+    "12345678",
+    "#12345678",
+    "#abcdef",
+    "#12345",
+    "#ff80zz",
+    "ff8",
+    "Dark Green",
+    "dark-green",
+    "",
+    "0",
+    "nope",
+];
+
+/// Colour codes with every digit other than 0, so that each one's place shows.
+const COLOUR_DIGITS: [&str; 8] = [
+    "#f8a",
+    "#f8a5",
+    "F8A5",
+    "#ff8a5c",
+    "#9abcdef1",
+    "123",
+    "1234",
+    "123456",
+];
+
+/// NodePath texts with empty names and subnames.
+const PATH_FORMS: [&str; 11] = [
+    "a:b:", "a::b", "/", "", ":", ":x", "/a//b/:c", "a:b:c:", "//", "/:x", "a/",
+];
+
+/// Floats at the edges of the casts to int: ±2^63, NaN, infinities, fractions, ±2^31.
+const EDGE_FLOATS: [f64; 12] = [
+    9_223_372_036_854_775_808.0,
+    -9_223_372_036_854_775_808.0,
+    1e30,
+    9.2e18,
+    -9.2e18,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    -0.0,
+    0.999,
+    2_147_483_648.0,
+    -2_147_483_649.0,
+];
+
+/// Texts for `String::to_int` past its edges (leading zeros, signs, dots).
+const INT_ODDITIES: [&str; 9] = [
+    "00000000000000000000009",
+    "000000000000000000000123456789",
+    "5-3",
+    "-0-5",
+    "0-5",
+    "--5",
+    "1.5",
+    "-",
+    "",
+];
+
+/// The packed arrays whose operator is given each [`plain_elements`] alone, in this order.
+const PLAIN_TARGETS: [VariantType; 9] = [
+    VariantType::PackedByteArray,
+    VariantType::PackedInt64Array,
+    VariantType::PackedFloat32Array,
+    VariantType::PackedFloat64Array,
+    VariantType::PackedStringArray,
+    VariantType::PackedVector2Array,
+    VariantType::PackedVector3Array,
+    VariantType::PackedVector4Array,
+    VariantType::PackedColorArray,
+];
+
+fn texts(t: &[&str]) -> Vec<Variant> {
+    t.iter().map(|t| Variant::String((*t).into())).collect()
+}
+
+fn path(names: &[&str], subnames: &[&str], absolute: bool) -> Variant {
+    let texts = |t: &[&str]| t.iter().map(|&t| Text::from(t)).collect();
+    Variant::node_path(NodePath {
+        names: texts(names),
+        subnames: texts(subnames),
+        absolute,
+    })
+}
+
+/// `INT64_MAX / 10` then each digit around its last, with either sign, after leading zeros that
+/// put the last digit past the 19th or past the digit count's wrap at 256; powers of ten and
+/// nines around the 19th digit; then [`INT_ODDITIES`].
+fn int_texts() -> Vec<Variant> {
     let mut int_texts: Vec<String> = Vec::new();
     for sign in ["", "-"] {
         for zeros in [0, 1, 236, 237] {
@@ -88,73 +188,16 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
             int_texts.push(format!("{sign}{}", "9".repeat(n)));
         }
     }
-    int_texts.extend(
-        [
-            "00000000000000000000009",
-            "000000000000000000000123456789",
-            "5-3",
-            "-0-5",
-            "0-5",
-            "--5",
-            "1.5",
-            "-",
-            "",
-        ]
-        .map(String::from),
-    );
-    let ints: Vec<Variant> = int_texts
+    int_texts.extend(INT_ODDITIES.map(String::from));
+    int_texts
         .iter()
         .map(|t| Variant::String(t.as_str().into()))
-        .collect();
-    let colours = text(&[
-        "#f80",
-        "F8A",
-        "#f80a",
-        "F80A",
-        "#ff8800",
-        "12345678",
-        "#12345678",
-        "#abcdef",
-        "#12345",
-        "#ff80zz",
-        "ff8",
-        "Dark Green",
-        "dark-green",
-        "",
-        "0",
-        "nope",
-    ]);
-    let paths = text(&[
-        "a:b:", "a::b", "/", "", ":", ":x", "/a//b/:c", "a:b:c:", "//", "/:x", "a/",
-    ]);
-    let floats: Vec<Variant> = [
-        9_223_372_036_854_775_808.0,
-        -9_223_372_036_854_775_808.0,
-        1e30,
-        9.2e18,
-        -9.2e18,
-        f64::NAN,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        -0.0,
-        0.999,
-        2_147_483_648.0,
-        -2_147_483_649.0,
-    ]
-    .into_iter()
-    .map(Variant::Float)
-    .collect();
-    let path = |names: &[&str], subnames: &[&str], absolute: bool| {
-        let texts = |t: &[&str]| t.iter().map(|&t| Text::from(t)).collect();
-        Variant::node_path(NodePath {
-            names: texts(names),
-            subnames: texts(subnames),
-            absolute,
-        })
-    };
-    // One kind of element a packed array's operator meets, each in an Array of its own, so that
-    // an element the codec does not model (a float as text, say) leaves the others in.
-    let plain = vec![
+        .collect()
+}
+
+/// One kind of element a packed array's operator meets.
+fn plain_elements() -> Vec<Variant> {
+    vec![
         Variant::Nil,
         Variant::Bool(true),
         Variant::Bool(false),
@@ -171,16 +214,13 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
         Variant::Vector2i([3, -4].into_iter().collect()),
         Variant::Vector3i([3, -4, 5].into_iter().collect()),
         Variant::Vector4i([3, -4, 5, -6].into_iter().collect()),
-    ];
-    let alone = |items: &[Variant]| -> Vec<Variant> {
-        items
-            .iter()
-            .map(|v| Variant::Array(Array::new(vec![v.clone()])))
-            .collect()
-    };
-    let all = |items: &[Variant]| vec![Variant::Array(Array::new(items.to_vec()))];
-    let reals = |v: &[f64]| reals_of(ctx.profile, v);
-    let nan_quaternions: Vec<Variant> = if ctx.profile.double_reals {
+    ]
+}
+
+/// Quaternions holding a quiet NaN, and a signalling and a quiet NaN with payloads, at the
+/// profile's width.
+fn nan_quaternions(profile: Profile) -> Vec<Variant> {
+    if profile.double_reals {
         let (s, q) = (
             f64::from_bits(0x7FF0_0000_0000_0001),
             f64::from_bits(0x7FF8_0000_0000_0001),
@@ -195,108 +235,56 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
             Variant::Quaternion(Reals::from(vec![f32::NAN, 0.0, 0.0, 1.0])),
             Variant::Quaternion(Reals::from(vec![s, q, 0.0, 1.0])),
         ]
+    }
+}
+
+/// The edge cases as (name, target type, the typed Array's elements).
+fn edge_cases(profile: Profile) -> Vec<(String, VariantType, Vec<Variant>)> {
+    use VariantType as T;
+    let floats: Vec<Variant> = EDGE_FLOATS.into_iter().map(Variant::Float).collect();
+    let (ints, colours) = (int_texts(), texts(&COLOUR_FORMS));
+    // Each kind of element alone in an Array of its own, so that an element the codec does not
+    // model (a float as text, say) leaves the others in.
+    let alone = |items: &[Variant]| -> Vec<Variant> {
+        items
+            .iter()
+            .map(|v| Variant::Array(Array::new(vec![v.clone()])))
+            .collect()
     };
-    let cases: Vec<(&str, T, Vec<Variant>)> = vec![
-        ("int_from_float_bounds", T::Int, floats.clone()),
-        ("Color_from_String_forms", T::Color, colours.clone()),
-        // Every digit of each form other than 0, so that each one's place shows.
+    let all = |items: &[Variant]| vec![Variant::Array(Array::new(items.to_vec()))];
+    let mut cases: Vec<(String, T, Vec<Variant>)> = vec![
+        (s("int_from_float_bounds"), T::Int, floats.clone()),
+        (s("Color_from_String_forms"), T::Color, colours.clone()),
         (
-            "Color_from_String_digits",
+            s("Color_from_String_digits"),
             T::Color,
-            text(&[
-                "#f8a",
-                "#f8a5",
-                "F8A5",
-                "#ff8a5c",
-                "#9abcdef1",
-                "123",
-                "1234",
-                "123456",
-            ]),
-        ),
-        ("NodePath_from_String_forms", T::NodePath, paths),
-        (
-            "PackedInt64Array_from_Array_texts",
-            T::PackedInt64Array,
-            all(&ints),
+            texts(&COLOUR_DIGITS),
         ),
         (
-            "PackedInt32Array_from_Array_texts",
-            T::PackedInt32Array,
-            all(&ints),
+            s("NodePath_from_String_forms"),
+            T::NodePath,
+            texts(&PATH_FORMS),
         ),
+    ];
+    for (to, what, items) in [
+        (T::PackedInt64Array, "texts", &ints),
+        (T::PackedInt32Array, "texts", &ints),
+        (T::PackedInt64Array, "floats", &floats),
+        (T::PackedInt32Array, "floats", &floats),
+        (T::PackedColorArray, "texts", &colours),
+    ] {
+        cases.push((format!("{}_from_Array_{what}", to.name()), to, all(items)));
+    }
+    let plain = plain_elements();
+    for to in PLAIN_TARGETS {
+        cases.push((format!("{}_from_Array_plain", to.name()), to, alone(&plain)));
+    }
+    let nan = nan_quaternions(profile);
+    cases.extend([
+        (s("Basis_from_Quaternion_nan"), T::Basis, nan.clone()),
+        (s("Transform3D_from_Quaternion_nan"), T::Transform3D, nan),
         (
-            "PackedInt64Array_from_Array_floats",
-            T::PackedInt64Array,
-            all(&floats),
-        ),
-        (
-            "PackedInt32Array_from_Array_floats",
-            T::PackedInt32Array,
-            all(&floats),
-        ),
-        (
-            "PackedColorArray_from_Array_texts",
-            T::PackedColorArray,
-            all(&colours),
-        ),
-        (
-            "PackedByteArray_from_Array_plain",
-            T::PackedByteArray,
-            alone(&plain),
-        ),
-        (
-            "PackedInt64Array_from_Array_plain",
-            T::PackedInt64Array,
-            alone(&plain),
-        ),
-        (
-            "PackedFloat32Array_from_Array_plain",
-            T::PackedFloat32Array,
-            alone(&plain),
-        ),
-        (
-            "PackedFloat64Array_from_Array_plain",
-            T::PackedFloat64Array,
-            alone(&plain),
-        ),
-        (
-            "PackedStringArray_from_Array_plain",
-            T::PackedStringArray,
-            alone(&plain),
-        ),
-        (
-            "PackedVector2Array_from_Array_plain",
-            T::PackedVector2Array,
-            alone(&plain),
-        ),
-        (
-            "PackedVector3Array_from_Array_plain",
-            T::PackedVector3Array,
-            alone(&plain),
-        ),
-        (
-            "PackedVector4Array_from_Array_plain",
-            T::PackedVector4Array,
-            alone(&plain),
-        ),
-        (
-            "PackedColorArray_from_Array_plain",
-            T::PackedColorArray,
-            alone(&plain),
-        ),
-        (
-            "Basis_from_Quaternion_nan",
-            T::Basis,
-            nan_quaternions.clone(),
-        ),
-        (
-            "Transform3D_from_Quaternion_nan",
-            T::Transform3D,
-            nan_quaternions,
-        ),
-        (
-            "RID_from_Object",
+            s("RID_from_Object"),
             T::Rid,
             vec![
                 Variant::Object(Box::new(Object::Null)),
@@ -304,25 +292,28 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
             ],
         ),
         (
-            "Transform2D_from_Transform3D_fractions",
+            s("Transform2D_from_Transform3D_fractions"),
             T::Transform2D,
             Variant::from_reals(
                 T::Transform3D,
-                reals(&[
-                    0.1, -2.5, 1e-7, 3.5, 1e20, -0.0, 7.0, 8.0, 9.0, 10.5, -11.5, 12.25,
-                ]),
+                reals_of(
+                    profile,
+                    &[
+                        0.1, -2.5, 1e-7, 3.5, 1e20, -0.0, 7.0, 8.0, 9.0, 10.5, -11.5, 12.25,
+                    ],
+                ),
             )
             .into_iter()
             .collect(),
         ),
-    ];
-    for (name, to, values) in cases {
-        if let Some(input) = typed_array_as_recorded(ctx, to, &values) {
-            ctx.decode(format!("decode/typed_conversions/{name}"), input, false);
-        }
-    }
-    // A null object as the wire has it (an id of 0; the encoder writes a null object as nil),
-    // inside an Array that becomes a PackedStringArray, and alone in an RID array.
+    ]);
+    cases
+}
+
+/// A null object as the wire has it (an id of 0; the encoder writes a null object as nil),
+/// inside an Array that becomes a PackedStringArray, and alone in an RID array.
+fn null_objects(ctx: &mut Ctx) {
+    use VariantType as T;
     let (array, object) = (ctx.id(T::Array), ctx.id(T::Object) | FLAG_OBJECT_AS_ID);
     let null = le(&[object, 0, 0]);
     let (strings, rid) = (ctx.id(T::PackedStringArray), ctx.id(T::Rid));
@@ -338,9 +329,13 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
         typed(rid, &null),
         false,
     );
-    // A full object in a typed container that drops it (no conversion to the element or key
-    // type): the engine instantiates it first, so a class it lacks fails the whole input, and
-    // one it has leaves nothing behind.
+}
+
+/// A full object in a typed container that drops it (no conversion to the element or key type):
+/// the engine instantiates it first, so a class it lacks fails the whole input, and one it has
+/// leaves nothing behind.
+fn dropped_objects(ctx: &mut Ctx) {
+    use VariantType as T;
     let full = |class: &str| {
         Variant::object(Object::Full {
             class: class.into(),
@@ -370,8 +365,12 @@ pub(super) fn conversion_edges(ctx: &mut Ctx) {
             }
         }
     }
-    // Nil is no type's element but Object's: the engine refuses the Array (the codec must not
-    // keep the nil).
+}
+
+/// Nil is no type's element but Object's: the engine refuses the Array (the codec must not keep
+/// the nil).
+fn nil_elements(ctx: &mut Ctx) {
+    use VariantType as T;
     let nil = ctx.id(T::Nil);
     for to in [T::Int, T::Vector2, T::String, T::Array] {
         let input = [le(&[ctx.id(T::Array) | 1 << 16, ctx.id(to), 1]), le(&[nil])].concat();

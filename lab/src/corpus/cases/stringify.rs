@@ -3,48 +3,135 @@
 //! and a String property's setter takes the text of a value of another type (a bool property,
 //! whether the value is its type's zero).
 
+use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 use gdmarshal::value::{Array, Dictionary, NodePath, Object, Signal, Variant};
 
 use super::conversions::reals_of;
 use super::{Ctx, le, s};
 
+/// Doubles: the ends of each decimals range, ties, and the extremes; [`floats`] adds values
+/// drawn from bit patterns and from every magnitude.
+const FLOATS: [f64; 21] = [
+    0.1,
+    1.0 / 3.0,
+    -0.0,
+    1e14 + 0.5,
+    123_456_789_012_345.6,
+    1e15 + 0.5,
+    999_999_999_999_999.5,
+    99.999_999_999_999_99,
+    9.999_999_999_999_999,
+    10.000_000_000_000_002,
+    0.000_000_000_000_025,
+    0.000_030_517_578_125,
+    5e-15,
+    -1e-20,
+    5e-324,
+    9.223_372_036_854_776e18,
+    -9.223_372_036_854_776e18,
+    1e300,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+];
+
+/// Components: the same at the profile's width (six decimals in single precision); [`components`]
+/// adds drawn ones.
+const COMPONENTS: [f64; 15] = [
+    0.1,
+    1.0 / 3.0,
+    12.345_678,
+    123.031_25,
+    1_234_567.9,
+    5_000_000.5,
+    5_000_001.5,
+    12_345_678.9,
+    99.999_999,
+    -1e-7,
+    0.000_001_5,
+    0.000_000_5,
+    3.4e38,
+    f64::NAN,
+    -0.0,
+];
+
+/// Inside a container a string is quoted with C escapes: every character the escapes know, and
+/// some they leave alone.
+const ESCAPES: [&str; 6] = [
+    "q\"uote",
+    "it's",
+    "back\\slash",
+    "\u{7}\u{8}\u{c}\n\r\t\u{b}",
+    "\u{1}\u{1b}\u{7f}",
+    "é✓😀\u{a0}",
+];
+
+/// Arrays and Dictionaries nested around the recursion limit: levels, whether Dictionaries, name.
+const NESTED: [(usize, bool, &str); 4] = [
+    (101, false, "arrays_101"),
+    (102, false, "arrays_102"),
+    (101, true, "dictionaries_101"),
+    (102, true, "dictionaries_102"),
+];
+
 /// `decode/stringify/*`: numbers at every width and magnitude, a value of every type, strings
 /// with every escape, nesting at the recursion limit; and `decode/objects/stored_text_*`: a
 /// Resource's `resource_name` and `resource_local_to_scene` given values of other types.
 pub(super) fn stringify(ctx: &mut Ctx) {
-    use VariantType as T;
     if !ctx.profile.typed_arrays() {
         return;
     }
     let profile = ctx.profile;
-    let reals = |v: &[f64]| reals_of(profile, v);
     let mut bits = splitmix(0x5eed_5719);
-    // Doubles: the ends of each decimals range, ties, and values drawn from bit patterns and
-    // from every magnitude.
-    let mut floats: Vec<f64> = vec![
-        0.1,
-        1.0 / 3.0,
-        -0.0,
-        1e14 + 0.5,
-        123_456_789_012_345.6,
-        1e15 + 0.5,
-        999_999_999_999_999.5,
-        99.999_999_999_999_99,
-        9.999_999_999_999_999,
-        10.000_000_000_000_002,
-        0.000_000_000_000_025,
-        0.000_030_517_578_125,
-        5e-15,
-        -1e-20,
-        5e-324,
-        9.223_372_036_854_776e18,
-        -9.223_372_036_854_776e18,
-        1e300,
-        f64::NAN,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
+    // Drawn in this order (floats, then components), so that the cases stay the same.
+    let floats = floats(&mut bits);
+    let components = components(&mut bits);
+    let mut cases: Vec<(String, Vec<Variant>)> = vec![
+        (s("floats"), floats),
+        (s("vectors"), vectors(profile, &components)),
+        (s("quaternions_planes_colours"), fours(profile, &components)),
+        (s("each_type"), each_type(profile)),
+        (s("escapes"), escaped()),
     ];
+    for (levels, dictionary, name) in NESTED {
+        cases.push((s(name), vec![nested(levels, dictionary)]));
+    }
+    // Keys count too: Dictionaries nested as keys, past the limit.
+    let mut key = Variant::Int(1);
+    for _ in 0..102 {
+        key = Variant::Dictionary(Dictionary::new(vec![(key, Variant::Int(0))]));
+    }
+    cases.push((s("dictionary_keys_102"), vec![key]));
+    let strings = ctx.id(VariantType::PackedStringArray);
+    let arr = ctx.id(VariantType::Array);
+    for (name, items) in cases {
+        let element = ctx.canonical(&array(items)).expect("encodable");
+        let input = [le(&[arr | 1 << 16, strings, 1]), element].concat();
+        ctx.decode(format!("decode/stringify/{name}"), input, false);
+    }
+    stored_text(ctx);
+}
+
+fn array(items: Vec<Variant>) -> Variant {
+    Variant::Array(Array::new(items))
+}
+
+fn text(t: &str) -> Variant {
+    Variant::String(t.into())
+}
+
+fn path(names: &[&str], subnames: &[&str], absolute: bool) -> Variant {
+    Variant::node_path(NodePath {
+        names: names.iter().map(|n| (*n).into()).collect(),
+        subnames: subnames.iter().map(|n| (*n).into()).collect(),
+        absolute,
+    })
+}
+
+/// [`FLOATS`] and 120 drawn: every third from a bit pattern, the others from every magnitude.
+fn floats(bits: &mut impl FnMut() -> u64) -> Vec<Variant> {
+    let mut floats = FLOATS.to_vec();
     for k in 0..120 {
         let r = bits();
         floats.push(if k % 3 == 0 {
@@ -54,57 +141,51 @@ pub(super) fn stringify(ctx: &mut Ctx) {
             unit * 10f64.powi((r % 40) as i32 - 20)
         });
     }
-    // Components: the same, at the profile's width (six decimals in single precision).
-    let mut components: Vec<f64> = vec![
-        0.1,
-        1.0 / 3.0,
-        12.345_678,
-        123.031_25,
-        1_234_567.9,
-        5_000_000.5,
-        5_000_001.5,
-        12_345_678.9,
-        99.999_999,
-        -1e-7,
-        0.000_001_5,
-        0.000_000_5,
-        3.4e38,
-        f64::NAN,
-        -0.0,
-    ];
+    floats.into_iter().map(Variant::Float).collect()
+}
+
+/// [`COMPONENTS`] and 60 drawn from every magnitude.
+fn components(bits: &mut impl FnMut() -> u64) -> Vec<f64> {
+    let mut components = COMPONENTS.to_vec();
     for _ in 0..60 {
         let r = bits();
         let unit = (r >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
         components.push(unit * 10f64.powi((r % 20) as i32 - 10));
     }
-    let vectors: Vec<Variant> = components
+    components
+}
+
+/// The components two at a time, as Vector2s.
+fn vectors(profile: Profile, components: &[f64]) -> Vec<Variant> {
+    components
         .chunks(2)
-        .map(|c| Variant::Vector2(reals(&[c[0], *c.get(1).unwrap_or(&0.0)])))
-        .collect();
-    let fours: Vec<Variant> = components
-        .chunks(4)
-        .filter(|c| c.len() == 4)
+        .map(|c| Variant::Vector2(reals_of(profile, &[c[0], *c.get(1).unwrap_or(&0.0)])))
+        .collect()
+}
+
+/// The components four at a time, as a Quaternion, a Plane and a Color each.
+fn fours(profile: Profile, components: &[f64]) -> Vec<Variant> {
+    components
+        .chunks_exact(4)
         .flat_map(|c| {
             let c = [c[0], c[1], c[2], c[3]];
             [
-                Variant::Quaternion(reals(&c)),
-                Variant::Plane(reals(&c)),
+                Variant::Quaternion(reals_of(profile, &c)),
+                Variant::Plane(reals_of(profile, &c)),
                 Variant::Color(c.map(|x| x as f32)),
             ]
         })
-        .collect();
-    let text = |t: &str| Variant::String(t.into());
-    let path = |names: &[&str], subnames: &[&str], absolute| {
-        Variant::node_path(NodePath {
-            names: names.iter().map(|n| (*n).into()).collect(),
-            subnames: subnames.iter().map(|n| (*n).into()).collect(),
-            absolute,
-        })
-    };
-    let of = |ty: VariantType, v: &[f64]| Variant::from_reals(ty, reals(v)).expect("size");
+        .collect()
+}
+
+/// A value of every type.
+fn each_type(profile: Profile) -> Vec<Variant> {
+    use VariantType as T;
+    let of =
+        |ty: VariantType, v: &[f64]| Variant::from_reals(ty, reals_of(profile, v)).expect("size");
     let count = |n: usize| (0..n).map(|i| i as f64 * 1.25 - 2.5).collect::<Vec<_>>();
-    let array = |items: Vec<Variant>| Variant::Array(Array::new(items));
-    let each_type = vec![
+    let reals = |v: &[f64]| reals_of(profile, v);
+    vec![
         Variant::Nil,
         Variant::Bool(true),
         Variant::Int(i64::MIN),
@@ -156,83 +237,39 @@ pub(super) fn stringify(ctx: &mut Ctx) {
         Variant::PackedVector3Array(reals(&[1.0, 2.0, 3.25])),
         Variant::PackedColorArray(vec![[0.5, 0.25, 0.125, 0.0625]]),
         Variant::PackedVector4Array(reals(&[1.0, 2.0, 3.0, 0.1])),
-    ];
-    // Inside a container a string is quoted with C escapes; every character the escapes know,
-    // and some they leave alone.
-    let escapes: Vec<Variant> = [
-        "q\"uote",
-        "it's",
-        "back\\slash",
-        "\u{7}\u{8}\u{c}\n\r\t\u{b}",
-        "\u{1}\u{1b}\u{7f}",
-        "é✓😀\u{a0}",
     ]
-    .into_iter()
-    .map(text)
-    .collect();
-    let escaped = vec![
+}
+
+/// [`ESCAPES`] as Strings, as StringNames, in a NodePath and as a Dictionary's keys and values.
+fn escaped() -> Vec<Variant> {
+    let escapes: Vec<Variant> = ESCAPES.into_iter().map(text).collect();
+    vec![
         array(escapes.clone()),
         array(
-            escapes
-                .iter()
-                .map(|t| match t {
-                    Variant::String(s) => Variant::StringName(s.clone()),
-                    _ => unreachable!(),
-                })
+            ESCAPES
+                .into_iter()
+                .map(|t| Variant::StringName(t.into()))
                 .collect(),
         ),
         array(vec![path(&["a\"b", "c\\d"], &["e'f"], false)]),
         Variant::Dictionary(Dictionary::new(
             escapes.iter().map(|k| (k.clone(), k.clone())).collect(),
         )),
-    ];
-    let nested = |levels: usize, dictionary: bool| {
-        let mut v = Variant::Int(1);
-        for _ in 0..levels {
-            v = if dictionary {
-                Variant::Dictionary(Dictionary::new(vec![(text("s"), v)]))
-            } else {
-                array(vec![v])
-            };
-        }
-        // The typed array's own element is the outermost level's Array.
-        array(vec![v])
-    };
-    let strings = ctx.id(T::PackedStringArray);
-    let mut cases: Vec<(String, Vec<Variant>)> = vec![
-        (
-            s("floats"),
-            floats.into_iter().map(Variant::Float).collect(),
-        ),
-        (s("vectors"), vectors),
-        (s("quaternions_planes_colours"), fours),
-        (s("each_type"), each_type),
-        (s("escapes"), escaped),
-    ];
-    for (levels, dictionary, name) in [
-        (101, false, "arrays_101"),
-        (102, false, "arrays_102"),
-        (101, true, "dictionaries_101"),
-        (102, true, "dictionaries_102"),
-    ] {
-        let Variant::Array(a) = nested(levels, dictionary) else {
-            unreachable!()
+    ]
+}
+
+/// `levels` Arrays (or Dictionaries under the key "s") around the int 1: the typed array's one
+/// element.
+fn nested(levels: usize, dictionary: bool) -> Variant {
+    let mut v = Variant::Int(1);
+    for _ in 0..levels {
+        v = if dictionary {
+            Variant::Dictionary(Dictionary::new(vec![(text("s"), v)]))
+        } else {
+            array(vec![v])
         };
-        cases.push((s(name), a.items().to_vec()));
     }
-    // Keys count too: Dictionaries nested as keys, past the limit.
-    let mut key = Variant::Int(1);
-    for _ in 0..102 {
-        key = Variant::Dictionary(Dictionary::new(vec![(key, Variant::Int(0))]));
-    }
-    cases.push((s("dictionary_keys_102"), vec![key]));
-    for (name, items) in cases {
-        let element = ctx.canonical(&array(items)).expect("encodable");
-        let arr = ctx.id(T::Array);
-        let input = [le(&[arr | 1 << 16, strings, 1]), element].concat();
-        ctx.decode(format!("decode/stringify/{name}"), input, false);
-    }
-    stored_text(ctx);
+    v
 }
 
 /// A Resource's String property given a value of each type that has a text of its own, and its
@@ -320,13 +357,10 @@ fn stored_text(ctx: &mut Ctx) {
     }
 }
 
-/// Deterministic 64-bit values (SplitMix64), so that the cases stay the same.
-pub(super) fn splitmix(mut state: u64) -> impl FnMut() -> u64 {
-    move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
+/// Deterministic 64-bit values (rand_xoshiro's SplitMix64 from `state`), so that the cases
+/// stay the same.
+pub(super) fn splitmix(state: u64) -> impl FnMut() -> u64 {
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+    let mut rng = rand_xoshiro::SplitMix64::seed_from_u64(state);
+    move || rng.next_u64()
 }
