@@ -118,12 +118,12 @@ fn main() {
 fn run(args: Vec<OsString>) -> i32 {
     let options = match Options::parse(args) {
         Ok(o) => o,
-        Err(why) => return fatal(&why),
+        Err(why) => return fatal(&why.to_string()),
     };
     let script = match &options.script {
         Some(path) => match Script::load(path) {
             Ok(s) => s,
-            Err(why) => return fatal(&why),
+            Err(why) => return fatal(&why.to_string()),
         },
         None => Script::default(),
     };
@@ -154,7 +154,7 @@ fn run(args: Vec<OsString>) -> i32 {
     }
     match engine.serve(stream) {
         Ok(()) => 0,
-        Err(why) => fatal(&why),
+        Err(why) => fatal(&why.to_string()),
     }
 }
 
@@ -182,6 +182,64 @@ fn marker(kind: &str, seq: i64, index: Option<usize>) {
 
 // ---------------------------------------------------------------- command line
 
+/// Why the fake engine cannot run: printed as `@gdm:fatal:WHY` before it exits with status 2.
+#[derive(Debug, thiserror::Error)]
+enum Fatal {
+    #[error("--version={0}: expected MAJOR.MINOR or MAJOR.MINOR.PATCH")]
+    Version(String),
+    #[error("unknown argument {0:?}")]
+    Argument(OsString),
+    #[error("bad port {0:?}")]
+    Port(String),
+    #[error("bad GDM_PORT {0:?}")]
+    EnvPort(String),
+    #[error("no GDM_PORT in the environment (or --gdm-port=PORT)")]
+    NoPort,
+    #[error("cannot read script {}: {source}", path.display())]
+    ReadScript { path: PathBuf, source: io::Error },
+    #[error("script {}: line {line}: {why}", path.display())]
+    Script {
+        path: PathBuf,
+        line: usize,
+        why: RuleError,
+    },
+    #[error("cannot make {}: {source}", path.display())]
+    State { path: PathBuf, source: io::Error },
+    #[error("socket error: {0}")]
+    Socket(io::Error),
+    #[error("request frame of {0} bytes")]
+    Frame(usize),
+}
+
+/// Why a line of a fault script is not a rule.
+#[derive(Debug, thiserror::Error)]
+enum RuleError {
+    #[error("expected TRIGGER ACTION, got {0:?}")]
+    Words(String),
+    #[error("unknown op {0:?} (hello, decode, encode, sleep)")]
+    Op(String),
+    #[error("input:{hex}: {why}")]
+    Input {
+        hex: String,
+        why: gdmarshal::json::HexError,
+    },
+    #[error("unknown trigger {0:?} (input:HEX, op:NAME, any, start)")]
+    Trigger(String),
+    #[error("{word}: {number:?} is not a number")]
+    Number { word: String, number: String },
+    #[error("{word}: {code:?} is not an exit status")]
+    ExitStatus { word: String, code: String },
+    #[error("{0}: the count must be from 1 to {max}", max = u32::MAX)]
+    Count(String),
+    #[error(
+        "unknown action {0:?} (segv, abort, kill, stop, hang, each optionally -once or \
+         -times:N; exit:CODE, slow:MS, refuse-start)"
+    )]
+    Action(String),
+    #[error("refuse-start needs the trigger start")]
+    RefuseStart,
+}
+
 /// The Godot version to play.
 #[derive(Clone, Copy, Debug)]
 struct Version {
@@ -191,7 +249,7 @@ struct Version {
 }
 
 impl Version {
-    fn parse(s: &str) -> Result<Version, String> {
+    fn parse(s: &str) -> Result<Version, Fatal> {
         let parts: Vec<&str> = s.split('.').collect();
         let num = |p: &str| p.parse::<u32>().ok();
         match parts[..] {
@@ -207,7 +265,7 @@ impl Version {
             }),
             _ => None,
         })
-        .ok_or_else(|| format!("--version={s}: expected MAJOR.MINOR or MAJOR.MINOR.PATCH"))
+        .ok_or_else(|| Fatal::Version(s.to_string()))
     }
 
     /// The codec profile to answer with: this minor's, else the newest of the major, else 4.x.
@@ -250,7 +308,7 @@ struct Options {
 }
 
 impl Options {
-    fn parse(args: Vec<OsString>) -> Result<Options, String> {
+    fn parse(args: Vec<OsString>) -> Result<Options, Fatal> {
         let mut port = None;
         let mut version = Version {
             major: 4,
@@ -262,13 +320,13 @@ impl Options {
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let Some(a) = arg.to_str() else {
-                return Err(format!("unknown argument {arg:?}"));
+                return Err(Fatal::Argument(arg));
             };
             if a == "--path" || a == "-s" {
                 args.next();
             } else if a == "--headless" {
             } else if let Some(p) = a.strip_prefix("--gdm-port=") {
-                port = Some(p.parse::<u16>().map_err(|_| format!("bad port {p:?}"))?);
+                port = Some(p.parse::<u16>().map_err(|_| Fatal::Port(p.to_string()))?);
             } else if a == "--no-auth" {
                 auth = false;
             } else if let Some(v) = a.strip_prefix("--version=") {
@@ -276,20 +334,17 @@ impl Options {
             } else if let Some(s) = a.strip_prefix("--script=") {
                 script = Some(PathBuf::from(s));
             } else {
-                return Err(format!("unknown argument {a:?}"));
+                return Err(Fatal::Argument(arg));
             }
         }
         if port.is_none()
             && let Ok(p) = std::env::var("GDM_PORT")
         {
-            port = Some(
-                p.parse::<u16>()
-                    .map_err(|_| format!("bad GDM_PORT {p:?}"))?,
-            );
+            port = Some(p.parse::<u16>().map_err(|_| Fatal::EnvPort(p.clone()))?);
         }
         let secret = std::env::var("GDM_SECRET").unwrap_or_default();
         Ok(Options {
-            port: port.ok_or("no GDM_PORT in the environment (or --gdm-port=PORT)")?,
+            port: port.ok_or(Fatal::NoPort)?,
             version,
             script,
             secret: auth.then_some(secret),
@@ -347,16 +402,24 @@ struct Script {
 
 impl Script {
     /// Reads and checks a script; makes its state directory if a rule counts occurrences.
-    fn load(path: &Path) -> Result<Script, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read script {}: {e}", path.display()))?;
-        let rules = parse_script(&text).map_err(|e| format!("script {}: {e}", path.display()))?;
+    fn load(path: &Path) -> Result<Script, Fatal> {
+        let text = std::fs::read_to_string(path).map_err(|source| Fatal::ReadScript {
+            path: path.into(),
+            source,
+        })?;
+        let rules = parse_script(&text).map_err(|(line, why)| Fatal::Script {
+            path: path.into(),
+            line,
+            why,
+        })?;
         let mut state = path.as_os_str().to_owned();
         state.push(".state");
         let state = PathBuf::from(state);
         if rules.iter().any(|r| r.times.is_some()) {
-            std::fs::create_dir_all(&state)
-                .map_err(|e| format!("cannot make {}: {e}", state.display()))?;
+            std::fs::create_dir_all(&state).map_err(|source| Fatal::State {
+                path: state.clone(),
+                source,
+            })?;
         }
         Ok(Script { rules, state })
     }
@@ -417,8 +480,8 @@ impl Script {
     }
 }
 
-/// Reads a script's rules; the error names the bad line.
-fn parse_script(text: &str) -> Result<Vec<Rule>, String> {
+/// Reads a script's rules; the error names the bad line (1-based).
+fn parse_script(text: &str) -> Result<Vec<Rule>, (usize, RuleError)> {
     let mut rules = Vec::new();
     for (k, raw) in text.lines().enumerate() {
         let line = k + 1;
@@ -428,14 +491,12 @@ fn parse_script(text: &str) -> Result<Vec<Rule>, String> {
         }
         let words: Vec<&str> = content.split_whitespace().collect();
         let [trigger, action] = words[..] else {
-            return Err(format!(
-                "line {line}: expected TRIGGER ACTION, got {content:?}"
-            ));
+            return Err((line, RuleError::Words(content.to_string())));
         };
-        let trigger = parse_trigger(trigger).map_err(|e| format!("line {line}: {e}"))?;
-        let (action, times) = parse_action(action).map_err(|e| format!("line {line}: {e}"))?;
+        let trigger = parse_trigger(trigger).map_err(|e| (line, e))?;
+        let (action, times) = parse_action(action).map_err(|e| (line, e))?;
         if action == Action::RefuseStart && trigger != Trigger::Start {
-            return Err(format!("line {line}: refuse-start needs the trigger start"));
+            return Err((line, RuleError::RefuseStart));
         }
         rules.push(Rule {
             line,
@@ -447,7 +508,7 @@ fn parse_script(text: &str) -> Result<Vec<Rule>, String> {
     Ok(rules)
 }
 
-fn parse_trigger(word: &str) -> Result<Trigger, String> {
+fn parse_trigger(word: &str) -> Result<Trigger, RuleError> {
     match word {
         "start" => return Ok(Trigger::Start),
         "any" => return Ok(Trigger::Any),
@@ -456,23 +517,26 @@ fn parse_trigger(word: &str) -> Result<Trigger, String> {
     if let Some(op) = word.strip_prefix("op:") {
         return match op {
             "hello" | "decode" | "encode" | "sleep" => Ok(Trigger::Op(op.to_string())),
-            _ => Err(format!("unknown op {op:?} (hello, decode, encode, sleep)")),
+            _ => Err(RuleError::Op(op.to_string())),
         };
     }
     if let Some(hex) = word.strip_prefix("input:") {
         return unhex(hex)
             .map(Trigger::Input)
-            .map_err(|e| format!("input:{hex}: {e}"));
+            .map_err(|why| RuleError::Input {
+                hex: hex.to_string(),
+                why,
+            });
     }
-    Err(format!(
-        "unknown trigger {word:?} (input:HEX, op:NAME, any, start)"
-    ))
+    Err(RuleError::Trigger(word.to_string()))
 }
 
-fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
+fn parse_action(word: &str) -> Result<(Action, Option<u32>), RuleError> {
     let number = |n: &str| {
-        n.parse::<u64>()
-            .map_err(|_| format!("{word}: {n:?} is not a number"))
+        n.parse::<u64>().map_err(|_| RuleError::Number {
+            word: word.to_string(),
+            number: n.to_string(),
+        })
     };
     if let Some(ms) = word.strip_prefix("slow:") {
         return Ok((Action::Slow(number(ms)?), None));
@@ -484,9 +548,10 @@ fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
         return Ok((Action::Flood(number(mb)?), None));
     }
     if let Some(code) = word.strip_prefix("exit:") {
-        let code = code
-            .parse::<i32>()
-            .map_err(|_| format!("{word}: {code:?} is not an exit status"))?;
+        let code = code.parse::<i32>().map_err(|_| RuleError::ExitStatus {
+            word: word.to_string(),
+            code: code.to_string(),
+        })?;
         return Ok((Action::Exit(code), None));
     }
     if word == "refuse-start" {
@@ -498,7 +563,7 @@ fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
         let n = u32::try_from(number(n)?)
             .ok()
             .filter(|n| *n > 0)
-            .ok_or_else(|| format!("{word}: the count must be from 1 to {}", u32::MAX))?;
+            .ok_or_else(|| RuleError::Count(word.to_string()))?;
         (base, Some(n))
     } else {
         (word, None)
@@ -510,10 +575,7 @@ fn parse_action(word: &str) -> Result<(Action, Option<u32>), String> {
         "stop" => Action::Stop,
         "hang" => Action::Hang,
         _ => {
-            return Err(format!(
-                "unknown action {word:?} (segv, abort, kill, stop, hang, each optionally \
-                 -once or -times:N; exit:CODE, slow:MS, refuse-start)"
-            ));
+            return Err(RuleError::Action(word.to_string()));
         }
     };
     Ok((action, times))
@@ -627,10 +689,8 @@ struct Fake {
 
 impl Fake {
     /// Answers request frames until the connection closes (`Ok`) or breaks the protocol.
-    fn serve(&self, stream: TcpStream) -> Result<(), String> {
-        let mut writer = stream
-            .try_clone()
-            .map_err(|e| format!("socket error: {e}"))?;
+    fn serve(&self, stream: TcpStream) -> Result<(), Fatal> {
+        let mut writer = stream.try_clone().map_err(Fatal::Socket)?;
         let mut reader = BufReader::with_capacity(1 << 16, stream);
         loop {
             let mut len = [0u8; 4];
@@ -639,7 +699,7 @@ impl Fake {
             }
             let len = u32::from_le_bytes(len) as usize;
             if len > MAX_FRAME {
-                return Err(format!("request frame of {len} bytes"));
+                return Err(Fatal::Frame(len));
             }
             let mut body = vec![0u8; len];
             if reader.read_exact(&mut body).is_err() {
@@ -846,20 +906,27 @@ mod tests {
 
     #[test]
     fn bad_rules_name_their_line() {
-        for bad in [
-            "segv",
-            "any explode",
-            "input:0 segv",
-            "input:zz segv",
-            "op:frob segv",
-            "any refuse-start",
-            "any kill-times:0",
-            "any exit:x",
-            "any slow:-1",
-            "any segv extra",
+        for (bad, says) in [
+            ("segv", "expected TRIGGER ACTION"),
+            ("any explode", "unknown action \"explode\""),
+            ("input:0 segv", "input:0: odd number of hex digits"),
+            (
+                "input:zz segv",
+                "input:zz: character 0 ('z') is not a hex digit",
+            ),
+            ("op:frob segv", "unknown op \"frob\""),
+            ("any refuse-start", "refuse-start needs the trigger start"),
+            ("any kill-times:0", "kill-times:0: the count must be from 1"),
+            ("any exit:x", "exit:x: \"x\" is not an exit status"),
+            ("any slow:-1", "slow:-1: \"-1\" is not a number"),
+            (
+                "any segv extra",
+                "expected TRIGGER ACTION, got \"any segv extra\"",
+            ),
         ] {
-            let e = parse_script(&format!("# x\n{bad}")).unwrap_err();
-            assert!(e.starts_with("line 2: "), "{bad}: {e}");
+            let (line, why) = parse_script(&format!("# x\n{bad}")).unwrap_err();
+            assert_eq!(line, 2, "{bad}");
+            assert!(why.to_string().starts_with(says), "{bad}: {why}");
         }
     }
 

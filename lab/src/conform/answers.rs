@@ -86,7 +86,9 @@ impl Testee {
 
     /// The whole reply when it is `"ok": true`.
     fn ask(&mut self, request: Request<'_>) -> Result<Reply, NotOk> {
-        let answer = self.request(request).map_err(NotOk::Unanswered)?;
+        let answer = self
+            .request(request)
+            .map_err(|e| NotOk::Unanswered(e.to_string()))?;
         if let Some(why) = answer.skipped.raw().map(text) {
             return Err(NotOk::Skipped(why));
         }

@@ -65,7 +65,7 @@ pub enum TesteeError {
     },
     /// The handshake failed: no answer, a crash, a hang, or not the protocol.
     #[error("handshake: {0}")]
-    Handshake(String),
+    Handshake(super::testee::NoAnswer),
     /// The handshake's answer is not a valid `hello`.
     #[error(transparent)]
     Hello(#[from] super::hello::HelloError),

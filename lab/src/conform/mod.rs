@@ -198,8 +198,13 @@ impl Case {
     }
 
     /// A case whose record could not be built ([`Options::expand`]): a failure.
-    fn unbuildable(engine: &str, record: Record, profile: Profile, why: String) -> Case {
-        let what = crate::corpus::RecordDefect::UnreadableValue(why);
+    fn unbuildable(
+        engine: &str,
+        record: Record,
+        profile: Profile,
+        why: &crate::corpus::stress::StressError,
+    ) -> Case {
+        let what = crate::corpus::RecordDefect::UnreadableValue(why.to_string());
         Case::unasked(
             engine,
             record,
@@ -589,7 +594,7 @@ fn worker(
                     stop_after_failures(&testee, o, stop);
                     case
                 }
-                Err(why) => Case::unbuildable(engine, Record::clone(record), profile, why),
+                Err(why) => Case::unbuildable(engine, Record::clone(record), profile, &why),
             }
         };
         case.unclaimed = unclaimed.clone();
@@ -606,11 +611,11 @@ fn ask(
     o: &Options,
     known: &[Entry],
     record: &Record,
-) -> Result<Case, String> {
+) -> Result<Case, crate::corpus::stress::StressError> {
     let asked = Instant::now();
     // One record at a time is copied (or built: a stress case's tree is large).
     let full = match &o.expand {
-        Some(expand) => expand(record).map_err(|e| e.to_string())?,
+        Some(expand) => expand(record)?,
         None => record.clone(),
     };
     let part = EngineCorpus {

@@ -35,15 +35,34 @@ use crate::sandbox::{Plan, Tree};
 /// buffers are on the heap).
 const HELPER_STACK: usize = 256 << 10;
 
-/// Why a request got no answer.
+/// How a request went unanswered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Failure {
+#[non_exhaustive]
+pub enum Failure {
+    /// The testee could not be started again, or failed its handshake.
+    NotStarted,
     /// The testee's main process ended, or it closed its output.
     Crashed,
     /// No answer within the timeout.
     Hung,
     /// An answer that breaks the protocol (too long, too deep, not UTF-8, not JSON, another id).
     Protocol,
+}
+
+/// Why a request got no answer: how, and the words for people (what the testee printed on stderr
+/// before, and the flag that gives it longer, included).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{why}")]
+pub struct NoAnswer {
+    /// How.
+    pub failure: Failure,
+    why: String,
+}
+
+impl NoAnswer {
+    fn new(failure: Failure, why: String) -> NoAnswer {
+        NoAnswer { failure, why }
+    }
 }
 
 struct Process {
@@ -432,7 +451,7 @@ impl Testee {
         request: &impl serde::Serialize,
         handshake: bool,
         parse: Parse<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, NoAnswer> {
         let timeout = if handshake {
             self.handshake_timeout
         } else {
@@ -476,21 +495,22 @@ impl Testee {
                 let why = format!("{why}{flag}{}", p.stderr_excerpt());
                 if !handshake {
                     match kind {
-                        Failure::Crashed | Failure::Hung => {
+                        Failure::Crashed | Failure::Hung | Failure::NotStarted => {
                             self.in_a_row += 1;
                             self.last_failure = Some(why.clone());
                         }
                         Failure::Protocol => self.in_a_row = 0,
                     }
                 }
-                Err(why)
+                Err(NoAnswer::new(kind, why))
             }
         }
     }
 
     /// One request: `Ok(answer)` with a matching id, or the reason there is no answer.
-    pub(super) fn request(&mut self, mut request: Request<'_>) -> Result<Reply, String> {
-        self.ensure_started().map_err(|e| e.to_string())?;
+    pub(super) fn request(&mut self, mut request: Request<'_>) -> Result<Reply, NoAnswer> {
+        self.ensure_started()
+            .map_err(|e| NoAnswer::new(Failure::NotStarted, e.to_string()))?;
         let id = self.next_id;
         self.next_id += 1;
         request.id = id;
@@ -503,8 +523,9 @@ impl Testee {
                 .raw()
                 .map(|v| truncate(v.get(), SHOWN_LINE_START))
                 .unwrap_or("(none)".into());
-            return Err(format!(
-                "testee broke the protocol: answered id {got} to request {id}"
+            return Err(NoAnswer::new(
+                Failure::Protocol,
+                format!("testee broke the protocol: answered id {got} to request {id}"),
             ));
         }
         Ok(answer)

@@ -56,7 +56,7 @@ pub fn request_body(seq: u64, requests: &[&str]) -> Vec<u8> {
 #[derive(Debug)]
 pub struct Line {
     /// The JSON document, or why it could not be read.
-    pub json: Result<serde_json::Value, String>,
+    pub json: Result<serde_json::Value, serde_json::Error>,
     /// Whether invalid UTF-8 (a string the engine holds with a lone surrogate) was replaced.
     pub lossy: bool,
     /// Whether it nests deeper than serde_json reads (so that reading it on needs a big stack).
@@ -87,11 +87,7 @@ fn parse_line(raw: &[u8]) -> Line {
         }
         Err(e) => (Err(e), false),
     };
-    Line {
-        json: json.map_err(|e| format!("unreadable result line: {e}")),
-        lossy,
-        deep,
-    }
+    Line { json, lossy, deep }
 }
 
 /// Makes Godot's JSON strict: GDScript's JSON writer leaves control characters other than

@@ -19,7 +19,7 @@ pub enum Reply {
     /// A result line from the engine.
     Line {
         /// The line's JSON, or why it could not be read.
-        json: Result<Value, String>,
+        json: Result<Value, serde_json::Error>,
         /// Whether invalid UTF-8 in it was replaced.
         lossy: bool,
         /// Whether it nests deeper than serde_json reads.
@@ -225,7 +225,7 @@ pub(super) fn open(
     if lossy {
         notes.push(LOSSY.to_string());
     }
-    let j = json.map_err(Verdict::Unanswered)?;
+    let j = json.map_err(|e| Verdict::Unanswered(format!("unreadable result line: {e}")))?;
     if let Some(e) = j.get("error") {
         return Err(Verdict::Unsupported(format!(
             "the oracle refused the request: {}",

@@ -119,7 +119,7 @@ impl Session {
     pub fn decode(req: &[u8], bytes: Box<[u8]>) -> (Vec<u8>, Option<Session>) {
         let (r, profile, framing) = match parse(req) {
             Ok(p) => p,
-            Err(e) => return (refused(e), None),
+            Err(e) => return (refused(e.to_string()), None),
         };
         let opts = DecodeOptions {
             allow_objects: r.objects,

@@ -133,7 +133,7 @@ fn errors_part(a: &Option<Failure>, b: &Option<Failure>) -> Option<String> {
 pub fn versions(req: &[u8], bytes: &[u8]) -> Vec<u8> {
     let (r, selected, framing) = match parse(req) {
         Ok(p) => p,
-        Err(e) => return refused(e),
+        Err(e) => return refused(e.to_string()),
     };
     let opts = DecodeOptions {
         allow_objects: r.objects,

@@ -35,20 +35,30 @@ pub(crate) fn refused(message: String) -> Vec<u8> {
     serde_json::to_vec(&Refused { refused: message }).unwrap_or_default()
 }
 
+/// Why a request cannot be acted on.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RequestError {
+    /// Not the request's JSON.
+    #[error("request: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A version the codec does not know.
+    #[error(transparent)]
+    Version(#[from] gdmarshal::profile::UnknownVersion),
+    /// A framing that is none of the four.
+    #[error("unknown framing {0:?}: none, store_var, stream or packet")]
+    Framing(String),
+}
+
 /// The request's profile and framing, or why not.
-pub(crate) fn parse(req: &[u8]) -> Result<(Request, Profile, Framing), String> {
-    let r: Request = serde_json::from_slice(req).map_err(|e| format!("request: {e}"))?;
-    let profile: Profile = r.godot.parse().map_err(|e| format!("{e}"))?;
+pub(crate) fn parse(req: &[u8]) -> Result<(Request, Profile, Framing), RequestError> {
+    let r: Request = serde_json::from_slice(req)?;
+    let profile: Profile = r.godot.parse()?;
     let framing = match r.framing.as_str() {
         "none" => Framing::None,
         "store_var" => Framing::StoreVar,
         "stream" => Framing::Stream,
         "packet" => Framing::Packet,
-        other => {
-            return Err(format!(
-                "unknown framing {other:?}: none, store_var, stream or packet"
-            ));
-        }
+        other => return Err(RequestError::Framing(other.to_string())),
     };
     Ok((r, profile, framing))
 }
@@ -100,7 +110,7 @@ struct EncodeFailure {
 pub fn encode(req: &[u8], json: &[u8]) -> Vec<u8> {
     let (r, profile, framing) = match parse(req) {
         Ok(p) => p,
-        Err(e) => return refused(e),
+        Err(e) => return refused(e.to_string()),
     };
     let mut out = Encoded {
         profile: profile.to_string(),
