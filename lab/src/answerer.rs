@@ -1,6 +1,8 @@
 //! [`Answerer`]: the one trait for anything that answers cases — a live engine
 //! ([`crate::oracle::Engine`]), this crate's codec ([`crate::this_codec::ThisCodec`]), a
-//! conformance testee process ([`crate::conform::testee::Testee`]).
+//! conformance testee process ([`crate::conform::testee::Testee`]); and [`EngineAnswerer`], what
+//! only an engine has beside its answers (crashes and hangs, refused connections, its classes,
+//! its own check of the bytes it wrote), which campaigns, corpus generation and drift checks use.
 //!
 //! Each answerer answers in one format profile, fixed when it is made: an engine is its version,
 //! and this codec and a testee are bound to the profile of the corpus or engine they are set
@@ -41,7 +43,12 @@ pub trait Answerer {
     /// Answers a batch of cases: one answer per case, in order. A decode answer carries the
     /// answerer's re-encoding of what it decoded.
     fn answer(&mut self, cases: &[Case]) -> Vec<Answer>;
+}
 
+/// An answerer that runs a Godot engine (or stands in for one in a test): what only an engine
+/// has, beside its answers. Campaigns, corpus generation and drift checks ask engines through
+/// it; this codec and conformance testees are [`Answerer`]s only.
+pub trait EngineAnswerer: Answerer {
     /// Answers as [`Answerer::answer`] does, each answer with the answerer's own verdict on
     /// decoding the bytes it holds (its encoding, or re-encoding), where it gives one in the same
     /// round trip: `Some(false)` when it refuses them. `None` where it was not told: the caller

@@ -9,7 +9,7 @@
 
 use arbitrary::Unstructured;
 
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::campaign::{Judged, classify_batch};
 use crate::corpus::Case;
 use crate::corpus::known::Entry;
@@ -84,7 +84,7 @@ impl DiffInput {
 
 /// Asks the engine and classifies its answer against the codec's, as a campaign does (an
 /// engine that cannot answer gives the class `unanswered`).
-pub fn judge_input(oracle: &mut dyn Answerer, input: &DiffInput, known: &[Entry]) -> Judged {
+pub fn judge_input(oracle: &mut dyn EngineAnswerer, input: &DiffInput, known: &[Entry]) -> Judged {
     classify_batch(oracle, &[input.case()], known)
         .pop()
         .expect("one judged case per case")

@@ -35,7 +35,7 @@ pub mod tree_diff;
 pub mod versions;
 
 pub use answer::{Answer, Reencoded};
-pub use answerer::Answerer;
+pub use answerer::{Answerer, EngineAnswerer};
 pub use case::{Case, Direction};
 pub use judge::{Outcome, judge};
 pub use this_codec::ThisCodec;

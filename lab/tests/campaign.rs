@@ -332,7 +332,7 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
 fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
     use gdmarshal::encode::{EncodeOptions, encode};
     use gdmarshal::json::from_json;
-    use gdmarshal_lab::answerer::Answerer;
+    use gdmarshal_lab::answerer::EngineAnswerer;
     use serde_json::json;
     let known = known_differences();
     for (spec, engine) in start_all(ci_engine_specs(), &EngineConfig::default()) {

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal};
 use gdmarshal::{Profile, Variant, VariantType};
-use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
     DecodeRequest, EncodeRequest, Engine, EngineConfig, Request, Resolution, Response, Verdict,
     start_all,
 };
+use gdmarshal_lab::{Answerer, EngineAnswerer};
 
 use gdmarshal_testkit::engines::named as spec;
 

@@ -234,7 +234,7 @@ pub fn nondeterministic(r: &Record) -> Cause {
 
 /// The cause of a campaign's answer that differed between two runs. Without full objects a
 /// campaign writes the ids read back over the placeholders' own ids
-/// (`Answerer::compare_object_ids_as_read`), and with them the engine writes each placeholder
+/// (`EngineAnswerer::compare_object_ids_as_read`), and with them the engine writes each placeholder
 /// in full with the id it read, so an object id is a cause only of a case with objects and no
 /// NodePath: a NodePath differs in its padding (3.x), which is what such cases showed (3.6.2,
 /// campaign seed 4001: a NodePath name's padding byte, beside an object id written in full).

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::reasons::Reason;
 use super::{causes, from_bytes};
 use crate::answer::Answer;
-use crate::answerer::Answerer;
 use crate::answerer::Wanted;
+use crate::answerer::{Answerer, EngineAnswerer};
 use crate::corpus::condition::Condition;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
@@ -171,7 +171,11 @@ pub fn codec_class(
 /// compares the codec, and asks again where the codec differs to tell engine nondeterminism.
 /// The three steps, [`engine_side_of`], [`EngineSide::judge`] and [`recheck`], can also be run
 /// apart: a campaign judges one batch with the codec while the engine answers the next.
-pub fn classify_batch(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Judged> {
+pub fn classify_batch(
+    engine: &mut dyn EngineAnswerer,
+    cases: &[Case],
+    known: &[Entry],
+) -> Vec<Judged> {
     let judged = engine_side_of(engine, cases).judge(known);
     recheck(engine, cases, judged)
 }
@@ -196,7 +200,7 @@ pub struct CodecSide {
 /// The engine's answers to `cases` (with its verdict on decoding its own output, values built
 /// from the codec's bytes where no script can build them, and the classes of their full
 /// objects): everything the codec's judging needs from the engine.
-pub fn engine_side_of(engine: &mut dyn Answerer, cases: &[Case]) -> EngineSide {
+pub fn engine_side_of(engine: &mut dyn EngineAnswerer, cases: &[Case]) -> EngineSide {
     let profile = engine.profile();
     let version = engine.version().to_string();
     engine.compare_object_ids_as_read();
@@ -299,7 +303,7 @@ impl EngineSide {
 /// The batch's classes once the engine has been asked again, in a request of their own, the
 /// cases where the codec differed: a different second answer makes the case engine
 /// nondeterministic.
-pub fn recheck(engine: &mut dyn Answerer, cases: &[Case], judged: CodecSide) -> Vec<Judged> {
+pub fn recheck(engine: &mut dyn EngineAnswerer, cases: &[Case], judged: CodecSide) -> Vec<Judged> {
     let CodecSide { mut out, again } = judged;
     if !again.is_empty() {
         let cases2: Vec<Case> = again.iter().map(|&i| cases[i].clone()).collect();
@@ -332,7 +336,7 @@ pub fn recheck(engine: &mut dyn Answerer, cases: &[Case], judged: CodecSide) -> 
 /// decode case whose input it writes back unchanged, the most common answer) are not asked again,
 /// and bytes written for several cases are asked once. `None` where nothing was asked.
 fn own_output(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     records: &[Record],
     own_told: &[Option<bool>],

@@ -8,7 +8,7 @@
 //! any other. Otherwise the case stays unsupported, with the oracle's reason.
 
 use crate::answer::Answer;
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::corpus::generate::Answered;
 use crate::corpus::{Case, Record, Verdict};
 use gdmarshal::encode::{EncodeOptions, encode};
@@ -21,7 +21,7 @@ use gdmarshal::value::Variant;
 /// `own` is set to whether the engine decoded the bytes it wrote, where that is known (it wrote
 /// back the bytes it was given). Returns the indices of the cases it answered.
 pub fn build_unsupported(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     answered: &mut [Answered],
     own: &mut [Option<bool>],

@@ -27,7 +27,7 @@ use serde_json::Value;
 pub use classify::{Class, CodecSide, EngineSide, Judged, classify_batch};
 pub use reasons::{Reason, Uncompared};
 
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::{Case, Record};
@@ -329,7 +329,11 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// The classes of `cases` on the engine, or `None` each if the engine could not answer.
-fn classes_of(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec<Option<Class>> {
+fn classes_of(
+    engine: &mut dyn EngineAnswerer,
+    cases: &[Case],
+    known: &[Entry],
+) -> Vec<Option<Class>> {
     classify_batch(engine, cases, known)
         .into_iter()
         .map(|j| Some(j.class))
@@ -339,7 +343,7 @@ fn classes_of(engine: &mut dyn Answerer, cases: &[Case], known: &[Entry]) -> Vec
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
 /// shrunk (every try would restart the engine); they are saved as found.
 pub fn minimize_case(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     case: &Case,
     class: Class,
     known: &[Entry],
@@ -489,7 +493,7 @@ fn finding_file(
 /// reproducer under `dir` (`<dir>/<class>/<engine>-<hash>.json`), for campaigns and the
 /// differential fuzz target alike; returns the path (none without `dir`) and the file.
 pub fn keep_finding(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     known: &[Entry],
     origin: &Origin,
     case: &Case,
@@ -596,7 +600,7 @@ pub fn signature(case: &Case, j: &Judged, profile: Profile) -> String {
 /// batches ahead, and the codec judges one batch on a thread of its own while the engine answers
 /// the next. What each batch is asked and how it is classified are as [`classify_batch`] does.
 pub fn run_engine(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     version: &str,
     cfg: &Config,
     from: u64,
@@ -693,7 +697,7 @@ impl Tally {
     /// finding of a kind not met before.
     fn batch(
         &mut self,
-        engine: &mut dyn Answerer,
+        engine: &mut dyn EngineAnswerer,
         cfg: &Config,
         run: &mut EngineRun,
         start: u64,

@@ -3,7 +3,7 @@
 
 use super::generate::{Unanswered, run_once};
 use super::{EngineCorpus, Record, all_cases};
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::oracle::IncidentRecord;
 
 /// A case whose answer changed.
@@ -59,7 +59,7 @@ impl EngineDrift {
 /// Asks `engine` every case of `corpus` again; `progress` is told how many cases are done.
 pub fn check(
     corpus: &EngineCorpus,
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     progress: &mut dyn FnMut(usize),
 ) -> EngineDrift {
     let mut out = EngineDrift {

@@ -5,7 +5,7 @@
 //! A case the engine could not answer ([`Unanswered`]) is never written as a record: a corpus
 //! holds engine answers only, and [`generate`] fails when any case went unanswered.
 
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::case::Case;
 
 use super::record::Record;
@@ -30,7 +30,7 @@ pub type Answered = Result<Record, Unanswered>;
 /// Runs every case once against the engine, one answer per case in order; `progress` is told how
 /// many cases are done.
 pub fn run_once(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Vec<Answered> {
@@ -41,19 +41,19 @@ pub fn run_once(
 }
 
 /// [`run_once`], each answer with the engine's verdict on decoding the bytes it wrote where it
-/// gives one in the same request ([`Answerer::answer_checking_own`]). For campaigns: such answers
+/// gives one in the same request ([`EngineAnswerer::answer_checking_own`]). For campaigns: such answers
 /// leave out the encoding with full objects, which a corpus record keeps. The cases go in one
 /// request frame (a campaign's batch): fewer round trips, in which the engine waits for the host,
 /// made a campaign a fifth faster than frames of `BATCH`.
 pub fn run_once_checking_own(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
 ) -> Vec<(Answered, Option<bool>)> {
     run_chunks(engine, cases, cases.len().max(1), true, &mut |_| {})
 }
 
 fn run_chunks(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     frame: usize,
     own: bool,
@@ -113,7 +113,7 @@ impl std::fmt::Display for GenerateFailed {
 /// between the runs marked nondeterministic; fails, with every unanswered case, if the engine
 /// could not answer any case on either run.
 pub fn generate(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     progress: &mut dyn FnMut(usize),
 ) -> Result<Vec<Record>, GenerateFailed> {
@@ -157,7 +157,7 @@ pub fn generate(
 /// change with the oracle's script); `gdmarshal corpus check` holds the kept answers to the
 /// engines.
 pub fn generate_keeping(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     recorded: &[Record],
     progress: &mut dyn FnMut(usize),
@@ -196,6 +196,7 @@ pub fn generate_keeping(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answerer::Answerer;
     use crate::corpus::all_cases;
     use crate::this_codec::ThisCodec;
 
@@ -221,6 +222,9 @@ mod tests {
             self.inner.answer(cases)
         }
     }
+
+    /// An engine's stand-in: without an own check, as an engine asked about objects.
+    impl EngineAnswerer for Counting {}
 
     #[test]
     fn only_new_and_changed_cases_are_asked_and_the_rest_kept_as_recorded() {

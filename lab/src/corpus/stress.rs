@@ -23,7 +23,7 @@ use super::generate::generate;
 use super::integrity::sha256_hex;
 use super::record::{Record, Verdict};
 use super::source::Source;
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::case::{Case, Direction};
 use crate::error::{FileError, LineError};
 
@@ -240,7 +240,7 @@ pub fn cases(profile: Profile) -> Result<Vec<(Case, Recipe)>, StressError> {
 
 /// Asks the engine every stress case (twice, as every corpus case) and returns its compact
 /// records.
-pub fn record(engine: &mut dyn Answerer) -> Result<Vec<StressRecord>, StressError> {
+pub fn record(engine: &mut dyn EngineAnswerer) -> Result<Vec<StressRecord>, StressError> {
     let version = engine.version().to_string();
     let cases = cases(engine.profile())?;
     let plain: Vec<Case> = cases.iter().map(|(c, _)| c.clone()).collect();

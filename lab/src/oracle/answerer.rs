@@ -12,7 +12,7 @@ use super::requests::{
 };
 use super::result::{DecodeResult, EncodeResult, Verdict};
 use crate::answer::{Answer, Reencoded};
-use crate::answerer::Answerer;
+use crate::answerer::{Answerer, EngineAnswerer};
 use crate::case::Case;
 use crate::corpus::{RejectKind, Rejection};
 use crate::oracle::IncidentRecord;
@@ -36,7 +36,9 @@ impl Answerer for Engine {
             .map(|(a, _)| a)
             .collect()
     }
+}
 
+impl EngineAnswerer for Engine {
     fn answer_checking_own(&mut self, cases: &[Case]) -> Vec<(Answer, Option<bool>)> {
         self.answer_lines(cases, true)
     }
@@ -64,7 +66,7 @@ impl Answerer for Engine {
         &mut self,
         wanted: &crate::answerer::Wanted,
     ) -> Option<std::sync::Arc<gdmarshal::classes::ClassList>> {
-        let list = Answerer::classes(self)?;
+        let list = EngineAnswerer::classes(self)?;
         let new: Vec<String> = wanted
             .classes
             .iter()

@@ -92,7 +92,7 @@ pub struct Engine {
     incidents: Vec<IncidentRecord>,
     refused: usize,
     /// Whether decode answers carry the ids read in place of the placeholders' own
-    /// ([`Answerer::compare_object_ids_as_read`](crate::answerer::Answerer::compare_object_ids_as_read)).
+    /// ([`EngineAnswerer::compare_object_ids_as_read`](crate::answerer::EngineAnswerer::compare_object_ids_as_read)).
     pub(super) ids_as_read: bool,
     /// The engine's classes once asked (`None` inside when it could not tell).
     pub(super) class_list: Option<Option<std::sync::Arc<gdmarshal::classes::ClassList>>>,

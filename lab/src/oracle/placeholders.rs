@@ -4,7 +4,7 @@
 //! the oracle re-encoding what it decoded, not a property of the format). The oracle reports
 //! each placeholder it met (`"placeholders": {own id: id read}`, godot_project/README.md), and,
 //! for an answerer asked to compare ids as read (campaigns, the differential fuzz target:
-//! `Answerer::compare_object_ids_as_read`), the host writes the id read back where the engine
+//! `EngineAnswerer::compare_object_ids_as_read`), the host writes the id read back where the engine
 //! wrote the placeholder's: only in an Object-as-id field (the Object header with the as-id
 //! flag, then the 8-byte id), so that the engine's bytes are compared with the codec's byte for
 //! byte, ids included. Corpus records keep the bytes the engine wrote.

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::answerer::Answerer;
+use crate::answerer::EngineAnswerer;
 use crate::campaign::causes::{Cause, Kind};
 use crate::campaign::log::{self, LogEntry, Totals, short_version};
 use crate::campaign::{Class, FindingFile};
@@ -51,7 +51,7 @@ pub struct ClaimAnswer {
 
 /// Asks an engine every claim that concerns its major version; answers by claim index.
 pub fn ask_claims(
-    engine: &mut dyn Answerer,
+    engine: &mut dyn EngineAnswerer,
     version: &str,
 ) -> Result<Vec<(usize, ClaimAnswer)>, Unanswered> {
     let p = engine.profile();
