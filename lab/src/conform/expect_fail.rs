@@ -7,7 +7,7 @@ use crate::corpus::EngineCorpus;
 use crate::corpus::known::Entry;
 use crate::corpus::run::Settled;
 
-use super::{Case, Conformance, Stale, limits};
+use super::{Conformance, ReportedCase, Stale, limits};
 
 /// Entries for this engine that match no case at all, or match cases that were run and now all
 /// pass. Entries whose cases were all skipped or not selected cannot be judged and are not stale;
@@ -15,7 +15,7 @@ use super::{Case, Conformance, Stale, limits};
 pub(super) fn stale(
     known: &[Entry],
     corpus: &EngineCorpus,
-    cases: &[Case],
+    cases: &[ReportedCase],
     sample: bool,
 ) -> Vec<Stale> {
     let version = &corpus.entry.version;
@@ -71,7 +71,7 @@ pub fn expect_fail_list(c: &Conformance) -> String {
             ));
             continue;
         }
-        let mine: Vec<&Case> = c
+        let mine: Vec<&ReportedCase> = c
             .cases
             .iter()
             .filter(|x| k.matches(&c.engine, &x.result.name))

@@ -10,7 +10,7 @@ use super::score::Score;
 
 /// How a case shows in JUnit: a pass, a `<skipped>`, a `<failure>` (a wrong answer) or an
 /// `<error>` (no answer: a crash, a hang, a protocol error, a case not run).
-fn status(c: &Conformance, x: &super::Case, extra: &str) -> TestCaseStatus {
+fn status(c: &Conformance, x: &super::ReportedCase, extra: &str) -> TestCaseStatus {
     // `None`: skipped.
     let kind = match x.score {
         _ if !x.counts() => None,

@@ -146,7 +146,7 @@ impl Options {
 /// replaced by a note (`message` keeps the first [`MAX_REPORT_LINE`] bytes of each line), and the
 /// record's input, value, tree and bytes of more than [`MAX_KEPT_TREE`] bytes are dropped.
 #[derive(Clone, Debug)]
-pub struct Case {
+pub struct ReportedCase {
     /// The judged case, without the testee's answer.
     pub result: CaseResult,
     /// The type family the case belongs to (e.g. `float`, `Array`, `unknown_type`).
@@ -168,9 +168,9 @@ pub struct Case {
     pub elapsed: Duration,
 }
 
-impl Case {
+impl ReportedCase {
     /// A judged case, keeping what reports show of it.
-    pub fn new(mut result: CaseResult, profile: Profile) -> Case {
+    pub fn new(mut result: CaseResult, profile: Profile) -> ReportedCase {
         let family = family(&result.record, profile);
         let message = clip_lines(&report::message(&result.settled));
         let details = if is_failure(&result.settled) {
@@ -185,7 +185,7 @@ impl Case {
         lighten(&mut result.settled);
         lighten_record(&mut result.record);
         let score = Score::of(&result.settled, &result.record);
-        Case {
+        ReportedCase {
             result,
             family,
             message,
@@ -203,9 +203,9 @@ impl Case {
         record: Record,
         profile: Profile,
         why: &crate::corpus::stress::StressError,
-    ) -> Case {
+    ) -> ReportedCase {
         let what = crate::corpus::RecordDefect::UnreadableValue(why.to_string());
-        Case::unasked(
+        ReportedCase::unasked(
             engine,
             record,
             profile,
@@ -214,10 +214,10 @@ impl Case {
     }
 
     /// A case settled without asking the testee.
-    fn unasked(engine: &str, record: Record, profile: Profile, settled: Settled) -> Case {
+    fn unasked(engine: &str, record: Record, profile: Profile, settled: Settled) -> ReportedCase {
         let name = record.name.clone();
         let (engine, answer) = (engine.to_string(), None);
-        Case::new(
+        ReportedCase::new(
             CaseResult {
                 engine,
                 name,
@@ -230,18 +230,23 @@ impl Case {
     }
 
     /// A case the testee's handshake does not claim, skipped without being sent.
-    fn not_claimed(engine: &str, record: Record, profile: Profile, why: Undeclared) -> Case {
+    fn not_claimed(
+        engine: &str,
+        record: Record,
+        profile: Profile,
+        why: Undeclared,
+    ) -> ReportedCase {
         let settled = Settled::Skip(SkipReason::Undeclared(why.clone()));
-        let mut case = Case::unasked(engine, record, profile, settled);
+        let mut case = ReportedCase::unasked(engine, record, profile, settled);
         case.unclaimed = Some(why);
         case
     }
 
     /// A case not run because the run stopped early.
-    fn not_run(engine: &str, record: Record, profile: Profile) -> Case {
+    fn not_run(engine: &str, record: Record, profile: Profile) -> ReportedCase {
         let reason = "not run: the run stopped early".into();
         let settled = Settled::Fail(Mismatch::NoAnswer { reason });
-        let mut case = Case::unasked(engine, record, profile, settled);
+        let mut case = ReportedCase::unasked(engine, record, profile, settled);
         case.not_run = true;
         case
     }
@@ -334,7 +339,7 @@ pub struct Conformance {
     /// The format profile.
     pub profile: Profile,
     /// Every case of the corpus that `--run`/`--skip`/`--direction` selected, in corpus order.
-    pub cases: Vec<Case>,
+    pub cases: Vec<ReportedCase>,
     /// Out-of-date expected-failure entries.
     pub stale: Vec<Stale>,
     /// The expected-failure entries used.
@@ -344,7 +349,7 @@ pub struct Conformance {
     /// Testee processes started (including restarts after crashes and hangs).
     pub starts: usize,
     /// Why the run stopped early, if it did (`--max-failures-in-a-row`): the cases it did not
-    /// run are failures with their [`not_run`](Case#structfield.not_run) set.
+    /// run are failures with their [`not_run`](ReportedCase#structfield.not_run) set.
     pub stopped: Option<String>,
 }
 
@@ -404,7 +409,7 @@ pub struct TooFewJudged {
     pub version_claimed: bool,
 }
 
-impl Case {
+impl ReportedCase {
     /// Whether the case counts toward the run's result: it is claimed by the testee.
     pub fn counts(&self) -> bool {
         self.unclaimed.is_none()
@@ -422,7 +427,7 @@ type Item<'c> = (usize, &'c Record, Option<Undeclared>);
 
 /// What one runner thread returns: its cases with their corpus positions, and how many testee
 /// processes it started.
-type Part = (Vec<(usize, Case)>, usize);
+type Part = (Vec<(usize, ReportedCase)>, usize);
 
 /// Runs the selected cases of one engine's corpus through the testee: `plan` settles the cases
 /// the handshake does not claim and lists the others, `run_queue` sends those to `--jobs`
@@ -444,7 +449,7 @@ pub fn conform(corpus: &EngineCorpus, o: &Options) -> Result<Conformance, Confor
 struct Plan<'c> {
     /// Every selected case in corpus order: the ones settled without the testee, `None` for the
     /// ones to send.
-    slots: Vec<Option<Case>>,
+    slots: Vec<Option<ReportedCase>>,
     /// The cases to send, in corpus order.
     work: Vec<Item<'c>>,
 }
@@ -468,8 +473,12 @@ fn plan<'c>(
         match undeclared(hello, r, profile) {
             Some(why) if !o.probe_undeclared => {
                 let engine = &corpus.entry.version;
-                plan.slots
-                    .push(Some(Case::not_claimed(engine, r.clone(), profile, why)));
+                plan.slots.push(Some(ReportedCase::not_claimed(
+                    engine,
+                    r.clone(),
+                    profile,
+                    why,
+                )));
             }
             why => {
                 plan.slots.push(None);
@@ -498,7 +507,7 @@ impl<'c> Queue<'c> {
 /// What the runner threads did, together.
 struct Ran {
     /// The cases sent (or not run), with their corpus positions, in no particular order.
-    cases: Vec<(usize, Case)>,
+    cases: Vec<(usize, ReportedCase)>,
     /// Testee processes started, restarts included.
     starts: usize,
     /// Why the run stopped early, if it did (`--max-failures-in-a-row`).
@@ -579,14 +588,16 @@ fn worker(
     // One case at a time: its answer is dropped before the next is asked.
     while let Some((i, record, unclaimed)) = queue.take() {
         let mut case = if interrupted(stop) || stop.get().is_some() {
-            Case::not_run(engine, Record::clone(record), profile)
+            ReportedCase::not_run(engine, Record::clone(record), profile)
         } else {
             let asked = ask(&mut testee, corpus, o, known, record);
             // The case is judged and its answer dropped: its slot, if it took one, is free.
             testee.release();
             match asked {
                 // The signal's kill ended the testee in the middle of this case.
-                Ok(_) if interrupted(stop) => Case::not_run(engine, Record::clone(record), profile),
+                Ok(_) if interrupted(stop) => {
+                    ReportedCase::not_run(engine, Record::clone(record), profile)
+                }
                 Ok(case) => {
                     if let Some(p) = &o.progress {
                         p.case_done();
@@ -594,7 +605,7 @@ fn worker(
                     stop_after_failures(&testee, o, stop);
                     case
                 }
-                Err(why) => Case::unbuildable(engine, Record::clone(record), profile, &why),
+                Err(why) => ReportedCase::unbuildable(engine, Record::clone(record), profile, &why),
             }
         };
         case.unclaimed = unclaimed.clone();
@@ -611,7 +622,7 @@ fn ask(
     o: &Options,
     known: &[Entry],
     record: &Record,
-) -> Result<Case, crate::corpus::stress::StressError> {
+) -> Result<ReportedCase, crate::corpus::stress::StressError> {
     let asked = Instant::now();
     // One record at a time is copied (or built: a stress case's tree is large).
     let full = match &o.expand {
@@ -629,7 +640,7 @@ fn ask(
     if o.strict_errors {
         strict_kind(&mut result, corpus.profile, known);
     }
-    let mut case = Case::new(result, corpus.profile);
+    let mut case = ReportedCase::new(result, corpus.profile);
     case.elapsed = asked.elapsed();
     Ok(case)
 }
@@ -667,14 +678,14 @@ fn assemble(
     o: &Options,
     hello: Hello,
     known: Vec<Entry>,
-    mut slots: Vec<Option<Case>>,
+    mut slots: Vec<Option<ReportedCase>>,
     ran: Ran,
     started: Instant,
 ) -> Conformance {
     for (i, case) in ran.cases {
         slots[i] = Some(case);
     }
-    let cases: Vec<Case> = slots
+    let cases: Vec<ReportedCase> = slots
         .into_iter()
         .map(|c| c.expect("every case ran"))
         .collect();

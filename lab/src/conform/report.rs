@@ -221,7 +221,7 @@ fn byte_details(
 
 /// The detail lines of one failing case (beyond its judge message), from its answer: the
 /// input or value, both trees and, where bytes differ, the first differing byte, the field it
-/// belongs to in both and both values read back. [`super::Case::details`] keeps them.
+/// belongs to in both and both values read back. [`super::ReportedCase::details`] keeps them.
 pub fn details(profile: Profile, result: &CaseResult) -> Vec<String> {
     let r = &result.record;
     let mut out = Vec::new();
@@ -485,7 +485,13 @@ pub fn claims(c: &Conformance) -> Vec<String> {
     out
 }
 
-fn failure_block(s: &mut String, c: &Conformance, x: &super::Case, extra: &str, label: &str) {
+fn failure_block(
+    s: &mut String,
+    c: &Conformance,
+    x: &super::ReportedCase,
+    extra: &str,
+    label: &str,
+) {
     let _ = writeln!(s, "{label} {} [type {}]", x.result.name, x.family);
     for line in x
         .message
@@ -505,7 +511,7 @@ pub const LISTED_FAILURES: usize = 50;
 /// what a CI log shows when the report itself goes to a file.
 pub fn failing(c: &Conformance, extra: &str) -> String {
     let mut s = String::new();
-    let all: Vec<&super::Case> = c
+    let all: Vec<&super::ReportedCase> = c
         .cases
         .iter()
         .filter(|x| x.counts() && x.score.fails() && !x.not_run)

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::category::Category;
 use super::manifest::Implementation;
 use crate::conform::score::Score;
-use crate::conform::{Case, Conformance, report};
+use crate::conform::{Conformance, ReportedCase, report};
 use crate::corpus::Verdict;
 use crate::corpus::run::Settled;
 
@@ -144,7 +144,7 @@ impl Row {
     }
 }
 
-fn failure(case: &Case, category: Category, replay: String) -> Failure {
+fn failure(case: &ReportedCase, category: Category, replay: String) -> Failure {
     let r = &case.result.record;
     let size = r
         .input
