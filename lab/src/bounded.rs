@@ -43,10 +43,15 @@ pub fn read(path: &Path) -> io::Result<Vec<u8>> {
 pub fn read_text(path: &Path) -> io::Result<String> {
     String::from_utf8(read(path)?).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
-        let line = crate::corpus::integrity::line_of(e.as_bytes(), at);
+        let line = line_of(e.as_bytes(), at);
         let message = format!("line {line} (byte {at}) is not UTF-8");
         io::Error::new(io::ErrorKind::InvalidData, message)
     })
+}
+
+/// The 1-based line of byte `offset` in `bytes`.
+pub(crate) fn line_of(bytes: &[u8], offset: usize) -> usize {
+    1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count()
 }
 
 /// Why a line is refused for its length, if it is longer than [`MAX_LINE`].

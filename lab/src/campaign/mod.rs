@@ -9,6 +9,7 @@
 
 pub mod cases;
 pub mod causes;
+mod class;
 pub mod classify;
 pub mod from_bytes;
 pub mod log;

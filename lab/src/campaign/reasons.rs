@@ -14,7 +14,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::causes::{Cause, Kind};
-use super::classify::Class;
+use super::class::Class;
 use crate::corpus::condition::Condition;
 use crate::corpus::{Case, SkipReason};
 use gdmarshal::profile::Profile;

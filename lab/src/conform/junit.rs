@@ -5,8 +5,8 @@ use std::time::Duration;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::Conformance;
-use super::report::{families, replay, xml_text};
 use super::score::Score;
+use super::summary::{families, replay, xml_text};
 
 /// How a case shows in JUnit: a pass, a `<skipped>`, a `<failure>` (a wrong answer) or an
 /// `<error>` (no answer: a crash, a hang, a protocol error, a case not run).

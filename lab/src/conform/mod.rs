@@ -24,6 +24,7 @@ pub mod score;
 mod select;
 pub mod serve;
 mod strict;
+mod summary;
 pub mod testee;
 
 pub(crate) use claims::collect_types;

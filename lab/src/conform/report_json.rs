@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::hello::Capabilities;
-use super::report::{Counts, families, probed, replay, status, totals};
+use super::summary::{Counts, families, probed, replay, status, totals};
 use super::{Conformance, is_failure};
 
 /// The version of the report's shape. It changes when a member is removed or changes meaning;

@@ -254,11 +254,6 @@ pub(crate) fn check_entries(path: &Path, entries: &[ManifestEntry]) -> Result<()
     Ok(())
 }
 
-/// The 1-based line of byte `offset` in `bytes`.
-pub(crate) fn line_of(bytes: &[u8], offset: usize) -> usize {
-    1 + bytes[..offset].iter().filter(|&&b| b == b'\n').count()
-}
-
 /// Parses one corpus file's bytes and checks them against its manifest entry, in this order:
 /// each line (UTF-8, JSON, direction and its fields, name not seen before), then the line count,
 /// the invalid count and finally the hash. Problems on a line come first because they say the
@@ -270,7 +265,7 @@ pub(crate) fn check_file(
 ) -> Result<Vec<Record>, CorpusError> {
     let text = std::str::from_utf8(bytes).map_err(|e| CorpusError::Utf8 {
         file: file.to_path_buf(),
-        line: line_of(bytes, e.valid_up_to()),
+        line: crate::bounded::line_of(bytes, e.valid_up_to()),
     })?;
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut records = Vec::new();

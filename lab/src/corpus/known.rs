@@ -117,7 +117,7 @@ pub(crate) fn text_of(source: &Source) -> Result<String, KnownError> {
     let path = source.path(FILE);
     let bytes = source.read(FILE)?;
     String::from_utf8(bytes.unwrap_or_default()).map_err(|e| {
-        let line = super::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
+        let line = crate::bounded::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
         LineError {
             path,
             line,

@@ -130,7 +130,7 @@ pub fn load_from(source: &Source) -> Result<Vec<EngineCorpus>, CorpusError> {
         .ok_or_else(|| missing(&path))?;
     let text = String::from_utf8(bytes).map_err(|e| CorpusError::Utf8 {
         file: path.clone(),
-        line: integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to()),
+        line: crate::bounded::line_of(e.as_bytes(), e.utf8_error().valid_up_to()),
     })?;
     integrity::check_schema(&path, &text, SCHEMA)?;
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| CorpusError::Json {

@@ -294,7 +294,7 @@ pub fn read_from(source: &Source) -> Result<Vec<StressRecord>, StressError> {
         return Ok(Vec::new());
     };
     let text = String::from_utf8(bytes).map_err(|e| {
-        let line = crate::corpus::integrity::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
+        let line = crate::bounded::line_of(e.as_bytes(), e.utf8_error().valid_up_to());
         LineError {
             path: file.clone(),
             line,
