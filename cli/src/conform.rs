@@ -366,7 +366,9 @@ fn run(a: &ConformArgs) -> ExitCode {
         probe_undeclared: a.probe_undeclared,
         strict_errors: a.strict_errors,
         corpus: described,
-        progress: Some(std::sync::Arc::new(Bar(super::corpus::bar(0, "cases")))),
+        progress: Some(std::sync::Arc::new(Bar(super::engine_runs::bar(
+            0, "cases",
+        )))),
         expand: stress.map(|(source, version, profile)| expander(source, version, profile)),
     };
     let result = match conform::conform(&engine, &options) {

@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 
 use super::EXIT_TROUBLE;
-use super::corpus::{bar, print_incidents};
+use super::engine_runs::{bar, print_incidents};
 use gdmarshal_lab::corpus::regression::{Regression, pick};
 use gdmarshal_lab::corpus::{self, drift};
 
@@ -29,7 +29,7 @@ pub fn run(
         Ok(c) => c,
         Err(e) => return could_not(e),
     };
-    let mut engines = match super::corpus::start_engines(&[engine.to_string()]) {
+    let mut engines = match super::engine_runs::start_engines(&[engine.to_string()]) {
         Ok(e) => e,
         Err(e) => return could_not(e),
     };

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 
-use super::corpus::{print_incidents, print_refused, start_engines};
+use super::engine_runs::{print_incidents, print_refused, start_engines};
 use super::fail;
 use gdmarshal_lab::Answerer;
 use gdmarshal_lab::campaign::log::{self, LogEntry};

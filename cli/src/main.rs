@@ -19,6 +19,7 @@ mod conform;
 mod corpus;
 mod corpus_regression;
 mod diff;
+mod engine_runs;
 mod engines;
 mod engines_install;
 mod implementations;

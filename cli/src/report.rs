@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::corpus::start_engines;
+use super::engine_runs::start_engines;
 use super::fail;
 use gdmarshal_lab::campaign::{load_findings, log};
 use gdmarshal_lab::corpus;
