@@ -158,6 +158,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_framing_is_found_by_its_name_and_only_by_it() {
+        for (name, framing) in Framing::NAMED {
+            assert_eq!(Framing::from_name(name), Some(framing), "{name}");
+        }
+        assert_eq!(Framing::from_name("store_var"), None);
+    }
+
+    #[test]
     fn the_length_comes_first() {
         // What 4.6.3's store_var(7) writes (corpus/framing/godot-4.6.3.stable.jsonl).
         assert_eq!(
