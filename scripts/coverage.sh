@@ -22,7 +22,7 @@ export LLVM_PROFILE_FILE=$prof/%p-%m.profraw
 # corpus's 1024-deep tagged-JSON values (serde_json's own recursive drop) outgrow libtest's 2 MiB
 # threads, so test threads get more here.
 export RUST_MIN_STACK=$((64 << 20))
-GDMARSHAL_REPLAY_CORPUS=$corpus cargo +nightly test --tests --lib --bins -- --include-ignored >&2
+GDMARSHAL_REPLAY_CORPUS=$corpus cargo +nightly test --tests --lib --bins >&2
 mapfile -t objects < <(cargo +nightly test --tests --lib --bins --no-run --message-format=json 2>/dev/null |
     sed -n 's/.*"executable":"\([^"]*\)".*/\1/p')
 "$tools/llvm-profdata" merge -sparse "$prof"/*.profraw -o "$prof/merged.profdata"

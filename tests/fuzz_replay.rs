@@ -1,8 +1,7 @@
 //! Replays the fuzz seeds and every saved crash input (`fuzz/seeds/*/`, `fuzz/regressions/*/`)
 //! through the fuzz targets' own checks (`gdmarshal::properties`), on stable and without the fuzzer.
-//! With `GDMARSHAL_REPLAY_CORPUS=DIR` and `--ignored`, `DIR/decode/` and `DIR/roundtrip/` (a
-//! fuzzing corpus, e.g. `fuzz/corpus`) are replayed instead: scripts/coverage.sh measures
-//! coverage that way.
+//! With `GDMARSHAL_REPLAY_CORPUS=DIR` set, `DIR/decode/` and `DIR/roundtrip/` (a fuzzing corpus,
+//! e.g. `fuzz/corpus`) are replayed too: scripts/coverage.sh measures coverage that way.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -72,14 +71,16 @@ fn regressions_pass() {
     );
 }
 
-/// A fuzzing corpus of one's own, named by the variable: run on demand (scripts/coverage.sh),
-/// so it is ignored by default and fails when asked for without one.
+/// A fuzzing corpus of one's own, named by the variable (scripts/coverage.sh); without it, the
+/// seeds again, read by absolute path as a named corpus is.
 #[test]
-#[ignore = "replays the corpus named by GDMARSHAL_REPLAY_CORPUS: run with --ignored"]
 fn given_corpus_passes() {
-    let dir = std::env::var_os("GDMARSHAL_REPLAY_CORPUS")
-        .expect("GDMARSHAL_REPLAY_CORPUS names the corpus to replay");
-    let dir = std::fs::canonicalize(dir).expect("GDMARSHAL_REPLAY_CORPUS exists");
+    let dir = std::env::var_os("GDMARSHAL_REPLAY_CORPUS").unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fuzz/seeds")
+            .into()
+    });
+    let dir = std::fs::canonicalize(dir).expect("the corpus to replay exists");
     assert!(
         replay(&dir.to_string_lossy()) > 0,
         "no inputs in {}",
