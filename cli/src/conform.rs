@@ -9,6 +9,7 @@ use super::{EXIT_FOUND, fail, write_stdout};
 use gdmarshal::profile::Profile;
 use gdmarshal_lab::conform::{self, Options, report};
 use gdmarshal_lab::corpus::{self, known};
+use gdmarshal_lab::model;
 
 /// Which cases to run.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -466,7 +467,7 @@ pub(crate) fn expander(
     version: String,
     profile: Profile,
 ) -> conform::Expand {
-    Box::new(move |r: &corpus::Record| {
+    Box::new(move |r: &model::Record| {
         if corpus::stress::is_stress(r) {
             corpus::stress::materialize(&source, &version, profile, &r.name)
         } else {
@@ -481,7 +482,7 @@ pub(crate) fn stand_ins(
     source: &corpus::Source,
     engine: &corpus::EngineCorpus,
     filter: &Options,
-) -> Result<Vec<corpus::Record>, String> {
+) -> Result<Vec<model::Record>, String> {
     let wanted = conform::selects(filter).map_err(|e| e.to_string())?;
     corpus::stress::stand_ins(source, &engine.entry.version, engine.profile, &wanted)
         .map_err(|e| e.to_string())

@@ -8,7 +8,7 @@ use super::{EXIT_FOUND, EXIT_TROUBLE, fail};
 use gdmarshal_lab::corpus::generate::{generate, generate_keeping};
 use gdmarshal_lab::corpus::run::{Settled, run, stale_entries};
 use gdmarshal_lab::corpus::{self, all_cases, known};
-use gdmarshal_lab::{Answerer, ThisCodec};
+use gdmarshal_lab::{Answerer, ThisCodec, model};
 
 /// `gdmarshal corpus ...`.
 #[derive(clap::Args, Debug)]
@@ -240,7 +240,7 @@ fn generate_cmd(g: &NewCorpusArgs) -> ExitCode {
             .count();
         let incidents = records
             .iter()
-            .filter(|r| matches!(r.verdict, corpus::Verdict::Crashed | corpus::Verdict::Hung))
+            .filter(|r| matches!(r.verdict, model::Verdict::Crashed | model::Verdict::Hung))
             .count();
         let kept = if g.keep_recorded {
             format!(" ({kept} kept as recorded, {} asked)", records.len() - kept)
@@ -288,7 +288,7 @@ fn stress_cmd(a: &GenerateArgs) -> ExitCode {
         }
         let accepted = records
             .iter()
-            .filter(|r| r.verdict == corpus::Verdict::Accepted)
+            .filter(|r| r.verdict == model::Verdict::Accepted)
             .count();
         outln!(
             "Godot {}: {} stress cases, {} accepted, in {:.1} s",

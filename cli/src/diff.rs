@@ -214,8 +214,8 @@ fn corpus_case(a: &DiffArgs, name: &str) -> ExitCode {
                     gdmarshal_lab::corpus::all_cases(profile)
                         .into_iter()
                         .find(|c| match c {
-                            gdmarshal_lab::corpus::Case::Decode { name: n, .. }
-                            | gdmarshal_lab::corpus::Case::Encode { name: n, .. } => *n == name,
+                            gdmarshal_lab::model::Case::Decode { name: n, .. }
+                            | gdmarshal_lab::model::Case::Encode { name: n, .. } => *n == name,
                         })?;
                 let j = known_differences()
                     .map(|known| classify_batch(&mut engine, std::slice::from_ref(&case), &known));

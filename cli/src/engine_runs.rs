@@ -27,7 +27,7 @@ pub(crate) fn start_engines(names: &[String]) -> Result<Vec<oracle::Engine>, Str
 }
 
 /// Prints a run's engine incidents, if there were any.
-pub(crate) fn print_incidents(engine: &str, incidents: &[oracle::IncidentRecord]) {
+pub(crate) fn print_incidents(engine: &str, incidents: &[gdmarshal_lab::model::IncidentRecord]) {
     if !incidents.is_empty() {
         outln!("{engine}: {}", oracle::IncidentSummary::of(incidents));
     }

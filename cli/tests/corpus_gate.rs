@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use gdmarshal_lab::corpus::{self, Verdict};
+use gdmarshal_lab::corpus;
+use gdmarshal_lab::model::Verdict;
 
 mod common;
 

@@ -10,14 +10,12 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use crate::conform::limits::MAX_ANSWER_LINE;
-
 /// The most bytes a file read whole may hold: 32 MiB, ten times the corpus's largest file.
 pub const MAX_FILE: u64 = 32 << 20;
 
-/// The longest line of a JSON-lines or list file: 4 MiB, five times the corpus's longest line,
-/// the same cap as a testee's answer line.
-pub const MAX_LINE: usize = MAX_ANSWER_LINE;
+/// The longest line of a JSON-lines or list file: 4 MiB, five times the corpus's longest line;
+/// a testee's answer line has the same cap (`conform::limits::MAX_ANSWER_LINE`).
+pub const MAX_LINE: usize = 4 << 20;
 
 /// A file longer than [`MAX_FILE`].
 #[derive(Debug, thiserror::Error)]

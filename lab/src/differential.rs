@@ -9,10 +9,10 @@
 
 use arbitrary::Unstructured;
 
-use crate::answerer::EngineAnswerer;
 use crate::campaign::{Judged, classify_batch};
-use crate::corpus::Case;
 use crate::corpus::known::Entry;
+use crate::model::Case;
+use crate::model::answerer::EngineAnswerer;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;

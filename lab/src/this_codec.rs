@@ -13,10 +13,10 @@ use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 
-use crate::answer::{Answer, Reencoded};
-use crate::answerer::Answerer;
-use crate::case::Case;
-use crate::corpus::{RejectKind, Rejection};
+use crate::model::answer::{Answer, Reencoded};
+use crate::model::answerer::Answerer;
+use crate::model::case::Case;
+use crate::model::{RejectKind, Rejection};
 
 /// This crate's codec, answering in one profile, and with an engine's classes where it is set
 /// against one that told them.

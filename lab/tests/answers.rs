@@ -3,7 +3,8 @@
 //! exactly as recorded and the judge sees the engine's answer exactly as recorded.
 
 use gdmarshal_lab::Answer;
-use gdmarshal_lab::corpus::{Record, default_dir, load};
+use gdmarshal_lab::corpus::{default_dir, load};
+use gdmarshal_lab::model::Record;
 
 #[test]
 fn every_committed_record_reads_back_as_its_case_and_answer() {

@@ -3,7 +3,7 @@
 
 use gdmarshal::{Profile, VariantType};
 use gdmarshal_lab::campaign::{self, Class, Config, cases};
-use gdmarshal_lab::corpus::Case;
+use gdmarshal_lab::model::Case;
 use gdmarshal_lab::oracle::{EngineConfig, start_all};
 
 use gdmarshal_testkit::engines::ci as ci_engine_specs;
@@ -303,7 +303,7 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
             .iter()
             .zip(campaign::classify_batch(&mut engine, &cases, &known))
         {
-            assert_eq!(j.record.verdict, gdmarshal_lab::corpus::Verdict::Rejected);
+            assert_eq!(j.record.verdict, gdmarshal_lab::model::Verdict::Rejected);
             assert_agree(&spec.name, case, &j);
         }
         // The engine's classes, as its ClassDB reports them.
@@ -332,7 +332,7 @@ fn values_an_engine_cannot_hold_are_refused_by_both() {
 fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
     use gdmarshal::encode::{EncodeOptions, encode};
     use gdmarshal::json::from_json;
-    use gdmarshal_lab::answerer::EngineAnswerer;
+    use gdmarshal_lab::model::answerer::EngineAnswerer;
     use serde_json::json;
     let known = known_differences();
     for (spec, engine) in start_all(ci_engine_specs(), &EngineConfig::default()) {
@@ -420,7 +420,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
                 .iter()
                 .map(|j| j.record.verdict.clone())
                 .collect();
-            use gdmarshal_lab::corpus::Verdict::{Accepted, Rejected};
+            use gdmarshal_lab::model::Verdict::{Accepted, Rejected};
             assert_eq!(verdicts, [Accepted, Rejected], "{}", spec.name);
         }
         let left = [decode("unmodelled", bytes(&unmodelled))];
@@ -433,7 +433,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             j.detail
         );
         // The defaults, as the engine holds them in a fresh Resource.
-        let wanted = gdmarshal_lab::answerer::Wanted {
+        let wanted = gdmarshal_lab::model::answerer::Wanted {
             classes: ["Resource".to_string()].into_iter().collect(),
             ..Default::default()
         };
@@ -455,7 +455,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
         // 4.x: a Resource given the project's script holds the script's path; a misnamed
         // property beside it is dropped, so the codec agrees once it has those defaults.
         let item = "res://fixtures/item.gd";
-        let wanted = gdmarshal_lab::answerer::Wanted {
+        let wanted = gdmarshal_lab::model::answerer::Wanted {
             scripted: [("Resource".to_string(), item.to_string())].into(),
             ..Default::default()
         };

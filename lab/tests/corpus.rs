@@ -106,7 +106,7 @@ fn loose_3x_strings_match_the_engines_with_nothing_excused() {
         let accepted = c
             .records
             .iter()
-            .filter(|r| held_out(&r.name) && r.verdict == gdmarshal_lab::corpus::Verdict::Accepted)
+            .filter(|r| held_out(&r.name) && r.verdict == gdmarshal_lab::model::Verdict::Accepted)
             .count();
         // 9 encodings of code units, and the accepted string_bytes cases (each form once).
         assert!(accepted >= 30, "{version}: only {accepted} accepted cases");

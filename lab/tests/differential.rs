@@ -7,7 +7,8 @@
 use gdmarshal::json::unhex;
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
-use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, Verdict, all_cases, default_dir, known};
+use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, all_cases, default_dir, known};
+use gdmarshal_lab::model::Verdict;
 use gdmarshal_lab::oracle::{DecodeRequest, Verdict as OracleVerdict, start_all};
 use gdmarshal_lab::{Direction, ThisCodec};
 

@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use gdmarshal::Profile;
 use gdmarshal_lab::campaign::{Class, load_findings};
-use gdmarshal_lab::corpus::Record;
 use gdmarshal_lab::corpus::run::judge_records;
+use gdmarshal_lab::model::Record;
 use gdmarshal_lab::{Outcome, ThisCodec};
 
 fn repo() -> PathBuf {

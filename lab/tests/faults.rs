@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use gdmarshal::Variant;
 use gdmarshal_lab::campaign::{Class, classify_batch};
-use gdmarshal_lab::corpus::Case;
 use gdmarshal_lab::corpus::generate::generate;
+use gdmarshal_lab::model::{Case, Resolution};
 use gdmarshal_lab::oracle::{
-    DecodeRequest, Engine, EngineConfig, EngineSpec, IncidentSummary, Resolution, SUSPECT_TRIES,
-    Source, Verdict,
+    DecodeRequest, Engine, EngineConfig, EngineSpec, IncidentSummary, SUSPECT_TRIES, Source,
+    Verdict,
 };
 
 const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");

@@ -91,8 +91,9 @@ fn a_process_in_an_engine_namespace_reaches_its_listener_and_not_the_host() {
 #[test]
 fn every_engine_answers_alike_from_its_namespace_and_sandbox_and_from_the_host() {
     use gdmarshal_lab::Answerer;
-    use gdmarshal_lab::corpus::{Case, all_cases};
+    use gdmarshal_lab::corpus::all_cases;
     use gdmarshal_lab::fence::Network;
+    use gdmarshal_lab::model::Case;
     use gdmarshal_lab::oracle::{Engine, EngineConfig};
     use gdmarshal_lab::sandbox::Mode;
 

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal};
 use gdmarshal::{Profile, Variant, VariantType};
+use gdmarshal_lab::model::Resolution;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, Request, Resolution, Response, Verdict,
-    start_all,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, Request, Response, Verdict, start_all,
 };
 use gdmarshal_lab::{Answerer, EngineAnswerer};
 
@@ -526,7 +526,7 @@ fn engines_can_serve_from_other_threads() {
 #[test]
 fn engines_check_their_own_output_in_the_same_request() {
     use gdmarshal_lab::Answer;
-    use gdmarshal_lab::case::Case;
+    use gdmarshal_lab::model::case::Case;
     for mut e in engines(EngineConfig::default()) {
         let p = e.info().profile;
         let array_id = p.id_of(VariantType::Array).unwrap();

@@ -32,7 +32,7 @@ fn every_corpus_defect_record_has_a_known_cause() {
     let mut n = 0;
     for c in &corpora {
         for r in c.records.iter().filter(|r| {
-            !r.nondeterministic.is_empty() || r.verdict == gdmarshal_lab::corpus::Verdict::Crashed
+            !r.nondeterministic.is_empty() || r.verdict == gdmarshal_lab::model::Verdict::Crashed
         }) {
             n += 1;
             let cause = kinds::corpus_record(r);

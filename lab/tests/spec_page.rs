@@ -10,8 +10,9 @@ use std::path::Path;
 use gdmarshal::json::unhex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
-use gdmarshal_lab::corpus::{EngineCorpus, Verdict};
+use gdmarshal_lab::corpus::EngineCorpus;
 use gdmarshal_lab::framing::FramingRecord;
+use gdmarshal_lab::model::Verdict;
 use gdmarshal_lab::report::spec::{self, rst::parse_rows};
 
 fn repo() -> &'static Path {
@@ -500,18 +501,18 @@ struct Fact {
     case: &'static str,
     versions: &'static [&'static str],
     /// Whether the engine's answer shows the fact.
-    holds: fn(&gdmarshal_lab::corpus::Record) -> bool,
+    holds: fn(&gdmarshal_lab::model::Record) -> bool,
 }
 
-fn output_len(r: &gdmarshal_lab::corpus::Record) -> usize {
+fn output_len(r: &gdmarshal_lab::model::Record) -> usize {
     r.output.as_deref().map_or(0, |h| h.len() / 2)
 }
 
-fn tree(r: &gdmarshal_lab::corpus::Record) -> serde_json::Value {
+fn tree(r: &gdmarshal_lab::model::Record) -> serde_json::Value {
     r.tree.clone().unwrap_or_default()
 }
 
-fn rejected(r: &gdmarshal_lab::corpus::Record) -> bool {
+fn rejected(r: &gdmarshal_lab::model::Record) -> bool {
     r.verdict == Verdict::Rejected
 }
 

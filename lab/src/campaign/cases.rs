@@ -26,7 +26,7 @@ use arbitrary::Unstructured;
 use rand_xoshiro::SplitMix64;
 use rand_xoshiro::rand_core::{self, SeedableRng};
 
-use crate::corpus::Case;
+use crate::model::Case;
 use gdmarshal::decode::{DecodeOptions, decode_traced};
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::generate::{GenOptions, canonical_value};

@@ -7,8 +7,8 @@
 
 use serde_json::Value;
 
-use crate::corpus::Record;
 use crate::corpus::tree::mentions_type;
+use crate::model::Record;
 
 /// The four kinds the report counts apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -259,8 +259,8 @@ fn nondeterministic_apart_from_ids(r: &Record) -> Cause {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Direction;
-    use crate::corpus::Verdict;
+    use crate::model::Verdict;
+    use crate::model::case::Direction;
 
     #[test]
     fn object_ids_are_a_cause_only_with_objects_and_no_nodepath() {

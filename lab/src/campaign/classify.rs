@@ -5,16 +5,16 @@ use std::collections::HashMap;
 pub use super::class::Class;
 use super::reasons::Reason;
 use super::{causes, from_bytes};
-use crate::answer::Answer;
-use crate::answerer::Wanted;
-use crate::answerer::{Answerer, EngineAnswerer};
 use crate::corpus::condition::Condition;
 use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
 use crate::corpus::tree::{classes_in, scripted_in, scripted_in_input};
-use crate::corpus::{Case, Record, Rejection, Verdict};
-use crate::judge::Outcome;
+use crate::model::answer::Answer;
+use crate::model::answerer::Wanted;
+use crate::model::answerer::{Answerer, EngineAnswerer};
+use crate::model::judge::Outcome;
+use crate::model::{Case, Record, Rejection, Verdict};
 use crate::this_codec::ThisCodec;
 use gdmarshal::json::unhex;
 use gdmarshal::profile::Profile;
@@ -401,14 +401,14 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::{Mismatch, RejectKind, Rejection, SkipReason};
-    use crate::oracle::EngineRejection;
+    use crate::model::EngineRejection;
+    use crate::model::{Mismatch, RejectKind, Rejection, SkipReason};
     use gdmarshal::error::DecodeErrorKind;
 
     fn rec(verdict: Verdict) -> Record {
         Record {
             name: "t".into(),
-            direction: crate::case::Direction::Decode,
+            direction: crate::model::case::Direction::Decode,
             input: Some("02000000".into()),
             value: None,
             objects: false,
@@ -441,7 +441,7 @@ mod tests {
         let decoded = Answer::Decoded {
             tree: None,
             consumed: None,
-            reencoded: crate::answer::Reencoded::Absent,
+            reencoded: crate::model::answer::Reencoded::Absent,
             log: String::new(),
         };
         assert_eq!(engine_class(&rec(Verdict::Accepted), Some(&decoded)), None);
@@ -554,7 +554,7 @@ mod tests {
         same.input = Some("0200000001000000".into());
         same.output = same.input.clone();
         let value = Mismatch::Value {
-            at: Box::new(crate::tree_diff::NodeDiff {
+            at: Box::new(crate::model::tree_diff::NodeDiff {
                 path: "$.value".into(),
                 expected: "\"1\"".into(),
                 got: "\"2\"".into(),
@@ -567,7 +567,7 @@ mod tests {
             assert_eq!(cause(engine, &same, &value), None);
         }
         let reencoding = Mismatch::Reencoding {
-            diff: crate::corpus::ByteDiff::new(&[2, 0, 0, 0], &[2, 0, 0, 1]),
+            diff: crate::model::ByteDiff::new(&[2, 0, 0, 0], &[2, 0, 0, 1]),
         };
         assert_eq!(cause("3.6.2.stable", &same, &reencoding), None);
         assert_eq!(

@@ -7,10 +7,10 @@
 //! re-encoding is then its encoding of that value, compared with the codec's byte for byte like
 //! any other. Otherwise the case stays unsupported, with the oracle's reason.
 
-use crate::answer::Answer;
-use crate::answerer::EngineAnswerer;
 use crate::corpus::generate::Answered;
-use crate::corpus::{Case, Record, Verdict};
+use crate::model::answer::Answer;
+use crate::model::answerer::EngineAnswerer;
+use crate::model::{Case, Record, Verdict};
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::json::from_json;
 use gdmarshal::profile::Profile;
@@ -120,7 +120,7 @@ fn decoded_as_asked(tree: &serde_json::Value, value: &Variant, profile: Profile)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::Reencoded;
+    use crate::model::answer::Reencoded;
 
     fn encode_case(value: Variant) -> Case {
         Case::Encode {
@@ -157,7 +157,7 @@ mod tests {
         // Another value, or bytes left over: no answer.
         assert!(built_answer(&case, &input, decoded(eight, 8, vec![9]), p).is_none());
         assert!(built_answer(&case, &input, decoded(seven, 4, vec![9]), p).is_none());
-        let rejected = Answer::Rejected(crate::corpus::Rejection::text("no"));
+        let rejected = Answer::Rejected(crate::model::Rejection::text("no"));
         assert!(built_answer(&case, &input, rejected, p).is_none());
     }
 }

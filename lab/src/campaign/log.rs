@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::reasons::{Reason, UNCOMPARED, Uncompared};
 use super::{Class, EngineRun, RunEnd, cases};
 use crate::error::{FileError, LineError};
+pub use crate::shown::group_digits;
 
 /// The log's file name inside a findings folder.
 pub const LOG_FILE: &str = "campaigns.jsonl";
@@ -585,19 +586,6 @@ fn per_campaign(entries: &[LogEntry]) -> String {
         .ok();
     }
     md
-}
-
-/// `1234567` as `1,234,567`.
-pub fn group_digits(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -28,12 +28,12 @@ use serde_json::Value;
 pub use classify::{Class, CodecSide, EngineSide, Judged, classify_batch};
 pub use reasons::{Reason, Uncompared};
 
-use crate::answerer::EngineAnswerer;
-use crate::case::Direction;
 use crate::corpus::known::Entry;
-use crate::corpus::{Case, Record};
 use crate::error::{FileError, LineError};
-use crate::oracle::IncidentRecord;
+use crate::model::IncidentRecord;
+use crate::model::answerer::EngineAnswerer;
+use crate::model::case::Direction;
+use crate::model::{Case, Record};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, hex, to_json, unhex};
 use gdmarshal::profile::Profile;

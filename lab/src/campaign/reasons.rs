@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::causes::{Cause, Kind};
 use super::class::Class;
 use crate::corpus::condition::Condition;
-use crate::corpus::{Case, SkipReason};
+use crate::model::{Case, SkipReason};
 use gdmarshal::profile::Profile;
 
 /// Why a case was not compared. Named in kebab-case in the run log.

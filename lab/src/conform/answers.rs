@@ -16,10 +16,10 @@ use gdmarshal::profile::Profile;
 use super::limits::{MAX_TESTEE_TEXT, truncate};
 use super::reply::{Reply, Request, string, whole};
 use super::testee::Testee;
-use crate::answer::{Answer, Reencoded};
-use crate::answerer::Answerer;
-use crate::case::Case;
-use crate::corpus::{RejectKind, Rejection, RejectionKind};
+use crate::model::answer::{Answer, Reencoded};
+use crate::model::answerer::Answerer;
+use crate::model::case::Case;
+use crate::model::{RejectKind, Rejection, RejectionKind};
 
 const NEITHER: &str = "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"";
 

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::corpus::{Record, Undeclared};
+use crate::model::{Record, Undeclared};
 use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 
@@ -137,7 +137,7 @@ fn value_depth(v: &Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::case::Direction;
+    use crate::model::case::Direction;
 
     fn record(name: &str, input: Option<&str>, tree: Option<Value>) -> Record {
         Record {
@@ -146,7 +146,7 @@ mod tests {
             input: input.map(str::to_string),
             value: None,
             objects: false,
-            verdict: crate::corpus::Verdict::Rejected,
+            verdict: crate::model::Verdict::Rejected,
             consumed: None,
             tree,
             output: None,

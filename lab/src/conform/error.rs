@@ -1,5 +1,6 @@
 //! Why a conformance run could not be made: the selection, the testee, the live engine.
 
+use super::testee::TesteeError;
 use crate::corpus::generate::GenerateFailed;
 use crate::oracle::OracleError;
 use gdmarshal::profile::Profile;
@@ -49,26 +50,6 @@ pub enum SelectError {
         /// The corpus's engine version.
         version: String,
     },
-}
-
-/// A testee that could not be started or did not complete its handshake.
-#[derive(Clone, Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum TesteeError {
-    /// The command could not be run.
-    #[error("cannot start testee {command:?}: {message}")]
-    Spawn {
-        /// The command line.
-        command: String,
-        /// What the system said.
-        message: String,
-    },
-    /// The handshake failed: no answer, a crash, a hang, or not the protocol.
-    #[error("handshake: {0}")]
-    Handshake(super::testee::NoAnswer),
-    /// The handshake's answer is not a valid `hello`.
-    #[error(transparent)]
-    Hello(#[from] super::hello::HelloError),
 }
 
 /// Why a live corpus (`--live`) could not be made.

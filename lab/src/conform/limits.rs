@@ -12,13 +12,15 @@
 
 use std::io::{self, BufRead};
 
+pub use crate::shown::{SHOWN_LINE_START, truncate};
+
 /// The longest answer line read, in bytes (without its `\n`): 4 MiB, 33 times the corpus's
 /// largest legitimate answer (123 KB). With the slots of [`super::budget`] it bounds the
 /// runner's memory: an answer is parsed, compared, sent back for re-encoding and judged, which for
 /// the widest JSON a 4 MiB line can hold (279,000 one-member objects) peaks at about 390 MiB in
 /// one testee process (16 MiB lines: 1.3 GB). A longer line is a protocol error, read no further
-/// than the cap.
-pub const MAX_ANSWER_LINE: usize = 4 << 20;
+/// than the cap. The same cap as a line of a file the lab reads whole.
+pub const MAX_ANSWER_LINE: usize = crate::bounded::MAX_LINE;
 
 /// The longest request line `gdmarshal testee` reads, in bytes (without its `\n`): 8 MiB, twice
 /// [`MAX_ANSWER_LINE`], so that it takes every request this runner sends (the largest, a stress
@@ -42,9 +44,6 @@ pub const MAX_TESTEE_TEXT: usize = 4 << 10;
 
 /// The part of a testee's `name` that is kept.
 pub const MAX_NAME: usize = 256;
-
-/// The bytes of a refused answer line shown in its failure.
-pub const SHOWN_LINE_START: usize = 200;
 
 /// The testee's stderr kept for a failure: the first lines that look like the cause of a crash
 /// (from a `panicked at`, `Traceback`, `Error` or `abort` line on) and the last lines, each part
@@ -80,19 +79,6 @@ pub const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 30;
 
 /// Seconds a testee has for one answer by default (`--timeout`).
 pub const DEFAULT_TIMEOUT_SECS: u64 = 5;
-
-/// `text` cut to at most `max` bytes (on a character boundary), with a marker saying how long it
-/// was when it is cut.
-pub fn truncate(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_string();
-    }
-    let cut = (0..=max)
-        .rev()
-        .find(|&i| text.is_char_boundary(i))
-        .unwrap_or(0);
-    format!("{}… (cut: {} bytes in all)", &text[..cut], text.len())
-}
 
 /// `text` with every control character but the tab written as `\u{..}`, so that a testee's words
 /// cannot move a terminal's cursor, change its colours or end a report line.

@@ -7,7 +7,8 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::LiveError;
 use crate::corpus::generate::generate;
-use crate::corpus::{Case, EngineCorpus, ManifestEntry, Verdict};
+use crate::corpus::{EngineCorpus, ManifestEntry};
+use crate::model::{Case, Verdict};
 use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::generate::{GenOptions, canonical_value_of, profile_types};

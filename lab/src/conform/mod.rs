@@ -29,11 +29,12 @@ pub mod testee;
 
 pub(crate) use claims::collect_types;
 pub use claims::{case_types, family, undeclared};
-pub use error::{ConformError, LiveError, SelectError, TesteeError};
+pub use error::{ConformError, LiveError, SelectError};
 pub use expect_fail::expect_fail_list;
 pub use fence::TesteeLimits;
 pub use select::{check_glob, exactly, selects};
 pub use strict::expected_kind;
+pub use testee::TesteeError;
 
 use claims::claims_version;
 use expect_fail::stale;
@@ -46,10 +47,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::case::Direction;
+use crate::corpus::EngineCorpus;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled, run};
-use crate::corpus::{EngineCorpus, Mismatch, Record, SkipReason, Undeclared};
+use crate::model::case::Direction;
+use crate::model::{Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 
 use budget::{Budget, WIDE_SLOTS};
@@ -88,7 +90,7 @@ pub struct Options {
     /// (`--probe-undeclared`): they never fail the run.
     pub probe_undeclared: bool,
     /// A rejection passes a rejected case only when the kind it states is the expected one
-    /// (`--strict-errors`; [`crate::corpus::RejectionKind`]).
+    /// (`--strict-errors`; [`crate::model::RejectionKind`]).
     pub strict_errors: bool,
     /// The source of the expected answers, as reports name it: `embedded corpus 2176eeca95ca`,
     /// `corpus DIR (DIGEST)` or the live engine and seed ([`crate::corpus::Source::describe`]).
@@ -205,7 +207,7 @@ impl ReportedCase {
         profile: Profile,
         why: &crate::corpus::stress::StressError,
     ) -> ReportedCase {
-        let what = crate::corpus::RecordDefect::UnreadableValue(why.to_string());
+        let what = crate::model::RecordDefect::UnreadableValue(why.to_string());
         ReportedCase::unasked(
             engine,
             record,

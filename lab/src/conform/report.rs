@@ -3,11 +3,11 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::answer::Answer;
-use crate::case::Direction;
-use crate::corpus::Mismatch;
 use crate::corpus::run::{CaseResult, Settled};
-use crate::tree_diff::first_value_difference;
+use crate::model::Mismatch;
+use crate::model::answer::Answer;
+use crate::model::case::Direction;
+use crate::model::tree_diff::first_value_difference;
 use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{to_json, unhex};
@@ -294,7 +294,7 @@ pub fn claims(c: &Conformance) -> Vec<String> {
             .filter(|x| {
                 matches!(
                     x.unclaimed,
-                    Some(crate::corpus::Undeclared::JsonDepth { .. })
+                    Some(crate::model::Undeclared::JsonDepth { .. })
                 )
             })
             .count();

@@ -3,7 +3,7 @@
 //! rejected case), so they are counted apart.
 
 use crate::corpus::run::Settled;
-use crate::corpus::{Mismatch, Record, Verdict};
+use crate::model::{Mismatch, Record, Verdict};
 
 /// How one case counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -36,7 +36,7 @@ impl Score {
             Settled::Fail(m) if is_error(m) => Score::Error,
             Settled::Fail(_) | Settled::UnexpectedPass(_) => Score::Wrong,
             Settled::ExpectedFail(_) => Score::ExpectedFail,
-            Settled::Skip(crate::corpus::SkipReason::Undeclared(_)) => Score::Unclaimed,
+            Settled::Skip(crate::model::SkipReason::Undeclared(_)) => Score::Unclaimed,
             Settled::Skip(_) => Score::Skipped,
         }
     }

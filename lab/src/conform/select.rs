@@ -2,8 +2,9 @@
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::case::Direction;
-use crate::corpus::{EngineCorpus, Record};
+use crate::corpus::EngineCorpus;
+use crate::model::Record;
+use crate::model::case::Direction;
 
 use super::{Options, SelectError};
 

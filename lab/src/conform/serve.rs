@@ -4,7 +4,7 @@ use std::io::{BufRead, Write};
 
 use serde_json::{Value, json};
 
-use crate::corpus::{RejectKind, RejectionKind};
+use crate::model::{RejectKind, RejectionKind};
 use crate::this_codec::ThisCodec;
 use gdmarshal::json::{hex, unhex};
 use gdmarshal::profile::Profile;

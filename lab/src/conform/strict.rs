@@ -1,11 +1,11 @@
 //! `--strict-errors`: a rejection passes a rejected case only with the kind of reason the case
 //! expects.
 
-use crate::answer::Answer;
-use crate::case::Direction;
 use crate::corpus::known::Entry;
 use crate::corpus::run::{CaseResult, Settled};
-use crate::corpus::{Mismatch, Record, RejectKind, RejectionKind};
+use crate::model::answer::Answer;
+use crate::model::case::Direction;
+use crate::model::{Mismatch, Record, RejectKind, RejectionKind};
 use gdmarshal::profile::Profile;
 
 /// With `--strict-errors`: a rejection that passed a rejected decode case, held to the kind the
@@ -39,7 +39,7 @@ pub(super) fn strict_kind(result: &mut CaseResult, profile: Profile, known: &[En
 /// The kind of rejection a rejected decode case expects: the kind of this crate's codec's
 /// refusal of its input.
 pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
-    if r.direction != Direction::Decode || r.verdict != crate::corpus::Verdict::Rejected {
+    if r.direction != Direction::Decode || r.verdict != crate::model::Verdict::Rejected {
         return None;
     }
     let input = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;

@@ -1,9 +1,9 @@
 //! A testee process: the runner's side of the testee protocol (docs/conformance.md). It answers
-//! cases as an [`Answerer`](crate::answerer::Answerer) (see `answers.rs`).
+//! cases as an [`Answerer`](crate::model::answerer::Answerer) (see `answers.rs`).
 //!
 //! The process is started once and answers one JSON line per request. If it dies, stops
 //! answering within the timeout or breaks the protocol, the case in progress is
-//! [`Answer::Unanswered`](crate::answer::Answer::Unanswered) (always a failure), the process is
+//! [`Answer::Unanswered`](crate::model::answer::Answer::Unanswered) (always a failure), the process is
 //! killed with its whole process group and the next request starts a fresh one. A testee whose
 //! main process has ended has crashed, even while processes it started still hold its pipes.
 //! What it sends is held to the caps of [`super::limits`].
@@ -27,7 +27,7 @@ use super::limits::{
     SHOWN_LINE_START, line_start, too_deep, truncate,
 };
 use super::reply::{Reply, Request, whole};
-use super::{Options, TesteeError, TesteeLimits};
+use super::{Options, TesteeLimits};
 use crate::fence::Network;
 use crate::sandbox::{Plan, Tree};
 
@@ -47,6 +47,26 @@ pub enum Failure {
     Hung,
     /// An answer that breaks the protocol (too long, too deep, not UTF-8, not JSON, another id).
     Protocol,
+}
+
+/// A testee that could not be started or did not complete its handshake.
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TesteeError {
+    /// The command could not be run.
+    #[error("cannot start testee {command:?}: {message}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// What the system said.
+        message: String,
+    },
+    /// The handshake failed: no answer, a crash, a hang, or not the protocol.
+    #[error("handshake: {0}")]
+    Handshake(NoAnswer),
+    /// The handshake's answer is not a valid `hello`.
+    #[error(transparent)]
+    Hello(#[from] super::hello::HelloError),
 }
 
 /// Why a request got no answer: how, and the words for people (what the testee printed on stderr

@@ -14,7 +14,7 @@ use gdmarshal::value::{
     Array, ContainerType, Dictionary, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
-use crate::case::Case;
+use crate::model::case::Case;
 
 mod conversions;
 mod measured;

@@ -19,11 +19,11 @@ use serde_json::{Map, Value, json};
 use gdmarshal::classes::ClassList;
 use gdmarshal::profile::Profile;
 
-use super::Record;
 use super::integrity::{CorpusError, sha256_hex};
 use super::source::Source;
 use super::tree::{classes_in, scripted_in, scripted_in_input};
 use crate::error::FileError;
+use crate::model::Record;
 use crate::oracle::classes::{class_defaults, class_list, scripted_defaults};
 use crate::oracle::{AskError, Engine};
 

@@ -7,8 +7,8 @@ use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::profile::Profile;
 
 use super::tree::mentions_type;
-use super::{Mismatch, Record, RejectKind, Rejection, Verdict};
-use crate::oracle::EngineRejection;
+use crate::model::EngineRejection;
+use crate::model::{Mismatch, Record, RejectKind, Rejection, Verdict};
 
 /// A cause of a difference, recognised in the answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,7 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::ByteDiff;
+    use crate::model::ByteDiff;
     use gdmarshal::json::unhex;
 
     #[test]

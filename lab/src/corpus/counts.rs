@@ -51,7 +51,7 @@ pub fn replace(doc: &str, table: &str) -> Option<String> {
 
 /// `n` with a comma between thousands, as the docs write numbers.
 pub fn thousands(n: usize) -> String {
-    crate::campaign::log::group_digits(n as u64)
+    crate::shown::group_digits(n as u64)
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! see whether the engine still answers as the corpus says.
 
 use super::generate::{Unanswered, run_once};
-use super::{EngineCorpus, Record, all_cases};
-use crate::answerer::EngineAnswerer;
-use crate::oracle::IncidentRecord;
+use super::{EngineCorpus, all_cases};
+use crate::model::IncidentRecord;
+use crate::model::Record;
+use crate::model::answerer::EngineAnswerer;
 
 /// A case whose answer changed.
 #[derive(Clone, Debug, PartialEq)]
@@ -131,7 +132,7 @@ fn same_value_written(old: &Record, new: &Record, profile: gdmarshal::Profile) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Verdict;
+    use crate::model::Verdict;
     use gdmarshal::value::NodePath;
     use gdmarshal::{EncodeOptions, Variant, encode};
 

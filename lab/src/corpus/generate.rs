@@ -5,10 +5,10 @@
 //! A case the engine could not answer ([`Unanswered`]) is never written as a record: a corpus
 //! holds engine answers only, and [`generate`] fails when any case went unanswered.
 
-use crate::answerer::EngineAnswerer;
-use crate::case::Case;
+use crate::model::answerer::EngineAnswerer;
+use crate::model::case::Case;
 
-use super::record::Record;
+use crate::model::record::Record;
 
 /// Cases sent to the engine per batch.
 const BATCH: usize = 256;
@@ -196,8 +196,8 @@ pub fn generate_keeping(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answerer::Answerer;
     use crate::corpus::all_cases;
+    use crate::model::answerer::Answerer;
     use crate::this_codec::ThisCodec;
 
     /// An answerer that counts the cases it is asked.

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::{Direction, ManifestEntry, Record};
+use super::ManifestEntry;
+use crate::model::{Direction, Record};
 
 /// What to do when a committed file does not match its manifest entry.
 const FIX: &str = "run `gdmarshal corpus generate` or restore the file";
@@ -370,7 +371,7 @@ fn check_record(file: &Path, line: usize, r: &Record) -> Result<(), CorpusError>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Verdict;
+    use crate::model::Verdict;
 
     fn record(
         direction: Direction,

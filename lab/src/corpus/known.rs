@@ -18,9 +18,10 @@ use std::path::Path;
 use gdmarshal::profile::Profile;
 use globset::{Glob, GlobMatcher};
 
+use super::Source;
 use super::condition::Condition;
-use super::{Mismatch, Record, Source};
 use crate::error::{FileError, LineError};
+use crate::model::{Mismatch, Record};
 
 /// One entry.
 #[derive(Clone, Debug)]
@@ -138,7 +139,7 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, KnownError> {
 
 /// A part of a line echoed in an error, cut as a refused answer line is (with its length).
 fn shown(text: &str) -> String {
-    use crate::conform::limits::{SHOWN_LINE_START, truncate};
+    use crate::shown::{SHOWN_LINE_START, truncate};
     truncate(text, SHOWN_LINE_START)
 }
 

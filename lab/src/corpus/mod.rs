@@ -13,13 +13,9 @@ pub mod drift;
 pub mod generate;
 pub mod integrity;
 pub mod known;
-pub mod mismatch;
 pub mod node_path_padding;
-pub mod record;
 pub mod regression;
-pub mod rejection_kind;
 pub mod run;
-pub mod skip;
 pub mod source;
 pub mod stress;
 pub(crate) mod sums;
@@ -29,16 +25,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::case::{Case, Direction};
 pub use cases::all_cases;
 pub use integrity::{CorpusError, sha256_hex};
-pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
-pub use record::{Record, Verdict};
-pub use rejection_kind::RejectionKind;
-pub use skip::{SkipReason, Undeclared};
 pub use source::Source;
 
 use gdmarshal::profile::Profile;
+
+use crate::model::Record;
 
 /// `corpus/manifest.json`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -14,7 +14,7 @@ use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 use gdmarshal::types::VariantType;
 
-use super::Record;
+use crate::model::Record;
 
 /// Where NodePath padding lies in `bytes` (an encoding, decoded with objects as `objects`
 /// says), or `None` when the bytes do not decode.

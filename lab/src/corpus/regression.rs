@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::drift::{Changed, EngineDrift};
-use super::record::Record;
+use crate::model::record::Record;
 
 /// The report of one build against one recorded corpus.
 #[derive(Clone, Debug)]
@@ -225,7 +225,7 @@ fn html(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::record::Verdict;
+    use crate::model::record::Verdict;
 
     fn answer(verdict: Verdict, tree: Option<serde_json::Value>) -> Record {
         Record {

@@ -5,12 +5,12 @@ use gdmarshal::profile::Profile;
 
 use super::EngineCorpus;
 use super::known::Entry;
-use super::mismatch::Mismatch;
-use super::record::Record;
-use super::skip::SkipReason;
-use crate::answer::Answer;
-use crate::answerer::Answerer;
-use crate::judge::{Outcome, before_asking, judge};
+use crate::model::answer::Answer;
+use crate::model::answerer::Answerer;
+use crate::model::judge::{Outcome, before_asking, judge};
+use crate::model::mismatch::Mismatch;
+use crate::model::record::Record;
+use crate::model::skip::SkipReason;
 
 /// Cases asked of an answerer at a time (progress is told after each batch).
 const BATCH: usize = 64;

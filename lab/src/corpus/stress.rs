@@ -21,11 +21,11 @@ use gdmarshal::profile::Profile;
 
 use super::generate::generate;
 use super::integrity::sha256_hex;
-use super::record::{Record, Verdict};
 use super::source::Source;
-use crate::answerer::EngineAnswerer;
-use crate::case::{Case, Direction};
 use crate::error::{FileError, LineError};
+use crate::model::answerer::EngineAnswerer;
+use crate::model::case::{Case, Direction};
+use crate::model::record::{Record, Verdict};
 
 /// The file, in the corpus folder.
 pub const FILE: &str = "stress.jsonl";

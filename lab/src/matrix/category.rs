@@ -2,8 +2,8 @@
 
 use gdmarshal::types::{Shape, VariantType};
 
-use crate::case::Direction;
-use crate::corpus::{Record, Verdict};
+use crate::model::case::Direction;
+use crate::model::{Record, Verdict};
 
 /// A part of the format, as the matrix counts cases: each case falls in exactly one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

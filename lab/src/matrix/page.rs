@@ -237,7 +237,7 @@ fn families(all: &[String]) -> String {
     text
 }
 
-/// How the page names a kind of mismatch ([`crate::corpus::Mismatch::kind`]).
+/// How the page names a kind of mismatch ([`crate::model::Mismatch::kind`]).
 fn kind_title(kind: &str) -> &str {
     match kind {
         "no_answer" => "no answer (crash or hang)",

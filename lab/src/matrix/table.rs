@@ -7,8 +7,8 @@ use super::category::Category;
 use super::manifest::Implementation;
 use crate::conform::score::Score;
 use crate::conform::{Conformance, ReportedCase, report};
-use crate::corpus::Verdict;
 use crate::corpus::run::Settled;
+use crate::model::Verdict;
 
 /// Counts of one cell: the cases of a category the library claims, and how they went.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,7 +70,7 @@ pub struct Failure {
     pub category: Category,
     /// Its type family.
     pub family: String,
-    /// The kind of mismatch ([`crate::corpus::Mismatch::kind`]).
+    /// The kind of mismatch ([`crate::model::Mismatch::kind`]).
     pub kind: &'static str,
     /// The size of what the case sends (input bytes, or the value's JSON): the smallest case of
     /// a kind is its reproducer.

@@ -6,16 +6,16 @@ use gdmarshal::json::to_json;
 use gdmarshal::profile::Profile;
 
 use super::engine::Engine;
-use super::rejection::engine_rejection;
 use super::requests::{
     decode_line, decode_result, encode_line, encode_result, own_accepted, with_own_check,
 };
 use super::result::{DecodeResult, EncodeResult, Verdict};
-use crate::answer::{Answer, Reencoded};
-use crate::answerer::{Answerer, EngineAnswerer};
-use crate::case::Case;
-use crate::corpus::{RejectKind, Rejection};
-use crate::oracle::IncidentRecord;
+use crate::model::IncidentRecord;
+use crate::model::answer::{Answer, Reencoded};
+use crate::model::answerer::{Answerer, EngineAnswerer};
+use crate::model::case::Case;
+use crate::model::engine_rejection;
+use crate::model::{RejectKind, Rejection};
 
 impl Answerer for Engine {
     fn name(&self) -> &str {
@@ -64,7 +64,7 @@ impl EngineAnswerer for Engine {
 
     fn classes_with_defaults(
         &mut self,
-        wanted: &crate::answerer::Wanted,
+        wanted: &crate::model::answerer::Wanted,
     ) -> Option<std::sync::Arc<gdmarshal::classes::ClassList>> {
         let list = EngineAnswerer::classes(self)?;
         let new: Vec<String> = wanted

@@ -1,5 +1,5 @@
 //! The engine's request-level API: batches of decode, encode and sleep requests answered with
-//! the engine's own results. Cases go through [`Engine`]'s [`Answerer`](crate::answerer::Answerer)
+//! the engine's own results. Cases go through [`Engine`]'s [`Answerer`](crate::model::answerer::Answerer)
 //! implementation, which is built on this.
 
 use super::engine::Engine;

@@ -5,6 +5,8 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::paths::engine_cache;
+
 /// Binary names looked up on `PATH`.
 const PATH_NAMES: &[&str] = &["godot", "godot4", "godot3", "godot3-server"];
 
@@ -55,18 +57,6 @@ pub struct EngineSpec {
     /// closed, before it is killed (the manifest's `exit_grace_secs`; zero: killed at once). A
     /// coverage build needs it: it writes its counters on a normal exit only.
     pub exit_grace: std::time::Duration,
-}
-
-/// The engine cache directory of `scripts/install-engines.sh`: `GDMARSHAL_ENGINE_CACHE`, else
-/// `$XDG_CACHE_HOME/gdmarshal/engines`, else `$HOME/.cache/gdmarshal/engines`.
-pub fn engine_cache() -> Option<PathBuf> {
-    if let Some(dir) = non_empty_var("GDMARSHAL_ENGINE_CACHE") {
-        return Some(PathBuf::from(dir));
-    }
-    let cache = non_empty_var("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| non_empty_var("HOME").map(|h| Path::new(&h).join(".cache")))?;
-    Some(cache.join("gdmarshal").join("engines"))
 }
 
 /// The install manifest's path (`manifest.json` in [`engine_cache`]).
@@ -199,10 +189,6 @@ fn file_name(path: &str) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.to_string())
-}
-
-fn non_empty_var(key: &str) -> Option<String> {
-    std::env::var(key).ok().filter(|v| !v.is_empty())
 }
 
 #[cfg(test)]

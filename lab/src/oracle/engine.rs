@@ -1,64 +1,17 @@
 //! [`Engine`]: one engine process serving batches of requests, restarted when it crashes or
 //! hangs, with every request answered.
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use serde_json::Value;
 
+use super::config::EngineConfig;
 use super::discover::EngineSpec;
 use super::error::OracleError;
-use super::limits::EngineLimits;
 use super::process::Process;
 use super::requests::{HELLO, Reply};
-use super::result::{Finding, IncidentRecord, Resolution, Verdict};
+use super::result::{Finding, Verdict};
 use super::round::{Round, round};
+use crate::model::{IncidentRecord, Resolution};
 use gdmarshal::profile::Profile;
-
-/// How an engine is run.
-#[derive(Clone, Debug)]
-pub struct EngineConfig {
-    /// The longest one request may take (measured from the engine starting it) before the
-    /// engine counts as hung and is killed.
-    pub timeout: Duration,
-    /// The longest an engine may take to start and answer the handshake.
-    pub start_timeout: Duration,
-    /// The oracle's Godot project (a scratch copy of it is what the engine opens).
-    pub project: PathBuf,
-    /// The resource limits the engine process runs under.
-    pub limits: EngineLimits,
-    /// The network the engine sees: by default a namespace of its own with only the link to
-    /// the host ([`crate::fence::NetNamespace`]); where none can be made, the host's.
-    pub network: crate::fence::Network,
-    /// How much of the sandbox the engine must run in (`--sandbox`; [`crate::sandbox`]).
-    pub sandbox: crate::sandbox::Mode,
-    /// Folders the engine may write besides its scratch folder: none for Godot; a test engine's
-    /// fault script and the state it keeps across processes.
-    pub writable: Vec<PathBuf>,
-}
-
-impl Default for EngineConfig {
-    fn default() -> EngineConfig {
-        EngineConfig {
-            timeout: Duration::from_secs(10),
-            start_timeout: Duration::from_secs(60),
-            project: default_project(),
-            limits: EngineLimits::default(),
-            network: crate::fence::Network::None,
-            sandbox: crate::sandbox::Mode::default(),
-            writable: Vec::new(),
-        }
-    }
-}
-
-/// The oracle's Godot project: `GDMARSHAL_ORACLE_PROJECT` if set, else `godot_project/` in this
-/// crate's source tree.
-pub fn default_project() -> PathBuf {
-    match std::env::var_os("GDMARSHAL_ORACLE_PROJECT") {
-        Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => crate::repo_root().join("godot_project"),
-    }
-}
 
 /// What an engine reported about itself in the handshake.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +45,7 @@ pub struct Engine {
     incidents: Vec<IncidentRecord>,
     refused: usize,
     /// Whether decode answers carry the ids read in place of the placeholders' own
-    /// ([`EngineAnswerer::compare_object_ids_as_read`](crate::answerer::EngineAnswerer::compare_object_ids_as_read)).
+    /// ([`EngineAnswerer::compare_object_ids_as_read`](crate::model::answerer::EngineAnswerer::compare_object_ids_as_read)).
     pub(super) ids_as_read: bool,
     /// The engine's classes once asked (`None` inside when it could not tell).
     pub(super) class_list: Option<Option<std::sync::Arc<gdmarshal::classes::ClassList>>>,

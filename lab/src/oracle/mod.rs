@@ -7,7 +7,7 @@
 //! the engine is answered [`Verdict::Crashed`] or [`Verdict::Hung`] and kept as a [`Finding`];
 //! the engine is restarted and every other request of the batch is still answered.
 //!
-//! An engine answers cases as an [`Answerer`](crate::answerer::Answerer), like this codec and
+//! An engine answers cases as an [`Answerer`](crate::model::answerer::Answerer), like this codec and
 //! a testee; [`Engine::run`] and its siblings are the request-level API underneath.
 //!
 //! ```no_run
@@ -25,6 +25,7 @@ mod answerer;
 mod auth;
 mod batch;
 pub(crate) mod classes;
+mod config;
 mod discover;
 mod engine;
 mod error;
@@ -35,7 +36,6 @@ mod node_bytes;
 mod placeholders;
 mod process;
 mod protocol;
-mod rejection;
 mod requests;
 mod result;
 mod round;
@@ -44,20 +44,16 @@ mod widen;
 
 use std::time::Duration;
 
+pub use crate::paths::engine_cache;
+pub use config::{EngineConfig, default_project};
 pub use discover::{
-    EngineSpec, Source, discover, engine_cache, from_env, from_manifest, from_path, manifest_path,
+    EngineSpec, Source, discover, from_env, from_manifest, from_path, manifest_path,
 };
-pub use engine::{
-    DOUBLE_SUFFIX, Engine, EngineConfig, EngineInfo, START_TRIES, SUSPECT_TRIES, default_project,
-};
+pub use engine::{DOUBLE_SUFFIX, Engine, EngineInfo, START_TRIES, SUSPECT_TRIES};
 pub use error::OracleError;
 pub use framing::{AskError, Unframed, Via};
 pub use limits::EngineLimits;
-pub use rejection::{EngineRejection, engine_rejection};
-pub use result::{
-    DecodeResult, EncodeResult, Finding, Incident, IncidentRecord, IncidentSummary, Resolution,
-    Verdict,
-};
+pub use result::{DecodeResult, EncodeResult, Finding, IncidentSummary, Verdict};
 
 use gdmarshal::value::Variant;
 

@@ -11,8 +11,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::auth;
+use super::config::EngineConfig;
 use super::discover::EngineSpec;
-use super::engine::EngineConfig;
 use super::error::OracleError;
 use super::protocol::{read_frame, write_frame};
 use super::scratch;

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use super::process::{Event, Process};
 use super::protocol::{Stderr, classify, request_body, split_response};
 use super::requests::Reply;
-use super::result::{Incident, Verdict};
+use super::result::Verdict;
+use crate::model::Incident;
 
 /// How long to wait for the end-of-batch marker once the response frame is in, and for the
 /// last stderr lines of an engine that died.

@@ -8,7 +8,7 @@ use gdmarshal::profile::Profile;
 use gdmarshal::types::VariantType;
 use gdmarshal::value::{Object, Variant};
 
-use crate::corpus::{Record, Verdict};
+use crate::model::{Record, Verdict};
 
 /// A vector for the engines: bytes to decode or a value to encode.
 #[derive(Clone, Debug)]
@@ -533,7 +533,7 @@ impl From<Vec<u8>> for Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Direction;
+    use crate::model::Direction;
 
     #[test]
     fn every_claim_has_a_vector_for_its_versions() {

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 use super::Inputs;
 use super::appendix::Appendix;
 use crate::campaign::log::short_version;
-use crate::corpus::{EngineCorpus, Record, Verdict};
+use crate::corpus::EngineCorpus;
+use crate::model::{Record, Verdict};
 use crate::oracle::DOUBLE_SUFFIX;
 use gdmarshal::json::unhex;
 

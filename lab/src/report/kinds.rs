@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::campaign::causes::{Cause, Kind, mentions, nondeterministic};
 use crate::campaign::{Class, FindingFile};
-use crate::corpus::{Record, Verdict};
+use crate::model::{Record, Verdict};
 
 /// A String "[Deleted Object]" as 3.x writes it (hex, length 16 first).
 const DELETED_OBJECT: &str = "100000005b44656c65746564204f626a6563745d";

@@ -14,13 +14,14 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::answerer::EngineAnswerer;
 use crate::campaign::causes::{Cause, Kind};
 use crate::campaign::log::{self, LogEntry, Totals, short_version};
 use crate::campaign::{Class, FindingFile};
+use crate::corpus::EngineCorpus;
 use crate::corpus::generate::{Unanswered, run_once};
-use crate::corpus::{Case, Direction, EngineCorpus, Record, Verdict};
 use crate::error::FileError;
+use crate::model::answerer::EngineAnswerer;
+use crate::model::{Case, Direction, Record, Verdict};
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::appendix::Appendix;
 use super::{Inputs, answer_cell, case_cell};
 use crate::campaign::log::short_version as short;
-use crate::corpus::{Record, Verdict};
+use crate::model::{Record, Verdict};
 use gdmarshal::json::unhex;
 use gdmarshal::types::{TYPES, VariantType};
 
@@ -500,7 +500,7 @@ pub(super) fn behaviour_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix
         if r.consumed.is_some() && o.consumed.is_some() && r.consumed != o.consumed {
             what.push("consumed");
         }
-        if r.direction == crate::case::Direction::Decode && r.tree != o.tree {
+        if r.direction == crate::model::case::Direction::Decode && r.tree != o.tree {
             what.push("value");
         }
         if r.output.is_some()

@@ -123,7 +123,7 @@ pub fn args(view: &View<'_>, program: &OsStr, args: &[OsString]) -> Vec<OsString
     }
     // The working folder, the program's folder and the engine cache stay in view, read-only,
     // where they lie under a private folder (a project or an engine cache below /tmp).
-    let cache = crate::oracle::engine_cache();
+    let cache = crate::paths::engine_cache();
     for dir in [
         Some(view.cwd),
         Path::new(program).parent(),

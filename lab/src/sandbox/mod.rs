@@ -2,7 +2,7 @@
 //! and killed: engines and testees (docs/security.md, "The sandbox"). A [`Sandbox`] turns a
 //! [`Plan`] (program, scratch folder, environment) into a [`Jail`]: the command to spawn, inside
 //! bubblewrap's namespaces and read-only view ([`bwrap`]) under a system-call filter
-//! ([`seccomp`]), in a cgroup of its own ([`cgroup`]), with a reduced environment ([`env`]).
+//! ([`seccomp`]), in a cgroup of its own ([`cgroup`]), with a reduced environment ([`env`](mod@env)).
 //! Where the kernel refuses a layer, [`Mode::Auto`] names it once and goes on without it;
 //! [`Mode::Strict`] makes that an error.
 

@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use super::super::EngineClaims;
 use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Claim, Probe};
-use crate::corpus::{Direction, EngineCorpus, Record};
+use crate::corpus::EngineCorpus;
 use crate::framing::FramingRecord;
+use crate::model::{Direction, Record};
 use gdmarshal::json::hex;
 
 /// An upstream page a generated page replaces.

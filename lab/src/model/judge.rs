@@ -11,12 +11,12 @@ use serde_json::Value;
 use gdmarshal::json::{from_json, unhex};
 use gdmarshal::profile::Profile;
 
-use crate::answer::{Answer, Reencoded};
-use crate::corpus::mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind};
-use crate::corpus::record::{Record, Verdict};
-use crate::corpus::skip::SkipReason;
-use crate::corpus::{Direction, Rejection};
-use crate::tree_diff::{NodeDiff, first_value_difference};
+use crate::model::answer::{Answer, Reencoded};
+use crate::model::mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind};
+use crate::model::record::{Record, Verdict};
+use crate::model::skip::SkipReason;
+use crate::model::tree_diff::{NodeDiff, first_value_difference};
+use crate::model::{Direction, Rejection};
 
 /// How one case went.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,7 +98,7 @@ fn unanswered(got: &Answer) -> Option<Outcome> {
     Some(Outcome::Fail(Mismatch::NoAnswer { reason }))
 }
 
-fn engine_rejection(r: &Rejection) -> Option<crate::oracle::EngineRejection> {
+fn engine_rejection(r: &Rejection) -> Option<crate::model::EngineRejection> {
     match r.kind {
         Some(RejectKind::Engine(k)) => Some(k),
         _ => None,
@@ -228,7 +228,7 @@ fn judge_encode(want: &Answer, got: &Answer) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle::EngineRejection;
+    use crate::model::EngineRejection;
     use serde_json::json;
 
     fn p46() -> Profile {

@@ -11,9 +11,9 @@ use gdmarshal::json::{from_json, hex, to_json, unhex};
 use gdmarshal::profile::Profile;
 
 use super::mismatch::{RecordDefect, RejectKind, Rejection};
-use crate::answer::{Answer, Reencoded};
-use crate::case::{Case, Direction};
-use crate::oracle::{Incident, engine_rejection};
+use crate::model::answer::{Answer, Reencoded};
+use crate::model::case::{Case, Direction};
+use crate::model::{Incident, engine_rejection};
 
 /// Longest error text kept per record.
 const ERROR_CHARS: usize = 600;

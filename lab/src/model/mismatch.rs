@@ -1,6 +1,6 @@
 //! How an implementation's answer parts from the engine's record, as data.
 //!
-//! [`crate::judge::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
+//! [`crate::model::judge::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
 //! conformance runner classify it by variant and by the [`RejectKind`] of a rejection, never by
 //! its text. [`Mismatch`]'s `Display` is the message people read.
 
@@ -9,8 +9,8 @@ use std::fmt;
 use serde_json::Value;
 
 use super::rejection_kind::RejectionKind;
-use crate::oracle::EngineRejection;
-use crate::tree_diff::NodeDiff;
+use crate::model::EngineRejection;
+use crate::model::tree_diff::NodeDiff;
 use gdmarshal::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use gdmarshal::json::{JsonError, hex};
 
@@ -33,7 +33,7 @@ pub enum RejectKind {
     Encode(EncodeErrorKind),
     /// The tagged JSON is no value of the profile.
     Json,
-    /// An engine refused the input, for a reason [`crate::oracle::engine_rejection`] reads from
+    /// An engine refused the input, for a reason [`crate::model::engine_rejection()`] reads from
     /// its error output.
     Engine(EngineRejection),
     /// A testee refused it and stated the kind (`"kind"` in its answer).
@@ -183,7 +183,7 @@ pub enum Mismatch {
     AcceptsRejected {
         /// The engine's error text (its stderr), whole.
         engine_error: String,
-        /// What the engine's error says, where [`crate::oracle::engine_rejection`] reads it.
+        /// What the engine's error says, where [`crate::model::engine_rejection()`] reads it.
         engine_rejection: Option<EngineRejection>,
         /// What the implementation decoded.
         tree: Value,

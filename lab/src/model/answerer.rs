@@ -14,9 +14,9 @@ use std::sync::Arc;
 use gdmarshal::classes::ClassList;
 use gdmarshal::profile::Profile;
 
-use crate::answer::Answer;
-use crate::case::Case;
-use crate::oracle::IncidentRecord;
+use crate::model::IncidentRecord;
+use crate::model::answer::Answer;
+use crate::model::case::Case;
 
 /// The classes whose fresh objects' stored properties a batch of cases needs: classes alone, and
 /// (4.x) classes given one of the project's scripts, as (class, script path).
