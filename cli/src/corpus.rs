@@ -448,7 +448,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> DriftCount {
                 "DRIFT {} {}: {} changed (corpus {:?}, engine now {:?})",
                 d.version,
                 ch.corpus.name,
-                ch.fields.join(", "),
+                model::Field::names(&ch.fields),
                 ch.corpus.verdict,
                 ch.now.verdict
             );

@@ -10,6 +10,7 @@ use crate::corpus::generate::{Answered, run_once, run_once_checking_own};
 use crate::corpus::known::Entry;
 use crate::corpus::run::judge_records;
 use crate::corpus::tree::{classes_in, scripted_in, scripted_in_input};
+use crate::model::Field;
 use crate::model::answer::Answer;
 use crate::model::answerer::Wanted;
 use crate::model::answerer::{Answerer, EngineAnswerer};
@@ -246,7 +247,7 @@ pub fn recheck(engine: &mut dyn EngineAnswerer, cases: &[Case], judged: CodecSid
                 )));
                 out[i].detail = format!(
                     "fields that differed between two runs: {}; first run: {}; second run: {}",
-                    fields.join(", "),
+                    Field::names(&fields),
                     out[i].record.output.as_deref().unwrap_or("-"),
                     b.output.as_deref().unwrap_or("-")
                 );

@@ -3,6 +3,7 @@
 
 use super::generate::{Unanswered, run_once};
 use super::{EngineCorpus, all_cases};
+use crate::model::Field;
 use crate::model::IncidentRecord;
 use crate::model::Record;
 use crate::model::answerer::EngineAnswerer;
@@ -15,7 +16,7 @@ pub struct Changed {
     /// The engine's answer now.
     pub now: Record,
     /// The fields that differ.
-    pub fields: Vec<&'static str>,
+    pub fields: Vec<Field>,
 }
 
 /// Why an engine's corpus could not be checked at all.
@@ -85,7 +86,7 @@ pub fn check(
                 let mut fields = old.differences(&new);
                 // Bytes the engine never initialises or makes up afresh are not drift, even where
                 // the two runs that recorded the corpus happened to agree on them.
-                if fields == ["output"] && same_value_written(old, &new, corpus.profile) {
+                if fields == [Field::Output] && same_value_written(old, &new, corpus.profile) {
                     fields.clear();
                 }
                 if !fields.is_empty() {

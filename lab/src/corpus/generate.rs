@@ -8,6 +8,7 @@
 use crate::model::answerer::EngineAnswerer;
 use crate::model::case::Case;
 
+use crate::model::Field;
 use crate::model::record::Record;
 
 /// Cases sent to the engine per batch.
@@ -128,11 +129,10 @@ pub fn generate(
                 a.nondeterministic = a
                     .differences(&b)
                     .into_iter()
-                    .filter(|f| *f != "verdict")
-                    .map(String::from)
+                    .filter(|&f| f != Field::Verdict)
                     .collect();
                 if a.verdict != b.verdict {
-                    a.nondeterministic.push("verdict".into());
+                    a.nondeterministic.push(Field::Verdict);
                 }
                 records.push(a);
             }

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::drift::{Changed, EngineDrift};
+use crate::model::Field;
 use crate::model::record::Record;
 
 /// The report of one build against one recorded corpus.
@@ -59,9 +60,14 @@ impl Regression {
             self.engine, self.engine_version, self.against
         );
         for c in &self.drift.changed {
-            let _ = writeln!(out, "CHANGED {}: {}", c.corpus.name, c.fields.join(", "));
+            let _ = writeln!(
+                out,
+                "CHANGED {}: {}",
+                c.corpus.name,
+                Field::names(&c.fields)
+            );
             let _ = writeln!(out, "  {:<9} {}", "asked", shorten(&question(&c.corpus)));
-            for f in &c.fields {
+            for &f in &c.fields {
                 let _ = writeln!(
                     out,
                     "  {f:<9} recorded:   {}",
@@ -140,7 +146,7 @@ fn case_markdown(out: &mut String, c: &Changed, against: &str) {
         out,
         "<details><summary><code>{}</code>: {}</summary>\n",
         html(&c.corpus.name),
-        c.fields.join(", ")
+        Field::names(&c.fields)
     );
     let _ = writeln!(
         out,
@@ -151,7 +157,7 @@ fn case_markdown(out: &mut String, c: &Changed, against: &str) {
         out,
         "| field | Godot {against} (recorded) | this build |\n|---|---|---|"
     );
-    for f in &c.fields {
+    for &f in &c.fields {
         let _ = writeln!(
             out,
             "| {f} | `{}` | `{}` |",
@@ -185,17 +191,16 @@ fn question(r: &Record) -> String {
 }
 
 /// One field of an answer as text.
-fn field(r: &Record, name: &str) -> String {
+fn field(r: &Record, name: Field) -> String {
     let or_none = |s: Option<String>| s.unwrap_or_else(|| "(none)".into());
     match name {
-        "verdict" => serde_json::to_value(&r.verdict)
+        Field::Verdict => serde_json::to_value(&r.verdict)
             .ok()
             .and_then(|v| v.as_str().map(String::from))
             .unwrap_or_default(),
-        "consumed" => or_none(r.consumed.map(|c| c.to_string())),
-        "tree" => or_none(r.tree.as_ref().map(|t| t.to_string())),
-        "output" => or_none(r.output.clone()),
-        _ => String::new(),
+        Field::Consumed => or_none(r.consumed.map(|c| c.to_string())),
+        Field::Tree => or_none(r.tree.as_ref().map(|t| t.to_string())),
+        Field::Output => or_none(r.output.clone()),
     }
 }
 

@@ -23,6 +23,7 @@ use super::generate::generate;
 use super::integrity::sha256_hex;
 use super::source::Source;
 use crate::error::{FileError, LineError};
+use crate::model::Field;
 use crate::model::answerer::EngineAnswerer;
 use crate::model::case::{Case, Direction};
 use crate::model::record::{Record, Verdict};
@@ -119,7 +120,7 @@ pub struct StressRecord {
     pub tree_sha256: Option<String>,
     /// Fields that differed between two runs of the engine.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nondeterministic: Vec<String>,
+    pub nondeterministic: Vec<Field>,
 }
 
 fn text_sha(tree: &Value) -> String {
@@ -378,13 +379,13 @@ pub fn materialize(
         engine: s.engine.clone(),
         what,
     };
-    let unsteady = |f: &str| s.nondeterministic.iter().any(|n| n == f);
+    let unsteady = |f: Field| s.nondeterministic.contains(&f);
     let accepted = s.verdict == Verdict::Accepted;
-    if accepted && !unsteady("output") && s.output_sha256 != Some(sha256_hex(&bytes)) {
+    if accepted && !unsteady(Field::Output) && s.output_sha256 != Some(sha256_hex(&bytes)) {
         return Err(mismatch("bytes"));
     }
     let decode = s.name.starts_with("decode/");
-    if decode && accepted && !unsteady("tree") && s.tree_sha256 != Some(text_sha(&tree)) {
+    if decode && accepted && !unsteady(Field::Tree) && s.tree_sha256 != Some(text_sha(&tree)) {
         return Err(mismatch("tree"));
     }
     Ok(record_of(&s, tree, &bytes))
@@ -393,7 +394,7 @@ pub fn materialize(
 fn record_of(s: &StressRecord, tree: Value, bytes: &[u8]) -> Record {
     let decode = s.name.starts_with("decode/");
     let accepted = s.verdict == Verdict::Accepted;
-    let unsteady = |f: &str| s.nondeterministic.iter().any(|n| n == f);
+    let unsteady = |f: Field| s.nondeterministic.contains(&f);
     Record {
         name: s.name.clone(),
         direction: if decode {
@@ -407,7 +408,7 @@ fn record_of(s: &StressRecord, tree: Value, bytes: &[u8]) -> Record {
         verdict: s.verdict.clone(),
         consumed: s.consumed,
         tree: (decode && accepted).then_some(tree),
-        output: (accepted && !unsteady("output")).then(|| hex(bytes)),
+        output: (accepted && !unsteady(Field::Output)).then(|| hex(bytes)),
         nondeterministic: s.nondeterministic.clone(),
         error: String::new(),
     }

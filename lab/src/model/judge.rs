@@ -13,7 +13,7 @@ use gdmarshal::profile::Profile;
 
 use crate::model::answer::{Answer, Reencoded};
 use crate::model::mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind};
-use crate::model::record::{Record, Verdict};
+use crate::model::record::{Field, Record, Verdict};
 use crate::model::skip::SkipReason;
 use crate::model::tree_diff::{NodeDiff, first_value_difference};
 use crate::model::{Direction, Rejection};
@@ -48,7 +48,7 @@ pub fn before_asking(expected: &Record) -> Option<Outcome> {
         Verdict::Unsupported => return Some(Outcome::Skip(SkipReason::EngineUnsupported)),
         Verdict::Accepted | Verdict::Rejected => {}
     }
-    if expected.unsteady("verdict") {
+    if expected.unsteady(Field::Verdict) {
         return Some(Outcome::Skip(SkipReason::EngineVerdictNondeterministic));
     }
     let defect = |what| Some(Outcome::Fail(Mismatch::BadRecord { what }));
@@ -64,7 +64,7 @@ pub fn before_asking(expected: &Record) -> Option<Outcome> {
         {
             defect(RecordDefect::NoValueOrOutput)
         }
-        Direction::Encode if expected.unsteady("output") => {
+        Direction::Encode if expected.unsteady(Field::Output) => {
             Some(Outcome::Skip(SkipReason::EngineOutputNondeterministic))
         }
         Direction::Encode => None,
@@ -304,12 +304,12 @@ mod tests {
     #[test]
     fn fields_that_changed_between_runs_are_not_compared() {
         let mut r = accepted_decode();
-        r.nondeterministic = vec!["tree".into(), "consumed".into(), "output".into()];
+        r.nondeterministic = vec![Field::Tree, Field::Consumed, Field::Output];
         assert_eq!(
             judge(&r, &decoded("2", 9, Reencoded::Absent), p46()),
             Outcome::Pass
         );
-        r.nondeterministic = vec!["verdict".into()];
+        r.nondeterministic = vec![Field::Verdict];
         assert_eq!(
             before_asking(&r),
             Some(Outcome::Skip(SkipReason::EngineVerdictNondeterministic))
@@ -363,7 +363,7 @@ mod tests {
                 reason: "testee hung".into()
             })
         );
-        r.nondeterministic = vec!["output".into()];
+        r.nondeterministic = vec![Field::Output];
         assert_eq!(
             before_asking(&r),
             Some(Outcome::Skip(SkipReason::EngineOutputNondeterministic))

@@ -24,6 +24,6 @@ pub use engine_rejection::{EngineRejection, engine_rejection};
 pub use incident::{Incident, IncidentRecord, Resolution};
 pub use judge::{Outcome, judge};
 pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
-pub use record::{Record, Verdict};
+pub use record::{Field, Record, Verdict};
 pub use rejection_kind::RejectionKind;
 pub use skip::{SkipReason, Undeclared};

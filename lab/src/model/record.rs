@@ -34,6 +34,45 @@ pub enum Verdict {
     Hung,
 }
 
+/// A part of a record that two runs of the same case can disagree on (a record lists those that
+/// did in [`Record::nondeterministic`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Field {
+    /// How the engine answered ([`Verdict`]).
+    Verdict,
+    /// Decode: how many bytes the engine read.
+    Consumed,
+    /// The value, as the engine decoded or built it.
+    Tree,
+    /// The bytes the engine wrote.
+    Output,
+}
+
+impl Field {
+    /// The field's name in a record: `verdict`, `consumed`, `tree` or `output`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Verdict => "verdict",
+            Field::Consumed => "consumed",
+            Field::Tree => "tree",
+            Field::Output => "output",
+        }
+    }
+
+    /// Fields by name, between commas (`tree, output`).
+    pub fn names(fields: &[Field]) -> String {
+        let names: Vec<&str> = fields.iter().map(|f| f.name()).collect();
+        names.join(", ")
+    }
+}
+
+impl std::fmt::Display for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
 /// One case and one engine's answer: one line of `corpus/godot-VERSION.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
@@ -63,7 +102,7 @@ pub struct Record {
     pub output: Option<String>,
     /// Fields whose content differed between two runs of the same case, so they are not compared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub nondeterministic: Vec<String>,
+    pub nondeterministic: Vec<Field>,
     /// What the engine printed while answering (error messages; not compared).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub error: String,
@@ -72,25 +111,25 @@ pub struct Record {
 impl Record {
     /// The fields that must match between two answers to the same case: everything but the error
     /// text and the fields either answer marks nondeterministic. Returns the differing field names.
-    pub fn differences(&self, other: &Record) -> Vec<&'static str> {
-        let skip = |f: &str| {
+    pub fn differences(&self, other: &Record) -> Vec<Field> {
+        let skip = |f: Field| {
             self.nondeterministic
                 .iter()
                 .chain(&other.nondeterministic)
-                .any(|n| n == f)
+                .any(|&n| n == f)
         };
         let mut out = Vec::new();
         if self.verdict != other.verdict {
-            out.push("verdict");
+            out.push(Field::Verdict);
         }
-        if self.consumed != other.consumed && !skip("consumed") {
-            out.push("consumed");
+        if self.consumed != other.consumed && !skip(Field::Consumed) {
+            out.push(Field::Consumed);
         }
-        if self.tree != other.tree && !skip("tree") {
-            out.push("tree");
+        if self.tree != other.tree && !skip(Field::Tree) {
+            out.push(Field::Tree);
         }
-        if self.output != other.output && !skip("output") {
-            out.push("output");
+        if self.output != other.output && !skip(Field::Output) {
+            out.push(Field::Output);
         }
         out
     }
@@ -102,7 +141,7 @@ impl Record {
         !matches!(
             self.verdict,
             Verdict::Crashed | Verdict::Hung | Verdict::Unsupported
-        ) && !self.nondeterministic.iter().any(|f| f == "verdict")
+        ) && !self.unsteady(Field::Verdict)
     }
 
     /// Whether the case is an invalid input (the engine refused, crashed or hung on it).
@@ -272,8 +311,8 @@ impl Record {
     }
 
     /// Whether a field's content differed between two runs of the engine.
-    pub fn unsteady(&self, field: &str) -> bool {
-        self.nondeterministic.iter().any(|f| f == field)
+    pub fn unsteady(&self, field: Field) -> bool {
+        self.nondeterministic.contains(&field)
     }
 
     /// [`Record::answer`] without the fields that differed between runs: what an answer can be
@@ -287,17 +326,17 @@ impl Record {
                 reencoded,
                 ..
             } => {
-                if self.unsteady("tree") {
+                if self.unsteady(Field::Tree) {
                     *tree = None;
                 }
-                if self.unsteady("consumed") {
+                if self.unsteady(Field::Consumed) {
                     *consumed = None;
                 }
-                if self.unsteady("output") {
+                if self.unsteady(Field::Output) {
                     *reencoded = Reencoded::Absent;
                 }
             }
-            Answer::Encoded { tree, .. } if self.unsteady("tree") => *tree = None,
+            Answer::Encoded { tree, .. } if self.unsteady(Field::Tree) => *tree = None,
             _ => {}
         }
         answer

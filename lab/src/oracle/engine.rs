@@ -6,6 +6,7 @@ use serde_json::Value;
 use super::config::EngineConfig;
 use super::discover::EngineSpec;
 use super::error::OracleError;
+use super::exchange::{Exchange, START_TRIES, SUSPECT_TRIES, Suspect};
 use super::process::Process;
 use super::requests::{HELLO, Reply};
 use super::result::{Finding, Verdict};
@@ -145,77 +146,32 @@ impl Engine {
     /// [`SUSPECT_TRIES`] tries, and every request left when the engine cannot be (re)started, is
     /// [`Verdict::Unanswered`]. Every incident is kept ([`Engine::incidents`]).
     pub(crate) fn exchange(&mut self, lines: &[String]) -> Vec<Reply> {
-        let mut out: Vec<Option<Reply>> = (0..lines.len()).map(|_| None).collect();
-        let mut pending: Vec<usize> = (0..lines.len()).collect();
-        let mut suspect: Option<Suspect> = None;
-        let mut fruitless = 0;
-        while !pending.is_empty() {
+        let mut exchange = Exchange::new(lines.len());
+        while !exchange.is_done() {
             if let Err(e) = self.ensure_running() {
                 let why = format!("the engine could not be (re)started: {e}");
-                if let Some(s) = suspect.take() {
-                    self.settle(lines, &s, Resolution::Unanswered);
-                }
-                fail_all(&mut out, &mut pending, &why);
+                self.give_up(&mut exchange, lines, &why);
                 break;
             }
             let process = self.process.as_mut().expect("started above");
             self.seq += 1;
-            // A suspect goes alone to a fresh engine, so that nothing else can be blamed.
-            let batch: Vec<usize> = match &suspect {
-                Some(s) => vec![s.index],
-                None => pending.clone(),
-            };
+            let batch = exchange.batch();
             let texts: Vec<&str> = batch.iter().map(|&i| lines[i].as_str()).collect();
             match round(process, self.seq, &texts, self.config.timeout) {
                 Round::Done(answers) => {
-                    for (&i, answer) in batch.iter().zip(answers) {
-                        out[i] = Some(answer);
-                    }
-                    pending.retain(|i| out[*i].is_none());
-                    if let Some(s) = suspect.take() {
+                    if let Some(s) = exchange.answered(&batch, answers) {
                         self.settle(lines, &s, Resolution::AnsweredOnRetry);
                     }
-                    fruitless = 0;
                 }
                 Round::Incident {
                     index: Some(k),
                     verdict,
                 } => {
                     self.process = None;
-                    fruitless = 0;
-                    let i = batch[k];
-                    let settled = match suspect.take() {
-                        None => {
-                            suspect = Some(Suspect::new(i, verdict));
-                            None
-                        }
-                        Some(s) if s.reproduced_by(&verdict) => Some((s, Resolution::Reproduced)),
-                        Some(s) if s.tries + 1 >= SUSPECT_TRIES => {
-                            Some((s, Resolution::Unanswered))
-                        }
-                        Some(s) => {
-                            suspect = Some(s.again(verdict));
-                            None
-                        }
-                    };
-                    if let Some((s, resolution)) = settled {
-                        let answer = match resolution {
-                            Resolution::Reproduced => {
-                                self.findings.push(Finding {
-                                    engine: self.spec.name.clone(),
-                                    version: self.info.version.clone(),
-                                    request: lines[i].clone(),
-                                    verdict: s.first.clone(),
-                                });
-                                s.first.clone()
-                            }
-                            _ => Verdict::Unanswered(format!(
-                                "{SUSPECT_TRIES} tries ended in crashes or hangs that did not repeat"
-                            )),
-                        };
+                    if let Some((s, resolution)) = exchange.incident_on(batch[k], verdict) {
+                        let answer = self.final_verdict(lines, &s, resolution);
                         self.settle(lines, &s, resolution);
-                        out[i] = Some(Reply::Verdict(answer));
-                        pending.retain(|&p| p != i);
+                        exchange.answer(s.index, Reply::Verdict(answer));
                     }
                 }
                 Round::Incident {
@@ -224,31 +180,54 @@ impl Engine {
                 } => {
                     // Died or stuck before starting any request: try a fresh engine, a few times.
                     self.process = None;
-                    fruitless += 1;
-                    if let Verdict::Crashed(incident) | Verdict::Hung(incident) = &verdict {
-                        self.incidents.push(IncidentRecord {
-                            request: None,
-                            hung: matches!(verdict, Verdict::Hung(_)),
-                            incident: incident.clone(),
-                            resolution: Resolution::Restarted,
-                        });
-                    }
-                    if fruitless >= START_TRIES {
+                    self.record_restart(&verdict);
+                    if exchange.stalled() {
                         let why = format!(
                             "the engine fails before serving any request: {}",
                             describe_verdict(&verdict)
                         );
-                        if let Some(s) = suspect.take() {
-                            self.settle(lines, &s, Resolution::Unanswered);
-                        }
-                        fail_all(&mut out, &mut pending, &why);
+                        self.give_up(&mut exchange, lines, &why);
                     }
                 }
             }
         }
-        out.into_iter()
-            .map(|a| a.expect("every request is answered"))
-            .collect()
+        exchange.finish()
+    }
+
+    /// The answer of a request settled after incidents: the first incident's verdict, kept as a
+    /// finding, when a fresh engine repeated it; else unanswered.
+    fn final_verdict(&mut self, lines: &[String], s: &Suspect, resolution: Resolution) -> Verdict {
+        if resolution != Resolution::Reproduced {
+            return Verdict::Unanswered(format!(
+                "{SUSPECT_TRIES} tries ended in crashes or hangs that did not repeat"
+            ));
+        }
+        self.findings.push(Finding {
+            engine: self.spec.name.clone(),
+            version: self.info.version.clone(),
+            request: lines[s.index].clone(),
+            verdict: s.first.clone(),
+        });
+        s.first.clone()
+    }
+
+    /// Keeps an incident between requests: the engine is started again, nothing lost.
+    fn record_restart(&mut self, verdict: &Verdict) {
+        if let Verdict::Crashed(incident) | Verdict::Hung(incident) = verdict {
+            self.incidents.push(IncidentRecord {
+                request: None,
+                hung: matches!(verdict, Verdict::Hung(_)),
+                incident: incident.clone(),
+                resolution: Resolution::Restarted,
+            });
+        }
+    }
+
+    /// Every request left is unanswered for `why`; a suspect still being tried is settled so.
+    fn give_up(&mut self, exchange: &mut Exchange, lines: &[String], why: &str) {
+        if let Some(s) = exchange.fail_all(why) {
+            self.settle(lines, &s, Resolution::Unanswered);
+        }
     }
 
     /// Starts the engine again if it is not running, trying up to [`START_TRIES`] times (an
@@ -291,66 +270,11 @@ impl Engine {
     }
 }
 
-/// How many times a request that crashed or hung an engine is tried in all before it is
-/// unanswered: enough to see a crash repeat past a few kills from outside.
-pub const SUSPECT_TRIES: usize = 4;
-
-/// How many times in a row an engine may fail to start, or die before serving anything, before
-/// the requests left are unanswered.
-pub const START_TRIES: usize = 3;
-
-/// A request that was running when its engine crashed or hung, being tried again.
-struct Suspect {
-    index: usize,
-    /// The incident a retry must repeat to count as the input's doing.
-    first: Verdict,
-    tries: usize,
-}
-
-impl Suspect {
-    fn new(index: usize, verdict: Verdict) -> Suspect {
-        Suspect {
-            index,
-            first: verdict,
-            tries: 1,
-        }
-    }
-
-    /// Whether a retry's incident repeats the first: a hang again, or a crash by the same signal
-    /// (or exit) that came from inside the engine.
-    fn reproduced_by(&self, again: &Verdict) -> bool {
-        match (&self.first, again) {
-            (Verdict::Hung(_), Verdict::Hung(_)) => true,
-            (Verdict::Crashed(a), Verdict::Crashed(b)) => {
-                !a.from_outside() && !b.from_outside() && a.status == b.status
-            }
-            _ => false,
-        }
-    }
-
-    /// Another try; a first incident from outside gives way to the new one as the one to repeat.
-    fn again(mut self, verdict: Verdict) -> Suspect {
-        self.tries += 1;
-        if let Verdict::Crashed(i) = &self.first
-            && i.from_outside()
-        {
-            self.first = verdict;
-        }
-        self
-    }
-}
-
 fn describe_verdict(v: &Verdict) -> String {
     match v {
         Verdict::Crashed(i) => i.status.clone(),
         Verdict::Hung(i) => format!("no progress for {:.1} s", i.after.as_secs_f64()),
         other => format!("{other:?}"),
-    }
-}
-
-fn fail_all(out: &mut [Option<Reply>], pending: &mut Vec<usize>, why: &str) {
-    for i in pending.drain(..) {
-        out[i] = Some(Reply::Verdict(Verdict::Unanswered(why.to_string())));
     }
 }
 

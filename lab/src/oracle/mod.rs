@@ -29,6 +29,7 @@ mod config;
 mod discover;
 mod engine;
 mod error;
+mod exchange;
 mod framing;
 pub mod install;
 mod limits;
@@ -49,8 +50,9 @@ pub use config::{EngineConfig, default_project};
 pub use discover::{
     EngineSpec, Source, discover, from_env, from_manifest, from_path, manifest_path,
 };
-pub use engine::{DOUBLE_SUFFIX, Engine, EngineInfo, START_TRIES, SUSPECT_TRIES};
+pub use engine::{DOUBLE_SUFFIX, Engine, EngineInfo};
 pub use error::OracleError;
+pub use exchange::{START_TRIES, SUSPECT_TRIES};
 pub use framing::{AskError, Unframed, Via};
 pub use limits::EngineLimits;
 pub use result::{DecodeResult, EncodeResult, Finding, IncidentSummary, Verdict};

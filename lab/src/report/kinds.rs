@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::campaign::causes::{Cause, Kind, mentions, nondeterministic};
 use crate::campaign::{Class, FindingFile};
+use crate::model::Field;
 use crate::model::{Record, Verdict};
 
 /// A String "[Deleted Object]" as 3.x writes it (hex, length 16 first).
@@ -123,10 +124,10 @@ pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
     if units(a) || units(b) {
         return Cause::SurrogateWriting;
     }
-    if d == ["output"] && mentions(a.tree.as_ref(), "NodePath") {
+    if d == [Field::Output] && mentions(a.tree.as_ref(), "NodePath") {
         return Cause::NodePathPadding;
     }
-    if d == ["consumed"] && (a.consumed.is_none() || b.consumed.is_none()) {
+    if d == [Field::Consumed] && (a.consumed.is_none() || b.consumed.is_none()) {
         return Cause::ProbeNesting;
     }
     if is_depth_case(name) && (a.is_invalid() || b.is_invalid()) {

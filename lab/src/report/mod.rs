@@ -21,7 +21,7 @@ use crate::corpus::EngineCorpus;
 use crate::corpus::generate::{Unanswered, run_once};
 use crate::error::FileError;
 use crate::model::answerer::EngineAnswerer;
-use crate::model::{Case, Direction, Record, Verdict};
+use crate::model::{Case, Direction, Field, Record, Verdict};
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
@@ -83,11 +83,7 @@ pub fn ask_claims(
         };
         let mut record = ask()?;
         let again = ask()?;
-        record.nondeterministic = record
-            .differences(&again)
-            .into_iter()
-            .map(String::from)
-            .collect();
+        record.nondeterministic = record.differences(&again);
         out.push((
             i,
             ClaimAnswer {
@@ -105,7 +101,6 @@ pub fn ask_claims(
 /// appendix under `label`. A field that differed between runs shows no bytes.
 pub fn answer_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
     let mut s = format!("{:?}", r.verdict).to_lowercase();
-    let varies = |f: &str| r.nondeterministic.iter().any(|n| n == f);
     if let Some(t) = &r.tree
         && r.direction == Direction::Decode
     {
@@ -120,7 +115,7 @@ pub fn answer_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
         write!(s, ", {c} B").ok();
     }
     if let Some(o) = &r.output {
-        if varies("output") {
+        if r.unsteady(Field::Output) {
             s.push_str(" → (bytes differ between runs)");
         } else {
             write!(s, " → {}", app.code(&format!("{label}: output"), o)).ok();
@@ -886,7 +881,7 @@ fn engine_defects(md: &mut String, inp: &Inputs, version_rows: &[VersionRow], ap
         let mut e = f.engine_answer.clone();
         if f.class == Class::EngineNondeterministic {
             // The reproducer holds one run's bytes; the next run writes others.
-            e.nondeterministic = vec!["output".into()];
+            e.nondeterministic = vec![Field::Output];
         }
         writeln!(
             md,
