@@ -13,6 +13,9 @@ cargo fmt --all -- --check
 cargo clippy --all-targets --quiet -- -D warnings
 # The bindings are workspace members, not default ones.
 cargo clippy -p gdmarshal-python -p gdmarshal-npm --all-targets --quiet -- -D warnings
+# The lab without its `download` feature: the oracle, corpus, campaigns and conform build and lint
+# clean with no HTTP client or zip reader (only `gdmarshal engines install` fetches releases).
+cargo clippy -p gdmarshal-lab --no-default-features --all-targets --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The project's Python scripts (the mutation ledger).
