@@ -67,7 +67,7 @@ fn main() {
             let _ = black_box(gdmarshal::decode(
                 bytes,
                 profile,
-                DecodeOptions { allow_objects },
+                DecodeOptions::new().allow_objects(allow_objects),
             ));
         }
     });

@@ -22,11 +22,29 @@ use crate::value::{
     Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
 };
 
-/// Decoding switches, matching the engine's API.
+/// Decoding switches, matching the engine's API: `DecodeOptions::new()` (all off, as
+/// `bytes_to_var`), then a method per switch. New switches can come without breaking callers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DecodeOptions {
     /// Accept full objects, as `bytes_to_var_with_objects` / `bytes2var(b, true)` do.
     pub allow_objects: bool,
+}
+
+impl DecodeOptions {
+    /// Every switch off: what `bytes_to_var` / `bytes2var(b)` do.
+    pub const fn new() -> DecodeOptions {
+        DecodeOptions {
+            allow_objects: false,
+        }
+    }
+
+    /// Accept full objects (`true`), as `bytes_to_var_with_objects` does, or refuse them.
+    pub const fn allow_objects(self, allow: bool) -> DecodeOptions {
+        DecodeOptions {
+            allow_objects: allow,
+        }
+    }
 }
 
 /// A decoded value and how many bytes the engine counts as read.

@@ -36,11 +36,27 @@ fn unit_refused(u: u32, profile: Profile) -> String {
     }
 }
 
-/// Encoding switches, matching the engine's API.
+/// Encoding switches, matching the engine's API: `EncodeOptions::new()` (all off, as
+/// `var_to_bytes`), then a method per switch. New switches can come without breaking callers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct EncodeOptions {
     /// Write objects in full (`var_to_bytes_with_objects` / `var2bytes(v, true)`) instead of as ids.
     pub full_objects: bool,
+}
+
+impl EncodeOptions {
+    /// Every switch off: what `var_to_bytes` / `var2bytes(v)` do.
+    pub const fn new() -> EncodeOptions {
+        EncodeOptions {
+            full_objects: false,
+        }
+    }
+
+    /// Write objects in full (`true`), as `var_to_bytes_with_objects` does, or as their ids.
+    pub const fn full_objects(self, full: bool) -> EncodeOptions {
+        EncodeOptions { full_objects: full }
+    }
 }
 
 /// Encodes a value.

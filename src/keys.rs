@@ -512,7 +512,7 @@ mod tests {
         assert!(!same_key(
             &id,
             &id.clone(),
-            KeyRules::of(Profile::new(Family::Godot3, 2))
+            KeyRules::of(Profile::new(Family::Godot3, 2).unwrap())
         ));
         let null = Variant::object(Object::Null);
         assert!(same_key(&null, &null.clone(), K4));

@@ -20,15 +20,15 @@ pub enum Family {
     Godot4,
 }
 
-/// Everything about the wire format that depends on the engine version and build.
+/// Everything about the wire format that depends on the engine version and build. Only versions
+/// this crate knows can be made ([`Profile::new`], [`Profile::double`], parsing, [`all_profiles`]):
+/// a minor past the newest of its family, or a double-precision 3.x build, has no profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Profile {
-    /// Which type table.
-    pub family: Family,
-    /// The minor version (`2` for 3.2).
-    pub minor: u32,
-    /// Whether real_t is a double (a build made with `precision=double`).
-    pub double_reals: bool,
+    // Read directly inside the crate, on its hot paths; outside, through the methods.
+    pub(crate) family: Family,
+    pub(crate) minor: u32,
+    pub(crate) double_reals: bool,
 }
 
 /// The minor versions that a real engine of each family has been checked against by this project's
@@ -76,8 +76,34 @@ const LATEST3: u32 = 6;
 const LATEST4: u32 = 6;
 
 impl Profile {
-    /// The profile of a Godot version, e.g. `Profile::new(Family::Godot4, 6)`.
-    pub const fn new(family: Family, minor: u32) -> Profile {
+    /// The profile of a Godot version, e.g. `Profile::new(Family::Godot4, 6)` for 4.6; `None` for
+    /// a minor past the newest of its family that this crate knows.
+    pub const fn new(family: Family, minor: u32) -> Option<Profile> {
+        let latest = match family {
+            Family::Godot3 => LATEST3,
+            Family::Godot4 => LATEST4,
+        };
+        if minor > latest {
+            return None;
+        }
+        Some(Profile::known(family, minor))
+    }
+
+    /// The same version's double-precision build (`precision=double`); `None` for 3.x, whose
+    /// double builds write broken bytes (half of each double for Transform and Basis, mismatched
+    /// strides for PoolRealArray) that no profile describes.
+    pub const fn double(self) -> Option<Profile> {
+        match self.family {
+            Family::Godot3 => None,
+            Family::Godot4 => Some(Profile {
+                double_reals: true,
+                ..self
+            }),
+        }
+    }
+
+    /// A profile of a minor known to exist (the tables below are built from these).
+    const fn known(family: Family, minor: u32) -> Profile {
         Profile {
             family,
             minor,
@@ -85,12 +111,19 @@ impl Profile {
         }
     }
 
-    /// The same profile for a double-precision build.
-    pub const fn double(self) -> Profile {
-        Profile {
-            double_reals: true,
-            ..self
-        }
+    /// Which type table.
+    pub const fn family(&self) -> Family {
+        self.family
+    }
+
+    /// The minor version (`2` for 3.2).
+    pub const fn minor(&self) -> u32 {
+        self.minor
+    }
+
+    /// Whether real_t is a double (a build made with `precision=double`).
+    pub const fn double_reals(&self) -> bool {
+        self.double_reals
     }
 
     /// The major version.
@@ -223,13 +256,11 @@ impl FromStr for Profile {
         if parts.next().is_some() {
             return Err(err());
         }
-        let profile = Profile::new(family, minor);
-        // 3.x double builds write broken bytes (half of each double for Transform and Basis,
-        // mismatched strides for PoolRealArray), so no profile describes them.
-        match (double, family) {
-            (false, _) => Ok(profile),
-            (true, Family::Godot4) => Ok(profile.double()),
-            (true, Family::Godot3) => Err(err()),
+        let profile = Profile::known(family, minor);
+        if double {
+            profile.double().ok_or_else(err)
+        } else {
+            Ok(profile)
         }
     }
 }
@@ -244,17 +275,21 @@ const COUNT: usize = (LATEST3 + 1 + 2 * (LATEST4 + 1)) as usize;
 
 /// Built once at compile time: the fuzz targets pick a profile for every input.
 const ALL: [Profile; COUNT] = {
-    let mut all = [Profile::new(Family::Godot3, 0); COUNT];
+    let mut all = [Profile::known(Family::Godot3, 0); COUNT];
     let (threes, fours) = (LATEST3 as usize + 1, LATEST4 as usize + 1);
     let mut m = 0;
     while m < threes {
-        all[m] = Profile::new(Family::Godot3, m as u32);
+        all[m] = Profile::known(Family::Godot3, m as u32);
         m += 1;
     }
     let mut m = 0;
     while m < fours {
-        all[threes + m] = Profile::new(Family::Godot4, m as u32);
-        all[threes + fours + m] = Profile::new(Family::Godot4, m as u32).double();
+        let single = Profile::known(Family::Godot4, m as u32);
+        all[threes + m] = single;
+        all[threes + fours + m] = Profile {
+            double_reals: true,
+            ..single
+        };
         m += 1;
     }
     all
@@ -265,13 +300,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn only_known_versions_make_a_profile() {
+        assert_eq!(Profile::new(Family::Godot3, LATEST3 + 1), None);
+        assert_eq!(Profile::new(Family::Godot4, LATEST4 + 1), None);
+        let three = Profile::new(Family::Godot3, LATEST3).unwrap();
+        assert_eq!((three.family(), three.minor()), (Family::Godot3, LATEST3));
+        assert_eq!(three.double(), None);
+        let four = Profile::new(Family::Godot4, 0).unwrap().double().unwrap();
+        assert!(four.double_reals());
+        // What can be made is what parsing and the list of every profile give.
+        for p in all_profiles() {
+            let made = Profile::new(p.family(), p.minor());
+            let made = if p.double_reals() {
+                made.and_then(Profile::double)
+            } else {
+                made
+            };
+            assert_eq!(made, Some(*p));
+            assert_eq!(p.to_string().parse(), Ok(*p));
+        }
+    }
+
+    #[test]
     fn parses_versions() {
-        assert_eq!("4".parse(), Ok(Profile::new(Family::Godot4, 6)));
-        assert_eq!("3.2".parse(), Ok(Profile::new(Family::Godot3, 2)));
-        assert_eq!("4.6.3".parse(), Ok(Profile::new(Family::Godot4, 6)));
+        let four_six = Profile::new(Family::Godot4, 6).unwrap();
+        assert_eq!("4".parse(), Ok(four_six));
+        assert_eq!("3.2".parse().ok(), Profile::new(Family::Godot3, 2));
+        assert_eq!("4.6.3".parse(), Ok(four_six));
         assert_eq!(
-            "4.2-double".parse(),
-            Ok(Profile::new(Family::Godot4, 2).double())
+            "4.2-double".parse().ok(),
+            Profile::new(Family::Godot4, 2).and_then(Profile::double)
         );
         for bad in [
             "",
@@ -320,8 +378,8 @@ mod tests {
     #[test]
     fn vector4_array_needs_4_3() {
         let v = VariantType::PackedVector4Array;
-        assert_eq!(Profile::new(Family::Godot4, 2).id_of(v), None);
-        assert_eq!(Profile::new(Family::Godot4, 3).id_of(v), Some(38));
-        assert_eq!(Profile::new(Family::Godot3, 6).id_of(v), None);
+        assert_eq!(Profile::new(Family::Godot4, 2).unwrap().id_of(v), None);
+        assert_eq!(Profile::new(Family::Godot4, 3).unwrap().id_of(v), Some(38));
+        assert_eq!(Profile::new(Family::Godot3, 6).unwrap().id_of(v), None);
     }
 }

@@ -98,7 +98,7 @@ fn empty_class_container_is_written_as_object_typed() {
         ContainerType::ClassName(String::new()),
         vec![],
     ));
-    let b = encode(&v, p("4.6"), EncodeOptions { full_objects: true }).unwrap();
+    let b = encode(&v, p("4.6"), EncodeOptions::new().full_objects(true)).unwrap();
     assert_eq!(b, unhex("1c0001001800000000000000").unwrap());
 }
 
@@ -239,7 +239,7 @@ fn malformed_packed_vector_arrays_name_the_components_needed() {
 /// 1024-level limit as Arrays do.
 #[test]
 fn full_objects_count_toward_the_depth_limit() {
-    let full = EncodeOptions { full_objects: true };
+    let full = EncodeOptions::new().full_objects(true);
     for (objects, ok) in [(1024, true), (1025, false)] {
         let mut v = Variant::Int(1);
         for _ in 0..objects {
@@ -307,7 +307,7 @@ fn double_builds_flag_real_t_values_alone() {
 /// bytes for the case without objects: corpus `decode/noncanonical/typed_class_name`.
 #[test]
 fn class_and_script_typed_containers_name_their_type_with_full_objects() {
-    let full = EncodeOptions { full_objects: true };
+    let full = EncodeOptions::new().full_objects(true);
     let typed = |t: ContainerType| Variant::Array(Array::typed(t, vec![]));
     let script = typed(ContainerType::Script("res://a.gd".into()));
     let class = typed(ContainerType::ClassName("Node".into()));

@@ -1035,9 +1035,7 @@ fn the_codec_answers_as_the_engine_did() {
     for v in VECTORS {
         let profile: Profile = v.engine.parse().unwrap();
         let bytes = unhex(v.input).unwrap();
-        let opts = DecodeOptions {
-            allow_objects: v.objects,
-        };
+        let opts = DecodeOptions::new().allow_objects(v.objects);
         let got = decode(&bytes, profile, opts);
         let what = format!("{} {} ({})", v.engine, v.name, v.input);
         match (&v.answer, got) {
@@ -1145,10 +1143,8 @@ const IDS_WRITTEN_IN_FULL: &[(&str, &str, &str)] = &[
 
 #[test]
 fn object_ids_are_written_in_full_as_the_engines_write_their_placeholders() {
-    let objects = DecodeOptions {
-        allow_objects: true,
-    };
-    let full = EncodeOptions { full_objects: true };
+    let objects = DecodeOptions::new().allow_objects(true);
+    let full = EncodeOptions::new().full_objects(true);
     for (engine, input, written) in IDS_WRITTEN_IN_FULL {
         let profile: Profile = engine.parse().unwrap();
         let d = decode(&unhex(input).unwrap(), profile, objects).unwrap();

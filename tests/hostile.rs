@@ -80,15 +80,8 @@ fn huge_counts_fail_at_once_without_big_allocations() {
             for count in [0x7fff_ffffu32, 0x8000_0000, 0xffff_ffff, 1 << 20] {
                 // 12 bytes: header, a count, and one more word.
                 let input = le(&[id, count, 0]);
-                let (r, largest, _) = measure(|| {
-                    decode(
-                        &input,
-                        profile,
-                        DecodeOptions {
-                            allow_objects: true,
-                        },
-                    )
-                });
+                let (r, largest, _) =
+                    measure(|| decode(&input, profile, DecodeOptions::new().allow_objects(true)));
                 assert!(
                     largest <= 4096,
                     "{profile} type {id} count {count:#x}: allocated {largest} bytes for 12 bytes of input ({r:?})"

@@ -162,7 +162,7 @@ fn read_value(
     profile: Profile,
     allow_objects: bool,
 ) -> Result<(Prefix, DecodeOptions), ExitCode> {
-    let opts = DecodeOptions { allow_objects };
+    let opts = DecodeOptions::new().allow_objects(allow_objects);
     Source::open(file, hex, max_input.max_input)
         .and_then(|source| source.read_until(|b| holds_the_value(b, framing, profile, opts)))
         .map(|input| (input, opts))
@@ -266,9 +266,7 @@ pub fn encode(a: &EncodeArgs) -> ExitCode {
     let bytes = match encode_value(
         &value,
         profile,
-        EncodeOptions {
-            full_objects: a.objects,
-        },
+        EncodeOptions::new().full_objects(a.objects),
     ) {
         Ok(bytes) => bytes,
         Err(e) => return super::found(format!("{name}: cannot encode for Godot {profile}: {e}")),

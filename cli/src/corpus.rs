@@ -423,7 +423,7 @@ fn drift(corpora: &[corpus::EngineCorpus]) -> DriftCount {
         else {
             // Double-precision engines are built from source (scripts/build-engine.sh), which
             // neither the README's commands nor CI do: without one, only the codec check runs.
-            if c.profile.double_reals {
+            if c.profile.double_reals() {
                 outln!(
                     "drift check {}: not run, no engine of this version here (scripts/build-engine.sh builds one)",
                     c.entry.version

@@ -110,7 +110,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         return fail(e);
     }
     let (double_corpora, corpora): (Vec<_>, Vec<_>) =
-        all.into_iter().partition(|c| c.profile.double_reals);
+        all.into_iter().partition(|c| c.profile.double_reals());
     let engines = match start_engines(&[]) {
         Ok(e) => e,
         Err(e) => return fail(e),

@@ -38,9 +38,7 @@ fn every_engine_vector_decodes_and_reencodes_exactly() {
             let d = decode(
                 &v.bytes,
                 f.profile,
-                DecodeOptions {
-                    allow_objects: v.full_objects,
-                },
+                DecodeOptions::new().allow_objects(v.full_objects),
             )
             .unwrap();
             for style in [FloatStyle::Shortest, FloatStyle::Bits] {

@@ -125,7 +125,7 @@ fn reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
     // A PackedByteArray of 3 bytes without its padding byte, last in the input.
     let mut bytes3 = enc(&Variant::PackedByteArray(vec![1, 2, 3]));
     bytes3.pop();
-    let full = encode(&resource(p), p, EncodeOptions { full_objects: true })
+    let full = encode(&resource(p), p, EncodeOptions::new().full_objects(true))
         .expect("a Resource encodes in full");
     let full = frame(&full, Framing::StoreVar);
     vec![
@@ -230,7 +230,7 @@ pub enum FramingMismatch {
 fn packet_reads(p: Profile) -> Vec<(&'static str, Vec<u8>, bool)> {
     let enc = |v: &Variant| encode(v, p, EncodeOptions::default()).expect("plain values encode");
     let seven = enc(&Variant::Int(7));
-    let full = encode(&resource(p), p, EncodeOptions { full_objects: true })
+    let full = encode(&resource(p), p, EncodeOptions::new().full_objects(true))
         .expect("a Resource encodes in full");
     vec![
         ("bare", seven.clone(), false),
@@ -404,14 +404,8 @@ pub fn check(r: &FramingRecord, p: Profile) -> Result<(), FramingMismatch> {
     let ours = unframe(&input, framing, p)
         .map_err(|e| e.to_string())
         .and_then(|u| {
-            let d = decode(
-                u.payload,
-                p,
-                DecodeOptions {
-                    allow_objects: r.objects,
-                },
-            )
-            .map_err(|e| e.to_string())?;
+            let d = decode(u.payload, p, DecodeOptions::new().allow_objects(r.objects))
+                .map_err(|e| e.to_string())?;
             Ok((to_json(&d.value, p, FloatStyle::Shortest), u.consumed))
         });
     match (ours, r.read_ok()) {
@@ -446,7 +440,7 @@ pub fn check(r: &FramingRecord, p: Profile) -> Result<(), FramingMismatch> {
 /// typed Object that holds nothing as a null Object where the wire holds a Nil, which is
 /// written back as the same Nil header.
 fn same_on_the_wire(ours: &Value, r: &FramingRecord, p: Profile) -> bool {
-    let opts = EncodeOptions { full_objects: true };
+    let opts = EncodeOptions::new().full_objects(true);
     let bytes = |t: &Value| from_json(t, p).ok().and_then(|v| encode(&v, p, opts).ok());
     match (bytes(ours), r.tree.as_ref().and_then(bytes)) {
         (Some(a), Some(b)) => a == b,

@@ -85,9 +85,7 @@ impl ThisCodec {
 
     /// Decodes `input` to tagged JSON and the bytes consumed, or says why not.
     pub fn decode_tree(&self, input: &[u8], objects: bool) -> Result<(Value, usize), Rejection> {
-        let options = DecodeOptions {
-            allow_objects: objects,
-        };
+        let options = DecodeOptions::new().allow_objects(objects);
         match decode(input, self.profile, options) {
             Ok(d) => {
                 // The engine instantiated the objects of dropped elements too.
@@ -108,9 +106,7 @@ impl ThisCodec {
     /// Encodes a tagged-JSON value, or says why not.
     pub fn encode_tree(&self, tree: &Value, objects: bool) -> Result<Vec<u8>, Rejection> {
         let value = from_json(tree, self.profile).map_err(|e| Rejection::from(&e))?;
-        let options = EncodeOptions {
-            full_objects: objects,
-        };
+        let options = EncodeOptions::new().full_objects(objects);
         self.encode_value(&value, options)
     }
 
@@ -141,9 +137,7 @@ impl ThisCodec {
                 full_objects,
                 ..
             } => {
-                let options = EncodeOptions {
-                    full_objects: *full_objects,
-                };
+                let options = EncodeOptions::new().full_objects(*full_objects);
                 match self.encode_value(value, options) {
                     Ok(bytes) => Answer::Encoded {
                         bytes,

@@ -172,8 +172,8 @@ pub fn newest_verified(major: u32) -> Option<Profile> {
     all()
         .iter()
         .map(|v| v.profile)
-        .filter(|p| p.major() == major && !p.double_reals)
-        .max_by_key(|p| p.minor)
+        .filter(|p| p.major() == major && !p.double_reals())
+        .max_by_key(|p| p.minor())
 }
 
 /// The profiles no engine verifies: derived from Godot's source history.
@@ -192,8 +192,8 @@ pub fn accepted_list() -> String {
     for major in [3, 4] {
         let minors: Vec<u32> = all_profiles()
             .iter()
-            .filter(|p| p.major() == major && !p.double_reals)
-            .map(|p| p.minor)
+            .filter(|p| p.major() == major && !p.double_reals())
+            .map(|p| p.minor())
             .collect();
         if let (Some(first), Some(last)) = (minors.iter().min(), minors.iter().max()) {
             parts.push(format!("{major}, {major}.{first} to {major}.{last}"));
@@ -300,10 +300,10 @@ mod tests {
     fn the_newest_verified_of_each_major_has_an_engine() {
         for major in [3, 4] {
             let p = newest_verified(major).unwrap();
-            assert!(is_verified(p) && p.major() == major && !p.double_reals);
+            assert!(is_verified(p) && p.major() == major && !p.double_reals());
             assert!(all().iter().all(|v| v.profile.major() != major
-                || v.profile.double_reals
-                || v.profile.minor <= p.minor));
+                || v.profile.double_reals()
+                || v.profile.minor() <= p.minor()));
         }
     }
 
@@ -331,7 +331,11 @@ mod tests {
             readme.contains(&sentence),
             "README.md should say: {sentence}"
         );
-        let derived = derived().iter().find(|p| !p.double_reals).copied().unwrap();
+        let derived = derived()
+            .iter()
+            .find(|p| !p.double_reals())
+            .copied()
+            .unwrap();
         assert!(readme.contains(&status(derived).replace('\n', " ")));
     }
 

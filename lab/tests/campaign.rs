@@ -344,7 +344,7 @@ fn full_objects_and_script_paths_are_held_as_the_engine_holds_them() {
             value(json!({"type": "Object", "class": class, "properties": props}))
         };
         let bytes = |v: &gdmarshal::Variant| {
-            encode(v, profile, EncodeOptions { full_objects: true }).unwrap()
+            encode(v, profile, EncodeOptions::new().full_objects(true)).unwrap()
         };
         let named = full(
             "Resource",

@@ -304,7 +304,7 @@ fn render_the_report() {
         gdmarshal_lab::corpus::load(&repo.join("corpus"))
             .unwrap()
             .into_iter()
-            .partition(|c| c.profile.double_reals);
+            .partition(|c| c.profile.double_reals());
     // The fake engine answers the documentation's claims as this codec would.
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), "");

@@ -272,7 +272,7 @@ fn layout_vector(inp: &Inputs, t: &TypeInfo, major: u32, case: &str) -> Option<V
     let name = format!("encode/{}/{case}", t.name);
     inp.corpora
         .iter()
-        .filter(|c| c.profile.major() == major && !c.profile.double_reals)
+        .filter(|c| c.profile.major() == major && !c.profile.double_reals())
         .flat_map(|c| &c.records)
         .find(|r| r.name == name && r.verdict == Verdict::Accepted)
         .and_then(|r| unhex(r.output.as_deref()?).ok())
@@ -839,7 +839,7 @@ fn every_added_fact_is_on_its_page_and_what_the_engines_do() {
             let c = inp
                 .corpora
                 .iter()
-                .find(|c| c.entry.version.starts_with(v) && !c.profile.double_reals)
+                .find(|c| c.entry.version.starts_with(v) && !c.profile.double_reals())
                 .unwrap_or_else(|| panic!("no corpus of {v}"));
             let r = c
                 .records

@@ -365,7 +365,7 @@ impl In {
                 Variant::Color([narrow(c[0]), narrow(c[1]), narrow(c[2]), narrow(c[3])])
             }
             _ => {
-                let reals = if self.profile.double_reals {
+                let reals = if self.profile.double_reals() {
                     Reals::from(c)
                 } else {
                     c.into_iter().map(narrow).collect()
@@ -378,7 +378,7 @@ impl In {
     /// real_t components from a Float32Array or Float64Array, at the profile's width.
     fn reals_of(&self, data: &JsValue) -> R<Reals> {
         let wide: Vec<f64> = if let Some(a) = data.dyn_ref::<Float32Array>() {
-            if !self.profile.double_reals {
+            if !self.profile.double_reals() {
                 return Ok(Reals::from(a.to_vec()));
             }
             a.to_vec().into_iter().map(f64::from).collect()
@@ -387,7 +387,7 @@ impl In {
         } else {
             return Err(Bad::new("expected a Float32Array or a Float64Array"));
         };
-        Ok(if self.profile.double_reals {
+        Ok(if self.profile.double_reals() {
             Reals::from(wide)
         } else {
             wide.into_iter().map(narrow).collect()

@@ -65,9 +65,7 @@ pub fn decode_prefix(
     objects: bool,
 ) -> Result<Array, JsValue> {
     let (profile, payload, before) = input(data, godot, framing)?;
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     let decoded = gdmarshal::decode(payload, profile, opts)
         .map_err(|e| decode_error(&e.kind.to_string(), before + e.offset, e.kind.name()))?;
     let tape = to_js::Tape::of(&decoded.value).into_js();
@@ -88,9 +86,7 @@ pub fn encode(
     let profile = profile(godot)?;
     let framing = self::framing(framing)?;
     let variant: Variant = from_js::value(&value, profile)?;
-    let opts = EncodeOptions {
-        full_objects: objects,
-    };
+    let opts = EncodeOptions::new().full_objects(objects);
     let bytes = gdmarshal::encode(&variant, profile, opts)
         .map_err(|e| make_encode_error(&e.kind.to_string(), &e.path))?;
     Ok(Uint8Array::from(&framing::frame(&bytes, framing)[..]))
@@ -106,9 +102,7 @@ pub fn inspect(
     objects: bool,
 ) -> Result<Array, JsValue> {
     let (profile, payload, before) = input(data, godot, framing)?;
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     let found = fields(payload, profile, opts);
     let rows = Array::new();
     for f in &found.fields {

@@ -288,7 +288,7 @@ impl<'a, 'py> In<'a, 'py> {
 
     /// real_t components at the profile's width.
     fn reals(&self, xs: Vec<f64>) -> Reals {
-        if self.profile.double_reals {
+        if self.profile.double_reals() {
             Reals::from(xs)
         } else {
             xs.into_iter().map(narrow).collect()

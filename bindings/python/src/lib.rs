@@ -63,9 +63,7 @@ fn decode_prefix<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let c = classes::get(py)?;
     let (profile, payload, before) = input(c, py, data, godot, framing)?;
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     let decoded = gdmarshal::decode(payload, profile, opts)
         .map_err(|e| c.decode_error(py, &e.kind.to_string(), before + e.offset, e.kind.name()))?;
     let value = to_py::Out::new(py, c).value(&decoded.value)?;
@@ -92,9 +90,7 @@ fn encode<'py>(
     let profile = profile(godot)?;
     let framing = self::framing(framing)?;
     let variant = from_py::In::new(py, c, profile).value(value)?;
-    let opts = EncodeOptions {
-        full_objects: objects,
-    };
+    let opts = EncodeOptions::new().full_objects(objects);
     let bytes = gdmarshal::encode(&variant, profile, opts)
         .map_err(|e| c.encode_error(py, &e.kind.to_string(), &e.path))?;
     Ok(PyBytes::new(py, &framing::frame(&bytes, framing)))

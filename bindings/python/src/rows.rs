@@ -17,9 +17,7 @@ pub fn inspect<'py>(
     profile: Profile,
     objects: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     let found = fields(payload, profile, opts);
     let row = c.row.bind(py);
     let mut rows = Vec::with_capacity(found.fields.len());

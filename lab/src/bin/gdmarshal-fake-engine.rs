@@ -794,7 +794,11 @@ impl Fake {
             }
         };
         let allow_objects = req.get("objects").and_then(Value::as_bool).unwrap_or(false);
-        let decoded = decode(&bytes, self.profile, DecodeOptions { allow_objects });
+        let decoded = decode(
+            &bytes,
+            self.profile,
+            DecodeOptions::new().allow_objects(allow_objects),
+        );
         if let Err(e) = &decoded {
             // Where the engine prints its own errors: between the request's b and m markers.
             text(&format!("ERROR: fake engine rejects: {e}"));
@@ -819,7 +823,11 @@ impl Fake {
             if let Ok(b) = &plain {
                 out["own_accepted"] = Value::Bool(self.accepts(b));
             }
-        } else if let Ok(b) = encode(&d.value, self.profile, EncodeOptions { full_objects: true }) {
+        } else if let Ok(b) = encode(
+            &d.value,
+            self.profile,
+            EncodeOptions::new().full_objects(true),
+        ) {
             out["reencoded_full"] = Value::String(BASE64.encode(b));
         }
         out
@@ -864,7 +872,11 @@ impl Fake {
             });
         }
         let mut out = json!({"ok": true, "bytes": BASE64.encode(&plain), "tree": tree});
-        match encode(&value, self.profile, EncodeOptions { full_objects: true }) {
+        match encode(
+            &value,
+            self.profile,
+            EncodeOptions::new().full_objects(true),
+        ) {
             Ok(full) => out["bytes_full"] = Value::String(BASE64.encode(full)),
             Err(e) if too_deep(&e) => out["refused_full"] = Value::Bool(true),
             Err(e) => return json!({"ok": false, "unsupported": e.to_string()}),

@@ -491,9 +491,7 @@ impl Trace for Fields {
 
 fn fields_of(input: &[u8], profile: Profile, kind: Field) -> Vec<usize> {
     let mut f = Fields::default();
-    let opts = DecodeOptions {
-        allow_objects: true,
-    };
+    let opts = DecodeOptions::new().allow_objects(true);
     let _ = decode_traced(input, profile, opts, &mut f);
     f.0.into_iter()
         .filter(|(_, k)| *k == kind)

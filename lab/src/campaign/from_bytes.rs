@@ -74,9 +74,7 @@ fn decode_case(case: &Case, profile: Profile) -> Option<Case> {
     else {
         return None;
     };
-    let options = EncodeOptions {
-        full_objects: *full_objects,
-    };
+    let options = EncodeOptions::new().full_objects(*full_objects);
     let input = encode(value, profile, options).ok()?;
     Some(Case::Decode {
         name: name.clone(),

@@ -158,7 +158,7 @@ mod tests {
             testee_env: Vec::new(),
             engine: "4.6.3.stable".into(),
             corpus: String::new(),
-            profile: Profile::new(Family::Godot4, 6),
+            profile: Profile::new(Family::Godot4, 6).expect("4.6 is known"),
             cases: Vec::new(),
             stale: vec![Stale {
                 origin: "expect-fail.txt:1".into(),

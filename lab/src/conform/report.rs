@@ -119,9 +119,7 @@ fn field_at(bytes: &[u8], at: usize, profile: Profile, objects: bool) -> String 
     let result = decode_traced(
         bytes,
         profile,
-        DecodeOptions {
-            allow_objects: objects,
-        },
+        DecodeOptions::new().allow_objects(objects),
         &mut t,
     );
     match (t.found, result) {
@@ -153,15 +151,9 @@ fn byte_details(
         field_at(got, at, profile, objects)
     ));
     let tree = |b: &[u8]| {
-        decode(
-            b,
-            profile,
-            DecodeOptions {
-                allow_objects: objects,
-            },
-        )
-        .ok()
-        .map(|d| to_json(&d.value, profile, FloatStyle::Shortest))
+        decode(b, profile, DecodeOptions::new().allow_objects(objects))
+            .ok()
+            .map(|d| to_json(&d.value, profile, FloatStyle::Shortest))
     };
     match (tree(expected), tree(got)) {
         (Some(e), Some(g)) => {

@@ -43,9 +43,7 @@ pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
         return None;
     }
     let input = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
-    let options = gdmarshal::decode::DecodeOptions {
-        allow_objects: r.objects,
-    };
+    let options = gdmarshal::decode::DecodeOptions::new().allow_objects(r.objects);
     match gdmarshal::decode::decode(&input, profile, options) {
         Err(e) => RejectionKind::of_decode(&e.kind),
         Ok(_) => None,

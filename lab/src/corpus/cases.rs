@@ -147,13 +147,7 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
         });
     }
     for (name, v, full) in &values {
-        if let Ok(bytes) = encode(
-            v,
-            profile,
-            EncodeOptions {
-                full_objects: *full,
-            },
-        ) {
+        if let Ok(bytes) = encode(v, profile, EncodeOptions::new().full_objects(*full)) {
             out.push(Case::Decode {
                 name: format!("decode/valid/{name}"),
                 input: bytes,
@@ -308,7 +302,11 @@ impl Ctx<'_> {
     /// `decode/keys/{name}` for each value the profile's encoder writes, with full objects or not.
     fn keys(&mut self, full_objects: bool, cases: Vec<(&str, Variant)>) {
         for (name, v) in cases {
-            if let Ok(input) = encode(&v, self.profile, EncodeOptions { full_objects }) {
+            if let Ok(input) = encode(
+                &v,
+                self.profile,
+                EncodeOptions::new().full_objects(full_objects),
+            ) {
                 self.decode(format!("decode/keys/{name}"), input, full_objects);
             }
         }
@@ -771,7 +769,7 @@ fn f64s(bits: u64) -> f64 {
 
 fn reals(profile: Profile, n: usize, bits: u32) -> Reals {
     let v = f32::from_bits(bits);
-    if profile.double_reals {
+    if profile.double_reals() {
         Reals::from(vec![v as f64; n])
     } else {
         Reals::from(vec![v; n])
@@ -790,7 +788,7 @@ fn counting_reals(profile: Profile, n: usize, descending: bool) -> Reals {
 
 /// Components as the profile's reals are wide.
 fn reals_of(profile: Profile, v: Vec<f32>) -> Reals {
-    if profile.double_reals {
+    if profile.double_reals() {
         v.into_iter().map(f64::from).collect()
     } else {
         Reals::from(v)
@@ -2047,7 +2045,7 @@ fn stored_properties(ctx: &mut Ctx) {
             ])),
         ),
     ];
-    let options = gdmarshal::EncodeOptions { full_objects: true };
+    let options = gdmarshal::EncodeOptions::new().full_objects(true);
     let mut inputs: Vec<(String, Vec<u8>)> = values
         .into_iter()
         .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, ctx.profile, options).ok()?)))

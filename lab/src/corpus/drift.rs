@@ -121,9 +121,7 @@ fn same_value_written(old: &Record, new: &Record, profile: gdmarshal::Profile) -
     }
     let read = |r: &Record| {
         let bytes = gdmarshal::json::unhex(r.output.as_deref()?).ok()?;
-        let opts = gdmarshal::DecodeOptions {
-            allow_objects: objects,
-        };
+        let opts = gdmarshal::DecodeOptions::new().allow_objects(objects);
         let d = gdmarshal::decode(&bytes, profile, opts).ok()?;
         Some((d.value, d.consumed, bytes.len()))
     };

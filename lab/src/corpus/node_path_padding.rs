@@ -24,9 +24,7 @@ pub fn spans(bytes: &[u8], profile: Profile, objects: bool) -> Option<Vec<Range<
         in_node_path: false,
         spans: Vec::new(),
     };
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     decode_traced(bytes, profile, opts, &mut trace).ok()?;
     Some(trace.spans)
 }
@@ -61,9 +59,7 @@ pub fn record_equal_but_padding(r: &Record, profile: Profile) -> bool {
     let Ok(value) = from_json(tree, profile) else {
         return false;
     };
-    let opts = EncodeOptions {
-        full_objects: r.objects,
-    };
+    let opts = EncodeOptions::new().full_objects(r.objects);
     let Ok(ours) = encode(&value, profile, opts) else {
         return false;
     };

@@ -84,9 +84,7 @@ pub fn scripted_in_input(
     if !input.windows(6).any(|w| w == b"script") {
         return;
     }
-    let options = gdmarshal::DecodeOptions {
-        allow_objects: true,
-    };
+    let options = gdmarshal::DecodeOptions::new().allow_objects(true);
     let Ok(d) = gdmarshal::decode(input, profile, options) else {
         return;
     };

@@ -335,6 +335,12 @@ fn engine_info(hello: &Value) -> Result<EngineInfo, OracleError> {
             Err(_) => return Err(OracleError::UnknownVersion(version)),
         },
     };
+    // A 3.x double-precision build writes bytes no profile describes (`Profile::double`).
+    let profile = match (double_reals, profile.double()) {
+        (false, _) => profile,
+        (true, Some(double)) => double,
+        (true, None) => return Err(OracleError::UnknownVersion(version)),
+    };
     Ok(EngineInfo {
         version,
         version_string: v
@@ -345,11 +351,7 @@ fn engine_info(hello: &Value) -> Result<EngineInfo, OracleError> {
         major,
         minor,
         double_reals,
-        profile: if double_reals {
-            profile.double()
-        } else {
-            profile
-        },
+        profile,
         profile_exact,
     })
 }

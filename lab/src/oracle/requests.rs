@@ -46,7 +46,7 @@ pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
 /// An encode request line: the value as tagged JSON with exact float bits. A double-precision
 /// build is asked with single-precision components widened ([`super::widen`]).
 pub fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String {
-    let value = if profile.double_reals {
+    let value = if profile.double_reals() {
         super::widen::widened(value)
     } else {
         std::borrow::Cow::Borrowed(value)

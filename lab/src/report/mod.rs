@@ -463,9 +463,7 @@ fn decode_row(r: &Record, profile: Profile) -> Result<(), RowProblem> {
     let d = gdmarshal::decode(
         &input,
         profile,
-        gdmarshal::DecodeOptions {
-            allow_objects: r.objects,
-        },
+        gdmarshal::DecodeOptions::new().allow_objects(r.objects),
     )?;
     let tree = gdmarshal::json::to_json(&d.value, profile, gdmarshal::float::FloatStyle::Shortest);
     if Some(&tree) != r.tree.as_ref() || Some(d.consumed) != r.consumed {

@@ -470,9 +470,7 @@ pub(super) fn behaviour_3_to_4(md: &mut String, inp: &Inputs, app: &mut Appendix
         let d = gdmarshal::decode(
             &bytes,
             p,
-            gdmarshal::DecodeOptions {
-                allow_objects: objects,
-            },
+            gdmarshal::DecodeOptions::new().allow_objects(objects),
         )
         .ok()?;
         Some(gdmarshal::json::to_json(

@@ -41,9 +41,7 @@ const HELLO: Hello = Hello {
 /// value as tagged JSON and the bytes consumed, or why not.
 fn decode(godot: &str, input: &[u8], objects: bool) -> Result<(Value, usize), NotOk> {
     let profile = profile(godot)?;
-    let options = DecodeOptions {
-        allow_objects: objects,
-    };
+    let options = DecodeOptions::new().allow_objects(objects);
     let decoded =
         gdmarshal::decode::decode(input, profile, options).map_err(|e| NotOk::Refused {
             message: e.to_string(),
@@ -63,9 +61,7 @@ fn encode(godot: &str, value: &Value, objects: bool) -> Result<Vec<u8>, NotOk> {
         message: e.to_string(),
         kind: None,
     })?;
-    let options = EncodeOptions {
-        full_objects: objects,
-    };
+    let options = EncodeOptions::new().full_objects(objects);
     gdmarshal::encode::encode(&value, profile, options).map_err(|e| NotOk::Refused {
         message: e.to_string(),
         kind: None,

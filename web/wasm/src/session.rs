@@ -121,9 +121,7 @@ impl Session {
             Ok(p) => p,
             Err(e) => return (refused(e.to_string()), None),
         };
-        let opts = DecodeOptions {
-            allow_objects: r.objects,
-        };
+        let opts = DecodeOptions::new().allow_objects(r.objects);
         let base = if framing == gdmarshal::framing::Framing::None {
             0
         } else {
@@ -407,9 +405,7 @@ mod tests {
                     ] {
                         let req =
                             format!(r#"{{"godot":"{godot}","framing":"{name}","objects":true}}"#);
-                        let opts = DecodeOptions {
-                            allow_objects: true,
-                        };
+                        let opts = DecodeOptions::new().allow_objects(true);
                         let mut eager = Eager::default();
                         read(input, profile, framing, opts, &mut eager);
                         let (a, s) = session(&req, input);

@@ -135,9 +135,7 @@ pub fn versions(req: &[u8], bytes: &[u8]) -> Vec<u8> {
         Ok(p) => p,
         Err(e) => return refused(e.to_string()),
     };
-    let opts = DecodeOptions {
-        allow_objects: r.objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(r.objects);
     let mut hashes = Hashes(Vec::new());
     let base_out = read(bytes, selected, framing, opts, &mut hashes);
     let base = hashes.0;

@@ -132,9 +132,7 @@ pub fn encode(req: &[u8], json: &[u8]) -> Vec<u8> {
             });
         }
         Ok(value) => {
-            let opts = EncodeOptions {
-                full_objects: r.objects,
-            };
+            let opts = EncodeOptions::new().full_objects(r.objects);
             match encode_value(&value, profile, opts) {
                 Ok(bytes) => out.hex = Some(hex(&frame(&bytes, framing))),
                 Err(e) => {

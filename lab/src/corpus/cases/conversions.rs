@@ -220,7 +220,7 @@ fn plain_elements() -> Vec<Variant> {
 /// Quaternions holding a quiet NaN, and a signalling and a quiet NaN with payloads, at the
 /// profile's width.
 fn nan_quaternions(profile: Profile) -> Vec<Variant> {
-    if profile.double_reals {
+    if profile.double_reals() {
         let (s, q) = (
             f64::from_bits(0x7FF0_0000_0000_0001),
             f64::from_bits(0x7FF8_0000_0000_0001),
@@ -342,7 +342,7 @@ fn dropped_objects(ctx: &mut Ctx) {
             properties: vec![],
         })
     };
-    let with_full = gdmarshal::EncodeOptions { full_objects: true };
+    let with_full = gdmarshal::EncodeOptions::new().full_objects(true);
     for (class, what) in [("Resource", "resource"), ("NoSuchClass", "unknown_class")] {
         let colours = ContainerType::Builtin(T::PackedColorArray);
         let array = Variant::Array(Array::typed(colours, vec![full(class)]));
@@ -512,7 +512,7 @@ pub(super) fn typed_array(ctx: &Ctx, to: VariantType, values: &[Variant]) -> Opt
 
 /// Components of the profile's width.
 pub(super) fn reals_of(profile: Profile, v: &[f64]) -> Reals {
-    if profile.double_reals {
+    if profile.double_reals() {
         Reals::from(v.to_vec())
     } else {
         Reals::from(v.iter().map(|&x| x as f32).collect::<Vec<_>>())

@@ -113,7 +113,7 @@ fn encoded<const N: usize>(
     cases: [(&str, Variant); N],
     profile: gdmarshal::Profile,
 ) -> Vec<(String, Vec<u8>)> {
-    let options = gdmarshal::EncodeOptions { full_objects: true };
+    let options = gdmarshal::EncodeOptions::new().full_objects(true);
     cases
         .into_iter()
         .filter_map(|(k, v)| Some((s(k), gdmarshal::encode(&v, profile, options).ok()?)))

@@ -346,7 +346,7 @@ fn stored_text(ctx: &mut Ctx) {
                 .into_iter()
                 .map(|(k, v)| (format!("local_from_{k}"), "resource_local_to_scene", v)),
         );
-    let options = gdmarshal::EncodeOptions { full_objects: true };
+    let options = gdmarshal::EncodeOptions::new().full_objects(true);
     for (name, property, value) in cases {
         let resource = Variant::object(Object::Full {
             class: s("Resource"),

@@ -520,7 +520,7 @@ fn find<'a>(
     corpora
         .iter()
         .rev()
-        .filter(|c| c.profile.double_reals == double)
+        .filter(|c| c.profile.double_reals() == double)
         .filter(|c| c.entry.version.starts_with(&format!("{prefix}.")))
         .find_map(|c| {
             c.records

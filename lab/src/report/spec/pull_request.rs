@@ -96,7 +96,7 @@ fn engines(corpora: &[EngineCorpus], major: u32) -> String {
         .iter()
         .filter(|c| c.profile.major() == major)
         .map(|c| {
-            let double = if c.profile.double_reals {
+            let double = if c.profile.double_reals() {
                 ", double precision"
             } else {
                 ""

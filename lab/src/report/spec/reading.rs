@@ -21,7 +21,7 @@ fn minor(version: &str) -> String {
 fn releases(corpora: &[EngineCorpus], p: Profile) -> Vec<String> {
     let mut out: Vec<String> = corpora
         .iter()
-        .filter(|c| c.profile.major() == p.major() && !c.profile.double_reals)
+        .filter(|c| c.profile.major() == p.major() && !c.profile.double_reals())
         .map(|c| minor(&c.entry.version))
         .collect();
     out.dedup();
@@ -56,7 +56,7 @@ pub fn section(
     for rule in RULES {
         let followed: Vec<String> = corpora
             .iter()
-            .filter(|c| c.profile.major() == p.major() && !c.profile.double_reals)
+            .filter(|c| c.profile.major() == p.major() && !c.profile.double_reals())
             .filter_map(|c| {
                 let r = c.records.iter().find(|r| r.name == rule.case)?;
                 (rule.holds)(r).then(|| minor(&c.entry.version))
