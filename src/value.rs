@@ -13,8 +13,66 @@ use crate::types::VariantType;
 /// nothing) or, for 3.x, code units that are not all Unicode scalar values.
 pub use crate::string::Text;
 
-/// The i32 components of an integer vector type, inline.
-pub type I32s = SmallVec<[i32; 4]>;
+/// The i32 components of an integer vector type (`Vector2i`, `Rect2i`, `Vector3i`, `Vector4i`),
+/// held inline; a slice of them through `Deref`.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct I32s(SmallVec<[i32; 4]>);
+
+impl I32s {
+    /// No components.
+    pub fn new() -> I32s {
+        I32s(SmallVec::new())
+    }
+
+    /// The components of `ints`.
+    pub fn from_slice(ints: &[i32]) -> I32s {
+        I32s(SmallVec::from_slice(ints))
+    }
+
+    /// The components of `ints`.
+    pub fn from_vec(ints: Vec<i32>) -> I32s {
+        I32s(SmallVec::from_vec(ints))
+    }
+
+    /// Adds a component at the end.
+    pub fn push(&mut self, int: i32) {
+        self.0.push(int);
+    }
+}
+
+impl std::ops::Deref for I32s {
+    type Target = [i32];
+    fn deref(&self) -> &[i32] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for I32s {
+    fn deref_mut(&mut self) -> &mut [i32] {
+        &mut self.0
+    }
+}
+
+impl FromIterator<i32> for I32s {
+    fn from_iter<I: IntoIterator<Item = i32>>(iter: I) -> I32s {
+        I32s(iter.into_iter().collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a I32s {
+    type Item = &'a i32;
+    type IntoIter = std::slice::Iter<'a, i32>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+// As a list, the way the components read everywhere else.
+impl std::fmt::Debug for I32s {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.iter()).finish()
+    }
+}
 
 /// real_t components: f32 in ordinary builds, f64 in double-precision builds.
 ///
@@ -706,8 +764,8 @@ mod tests {
             Variant::PackedVector2Array(Reals::from([1.0f32, 2.0]))
         );
         assert_ne!(
-            Variant::Vector2i(smallvec::smallvec![1, 2]),
-            Variant::Rect2i(smallvec::smallvec![1, 2])
+            Variant::Vector2i(crate::value::I32s::from_slice(&[1, 2])),
+            Variant::Rect2i(crate::value::I32s::from_slice(&[1, 2]))
         );
     }
 
@@ -865,8 +923,8 @@ mod tests {
                 Variant::Vector3(Reals::from([1.0f32, 2.0, 4.0])),
             ),
             (
-                Variant::Vector2i(smallvec::smallvec![1, 2]),
-                Variant::Vector2i(smallvec::smallvec![1, 3]),
+                Variant::Vector2i(crate::value::I32s::from_slice(&[1, 2])),
+                Variant::Vector2i(crate::value::I32s::from_slice(&[1, 3])),
             ),
             (
                 Variant::Dictionary(Dictionary::new(vec![(Variant::Int(1), Variant::Nil)])),

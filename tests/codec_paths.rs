@@ -20,7 +20,7 @@ fn enc(v: &Variant, profile: &str) -> Result<Vec<u8>, E> {
 #[test]
 fn encoder_refuses_what_the_version_cannot_write() {
     // Vector2i is a 4.x type.
-    let v = Variant::Vector2i(smallvec::smallvec![1, 2]);
+    let v = Variant::Vector2i(gdmarshal::value::I32s::from_slice(&[1, 2]));
     assert!(matches!(enc(&v, "3.6"), Err(E::TypeNotInVersion { .. })));
     // Typed arrays are 4.3+, typed dictionaries 4.4+.
     let typed = Variant::Array(Array::typed(
@@ -48,7 +48,7 @@ fn encoder_refuses_malformed_values() {
     assert!(matches!(enc(&three, "4.6"), Err(E::WrongArity { .. })));
     let wide = Variant::Vector2(Reals::from([1.0f64, 2.0]));
     assert!(matches!(enc(&wide, "4.6"), Err(E::WrongRealWidth { .. })));
-    let ints = Variant::Vector3i(smallvec::smallvec![1, 2]);
+    let ints = Variant::Vector3i(gdmarshal::value::I32s::from_slice(&[1, 2]));
     assert!(matches!(enc(&ints, "4.6"), Err(E::WrongArity { .. })));
     let packed = Variant::PackedVector2Array(Reals::from([1.0f32, 2.0, 3.0]));
     assert!(matches!(enc(&packed, "4.6"), Err(E::WrongArity { .. })));
@@ -287,7 +287,7 @@ fn double_builds_flag_real_t_values_alone() {
             "140000000000803f0000803f0000803f0000803f",
         ),
         (
-            Variant::Vector2i(smallvec::smallvec![1, 2]),
+            Variant::Vector2i(gdmarshal::value::I32s::from_slice(&[1, 2])),
             "060000000100000002000000",
         ),
         (

@@ -94,11 +94,11 @@ fn common_values() -> Vec<Variant> {
 fn godot4_values() -> Vec<Variant> {
     let nums: Vec<f32> = (1..=16).map(|i| i as f32).collect();
     vec![
-        Variant::Vector2i(smallvec::smallvec![1, -2]),
-        Variant::Rect2i(smallvec::smallvec![1, 2, 3, i32::MAX]),
-        Variant::Vector3i(smallvec::smallvec![1, 2, 3]),
+        Variant::Vector2i(gdmarshal::value::I32s::from_slice(&[1, -2])),
+        Variant::Rect2i(gdmarshal::value::I32s::from_slice(&[1, 2, 3, i32::MAX])),
+        Variant::Vector3i(gdmarshal::value::I32s::from_slice(&[1, 2, 3])),
         Variant::Vector4(f32s(&nums[..4])),
-        Variant::Vector4i(smallvec::smallvec![i32::MIN, 2, 3, 4]),
+        Variant::Vector4i(gdmarshal::value::I32s::from_slice(&[i32::MIN, 2, 3, 4])),
         Variant::Projection(f32s(&nums)),
         Variant::StringName("name".into()),
         Variant::Rid(12345),

@@ -1349,7 +1349,7 @@ mod tests {
             ),
             (
                 r#"{"type":"Vector2i","value":[-2147483648,2147483647]}"#,
-                Variant::Vector2i(smallvec::smallvec![i32::MIN, i32::MAX]),
+                Variant::Vector2i(crate::value::I32s::from_slice(&[i32::MIN, i32::MAX])),
             ),
             (
                 r#"{"type":"Object","id":"9"}"#,

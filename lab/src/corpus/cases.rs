@@ -557,7 +557,7 @@ fn nan_inside_keys(ctx: &mut Ctx) {
 /// Keys of the types compared by plain equality: equal keys (one entry each), then the same types
 /// with two different keys (two entries each).
 fn plain_equality_keys(ctx: &mut Ctx) {
-    let vector2i = |y| Variant::Vector2i(smallvec::smallvec![1, y]);
+    let vector2i = |y| Variant::Vector2i(gdmarshal::value::I32s::from_slice(&[1, y]));
     ctx.keys(
         false,
         vec![
@@ -923,7 +923,7 @@ fn int_vector_values(v: &mut Values, t: &TypeInfo) {
     ] {
         v.add(
             format!("{ty}/all_{k}"),
-            Variant::from_ints(t.ty, smallvec::smallvec![i; n]).expect("ints"),
+            Variant::from_ints(t.ty, gdmarshal::value::I32s::from_vec(vec![i; n])).expect("ints"),
         );
     }
     v.add(
