@@ -324,3 +324,63 @@ fn class_and_script_typed_containers_name_their_type_with_full_objects() {
     assert_eq!(enc(&script, "4.6"), Ok(as_id.clone().unwrap()));
     assert_eq!(enc(&class, "4.6"), Ok(as_id.unwrap()));
 }
+
+#[test]
+fn a_refusal_quotes_at_most_twice_the_quote_limit() {
+    // A type name of 2,000 characters: the refusal quotes its start, cut at 320 bytes (twice
+    // excerpt::MAX_QUOTE) with a marker, not the whole name and not less than that.
+    let name = "x".repeat(2000);
+    let err = from_json(&json!({"type": name, "value": null}), p("4.6")).unwrap_err();
+    let quoted = err.message.matches('x').count();
+    assert!(
+        (300..=320).contains(&quoted),
+        "{quoted} characters quoted: {}",
+        err.message
+    );
+}
+
+#[test]
+fn a_refusal_of_cut_json_text_wants_more_input_and_others_do_not() {
+    use gdmarshal::json::read_json;
+    let four = p("4.6");
+    assert!(
+        read_json(br#"{"type":"Ni"#, four)
+            .unwrap_err()
+            .wants_more_input()
+    );
+    assert!(
+        !read_json(br#"{"type":"Nul"}"#, four)
+            .unwrap_err()
+            .wants_more_input()
+    );
+    assert!(!read_json(b"\0", four).unwrap_err().wants_more_input());
+}
+
+#[test]
+fn hex_fed_in_pieces_says_when_it_has_failed() {
+    let mut h = gdmarshal::json::Unhex::with_capacity(8);
+    h.feed(b"0a 1");
+    assert!(!h.failed(), "digits and spaces so far");
+    h.feed(b"b");
+    assert!(!h.failed());
+    h.feed(b"zz");
+    assert!(h.failed(), "a character that is not a hex digit");
+    assert!(h.finish().is_err());
+}
+
+#[test]
+fn math_shapes_are_the_component_types() {
+    use gdmarshal::types::Shape;
+    for (ty, math) in [
+        (VariantType::Vector2, true),
+        (VariantType::Vector3i, true),
+        (VariantType::Color, true),
+        (VariantType::Int, false),
+        (VariantType::String, false),
+        (VariantType::NodePath, false),
+        (VariantType::PackedVector2Array, false),
+    ] {
+        assert_eq!(ty.shape().is_math(), math, "{ty:?}");
+    }
+    assert!(matches!(VariantType::Vector2.shape(), Shape::Reals(2)));
+}
