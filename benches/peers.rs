@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use gdmarshal::decode::decode_reusing;
 use gdmarshal::pool::BufferPool;
 use gdmarshal::value::{Components, Text};
-use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
+use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, VariantType, decode, encode};
 use godot_binary_serialization::decoder::Decoder;
 use godot_binary_serialization::encoder::Encoder;
 use godot_binary_serialization::types::primitive::{
@@ -80,9 +80,24 @@ fn usage(why: &str) -> ! {
     std::process::exit(2)
 }
 
+/// What godot-binary-serialization cannot represent (the benchmark's `unsupported=` words).
+#[derive(Debug, thiserror::Error)]
+enum NotInPeer {
+    #[error("Godot 4 type ids only")]
+    Godot3,
+    #[error("a string that is not Unicode")]
+    NotUnicode,
+    #[error("double-precision vectors")]
+    DoubleVector,
+    #[error("a vector of another size")]
+    VectorSize,
+    #[error("no {0:?} type")]
+    Type(VariantType),
+}
+
 /// `v` as godot-binary-serialization's value, in the forms that encode as Godot writes `v` (a
 /// 32-bit int or float where the value fits), or why the crate cannot represent it.
-fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, String> {
+fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, NotInPeer> {
     Ok(match v {
         Variant::Bool(b) => Box::new(GodotBool::new(*b)),
         Variant::Int(i) => Box::new(match i32::try_from(*i) {
@@ -93,17 +108,15 @@ fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, String> {
             Box::new(GodotFloat::new_from_f32(*x as f32))
         }
         Variant::Float(x) => Box::new(GodotFloat::new_from_f64(*x)),
-        Variant::String(s) => Box::new(GodotString::new(
-            s.as_str().ok_or("a string that is not Unicode")?,
-        )),
+        Variant::String(s) => Box::new(GodotString::new(s.as_str().ok_or(NotInPeer::NotUnicode)?)),
         Variant::Vector2(r) | Variant::Vector3(r) => {
             let Components::F32(c) = r.components() else {
-                return Err("double-precision vectors".into());
+                return Err(NotInPeer::DoubleVector);
             };
             match *c {
                 [x, y] => Box::new(GodotVector2::new(x, y)),
                 [x, y, z] => Box::new(GodotVector3::new(x, y, z)),
-                _ => return Err("a vector of another size".into()),
+                _ => return Err(NotInPeer::VectorSize),
             }
         }
         Variant::Dictionary(d) => {
@@ -113,7 +126,7 @@ fn to_peer(v: &Variant) -> Result<Box<dyn GodotVariant>, String> {
             }
             Box::new(out)
         }
-        other => return Err(format!("no {:?} type", other.get_type())),
+        other => return Err(NotInPeer::Type(other.get_type())),
     })
 }
 
@@ -253,7 +266,7 @@ fn measure(
             let peer = if profile.major() == 4 {
                 to_peer(value)
             } else {
-                Err("Godot 4 type ids only".into())
+                Err(NotInPeer::Godot3)
             };
             let peer = match peer {
                 Ok(p) => p,

@@ -3,8 +3,10 @@
 //!
 //! Each takes raw bytes whose first byte selects the profile and the objects switch ([`select`]).
 
+use crate::decode::Decoded;
 use crate::decode::{decode_reusing, decode_traced};
 use crate::encode::encode_without_shortcuts;
+use crate::error::{DecodeError, EncodeError};
 use crate::generate::{GenOptions, canonical_value};
 use crate::json::hex;
 use crate::pool::BufferPool;
@@ -12,6 +14,135 @@ use crate::profile::all_profiles;
 use crate::trace::Trace;
 use crate::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use arbitrary::Unstructured;
+
+/// How an input failed a property: what the codec did and what the property expected, with the
+/// input (hex in the words for people).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PropertyFailure {
+    /// Bytes the decoder accepted do not encode again.
+    #[error(
+        "{profile} objects={objects}: accepted {} but cannot re-encode: {error}",
+        hex(input)
+    )]
+    NotReencodable {
+        /// The profile the selector chose.
+        profile: Profile,
+        /// Whether objects were on.
+        objects: bool,
+        /// The bytes after the selector.
+        input: Vec<u8>,
+        /// Why the decoded value did not encode.
+        error: EncodeError,
+    },
+    /// Decoding and encoding again do not come to a fixed point within the rounds allowed, or a
+    /// round gives more bytes than the one before.
+    #[error(
+        "{profile} objects={objects}: {} re-encodes to {}, then {last}",
+        hex(input),
+        rounds.iter().map(|r| hex(r)).collect::<Vec<_>>().join(", ")
+    )]
+    NoFixedPoint {
+        /// The profile the selector chose.
+        profile: Profile,
+        /// Whether objects were on.
+        objects: bool,
+        /// The bytes after the selector.
+        input: Vec<u8>,
+        /// Each round's bytes, the first encoding first.
+        rounds: Vec<Vec<u8>>,
+        /// What the round after them gave.
+        last: Round,
+    },
+    /// The encoder's shortcuts for common leaf values and its general path disagree.
+    #[error("{profile}: {value:?} encodes to {fast:?} with the shortcuts but {general:?} without")]
+    ShortcutsDiffer {
+        /// The profile.
+        profile: Profile,
+        /// The value encoded.
+        value: Box<Variant>,
+        /// With the shortcuts.
+        fast: Box<Result<Vec<u8>, EncodeError>>,
+        /// Without them.
+        general: Box<Result<Vec<u8>, EncodeError>>,
+    },
+    /// Decoding with a trace (field by field) and without one give different results, or the
+    /// decode into recycled buffers differs from a fresh one.
+    #[error(
+        "{profile} objects={objects}: {} decodes to {fast:?} untraced but {other:?} {}",
+        hex(input),
+        if *recycled { "into recycled buffers" } else { "traced" }
+    )]
+    DecodesDiffer {
+        /// The profile the selector chose.
+        profile: Profile,
+        /// Whether objects were on.
+        objects: bool,
+        /// The bytes after the selector.
+        input: Vec<u8>,
+        /// The plain decode.
+        fast: Box<Result<Decoded, DecodeError>>,
+        /// The traced decode, or the decode into recycled buffers.
+        other: Box<Result<Decoded, DecodeError>>,
+        /// Whether `other` is the decode into recycled buffers (else the traced one).
+        recycled: bool,
+    },
+    /// A generated value does not survive encode then decode then encode.
+    #[error("{profile}: {value:?} {what}")]
+    NoRoundTrip {
+        /// The profile the selector chose.
+        profile: Profile,
+        /// The generated value.
+        value: Box<Variant>,
+        /// What went wrong.
+        what: RoundTrip,
+    },
+}
+
+/// What a round of decoding and encoding again gave.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Round {
+    /// Bytes.
+    #[error("{}", hex(.0))]
+    Bytes(Vec<u8>),
+    /// The bytes of the round before did not decode.
+    #[error("does not decode: {0}")]
+    NoDecode(DecodeError),
+    /// Their value did not encode.
+    #[error("does not encode: {0}")]
+    NoEncode(EncodeError),
+}
+
+/// How a generated value failed to round-trip.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RoundTrip {
+    /// It did not encode.
+    #[error("cannot be encoded: {0}")]
+    NoEncode(EncodeError),
+    /// Its bytes did not decode.
+    #[error("encoded as {} but did not decode: {error}", hex(bytes))]
+    NoDecode {
+        /// Its bytes.
+        bytes: Vec<u8>,
+        /// Why they did not decode.
+        error: DecodeError,
+    },
+    /// Its bytes decoded to another value, or not all of them were read.
+    #[error("encoded as {} came back as {back:?} ({consumed} of {} bytes)", hex(bytes), bytes.len())]
+    Changed {
+        /// Its bytes.
+        bytes: Vec<u8>,
+        /// The value decoded.
+        back: Box<Variant>,
+        /// Bytes read.
+        consumed: usize,
+    },
+    /// Encoding the decoded value gave other bytes.
+    #[error("changed its bytes when encoded again")]
+    Reencoded,
+}
 
 /// What the first input byte selects: bit 0 turns objects on, the rest indexes `all_profiles()`
 /// (modulo its length, so every byte value means something).
@@ -38,7 +169,7 @@ pub fn selector(profile: Profile, objects: bool) -> Option<u8> {
 
 /// Arbitrary bytes after the selector: decoding never panics, and whatever it accepts re-encodes,
 /// and the re-encoding is a fixed point of decode-then-encode.
-pub fn check_decode(data: &[u8]) -> Result<(), String> {
+pub fn check_decode(data: &[u8]) -> Result<(), PropertyFailure> {
     let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
@@ -52,18 +183,19 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
         return Ok(());
     };
     shortcuts_agree(&d.value, profile, eopts)?;
-    let once = encode(&d.value, profile, eopts).map_err(|e| {
-        format!(
-            "{profile} objects={objects}: accepted {} but cannot re-encode: {e}",
-            hex(bytes)
-        )
-    })?;
-    let reencode = |b: &[u8]| {
-        decode(b, profile, dopts)
-            .map_err(|e| format!("does not decode: {e}"))
-            .and_then(|d| {
-                encode(&d.value, profile, eopts).map_err(|e| format!("does not encode: {e}"))
-            })
+    let once =
+        encode(&d.value, profile, eopts).map_err(|error| PropertyFailure::NotReencodable {
+            profile,
+            objects,
+            input: bytes.to_vec(),
+            error,
+        })?;
+    let reencode = |b: &[u8]| match decode(b, profile, dopts) {
+        Err(e) => Round::NoDecode(e),
+        Ok(d) => match encode(&d.value, profile, eopts) {
+            Ok(b) => Round::Bytes(b),
+            Err(e) => Round::NoEncode(e),
+        },
     };
     // Re-encoding converges: no round gives more bytes, and a fixed point comes soon.
     // Most inputs are there at once. Two things make a round shorter, as they do in the engine:
@@ -77,20 +209,17 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
     let mut rounds = vec![once];
     loop {
         let last = rounds.last().expect("one round at least");
-        let next = reencode(last);
-        match &next {
-            Ok(b) if b == last => return Ok(()),
-            Ok(b) if b.len() <= last.len() && rounds.len() < 2 + boms => {
-                rounds.push(next.expect("matched Ok"));
-            }
-            _ => {
-                let shown: Vec<String> = rounds.iter().map(|r| hex(r)).collect();
-                return Err(format!(
-                    "{profile} objects={objects}: {} re-encodes to {}, then {}",
-                    hex(bytes),
-                    shown.join(", "),
-                    next.map_or_else(|e| e, |b| hex(&b))
-                ));
+        match reencode(last) {
+            Round::Bytes(b) if &b == last => return Ok(()),
+            Round::Bytes(b) if b.len() <= last.len() && rounds.len() < 2 + boms => rounds.push(b),
+            last => {
+                return Err(PropertyFailure::NoFixedPoint {
+                    profile,
+                    objects,
+                    input: bytes.to_vec(),
+                    rounds,
+                    last,
+                });
             }
         }
     }
@@ -98,13 +227,20 @@ pub fn check_decode(data: &[u8]) -> Result<(), String> {
 
 /// The encoder's shortcuts for common leaf values give the bytes (or the error) of its general
 /// path.
-fn shortcuts_agree(v: &Variant, profile: Profile, opts: EncodeOptions) -> Result<(), String> {
+fn shortcuts_agree(
+    v: &Variant,
+    profile: Profile,
+    opts: EncodeOptions,
+) -> Result<(), PropertyFailure> {
     let fast = encode(v, profile, opts);
     let general = encode_without_shortcuts(v, profile, opts);
     if fast != general {
-        return Err(format!(
-            "{profile}: {v:?} encodes to {fast:?} with the shortcuts but {general:?} without"
-        ));
+        return Err(PropertyFailure::ShortcutsDiffer {
+            profile,
+            value: Box::new(v.clone()),
+            fast: Box::new(fast),
+            general: Box::new(general),
+        });
     }
     Ok(())
 }
@@ -126,7 +262,7 @@ impl Trace for Traced {
 ///
 /// The `decode` fuzz target leaves this out, for its rate: the quickcheck tests, the replay of
 /// its corpus and [`check_roundtrip`] run it.
-pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
+pub fn check_traced_agrees(data: &[u8]) -> Result<(), PropertyFailure> {
     let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
@@ -135,11 +271,16 @@ pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
     };
     let fast = decode(bytes, profile, opts);
     let traced = decode_traced(bytes, profile, opts, &mut Traced);
+    let differs = |other, recycled| PropertyFailure::DecodesDiffer {
+        profile,
+        objects,
+        input: bytes.to_vec(),
+        fast: Box::new(fast.clone()),
+        other: Box::new(other),
+        recycled,
+    };
     if fast != traced {
-        return Err(format!(
-            "{profile} objects={objects}: {} decodes to {fast:?} untraced but {traced:?} traced",
-            hex(bytes)
-        ));
+        return Err(differs(traced, false));
     }
     // Into the buffers of the same value, recycled: every container takes one back.
     let mut pool = BufferPool::new();
@@ -148,18 +289,14 @@ pub fn check_traced_agrees(data: &[u8]) -> Result<(), String> {
     }
     let reused = decode_reusing(bytes, profile, opts, &mut pool);
     if fast != reused {
-        return Err(format!(
-            "{profile} objects={objects}: {} decodes to {fast:?} but {reused:?} into recycled \
-             buffers",
-            hex(bytes)
-        ));
+        return Err(differs(reused, true));
     }
     Ok(())
 }
 
 /// A generated canonical value: encode then decode is the identity, consumes every byte, and
 /// re-encoding gives the same bytes.
-pub fn check_roundtrip(data: &[u8]) -> Result<(), String> {
+pub fn check_roundtrip(data: &[u8]) -> Result<(), PropertyFailure> {
     let Some((profile, full_objects, rest)) = selected(data) else {
         return Ok(());
     };
@@ -173,32 +310,30 @@ pub fn check_roundtrip(data: &[u8]) -> Result<(), String> {
     };
     let eopts = EncodeOptions { full_objects };
     shortcuts_agree(&v, profile, eopts)?;
-    let bytes =
-        encode(&v, profile, eopts).map_err(|e| format!("{profile}: cannot encode {v:?}: {e}"))?;
-    let d = decode(
-        &bytes,
+    let fail = |what| PropertyFailure::NoRoundTrip {
         profile,
-        DecodeOptions {
-            allow_objects: full_objects,
-        },
-    )
-    .map_err(|e| {
-        format!(
-            "{profile}: {v:?} encoded as {} but did not decode: {e}",
-            hex(&bytes)
-        )
+        value: Box::new(v.clone()),
+        what,
+    };
+    let bytes = encode(&v, profile, eopts).map_err(|e| fail(RoundTrip::NoEncode(e)))?;
+    let dopts = DecodeOptions {
+        allow_objects: full_objects,
+    };
+    let d = decode(&bytes, profile, dopts).map_err(|error| {
+        fail(RoundTrip::NoDecode {
+            bytes: bytes.clone(),
+            error,
+        })
     })?;
     if d.value != v || d.consumed != bytes.len() {
-        return Err(format!(
-            "{profile}: {v:?} encoded as {} came back as {:?} ({} of {} bytes)",
-            hex(&bytes),
-            d.value,
-            d.consumed,
-            bytes.len()
-        ));
+        return Err(fail(RoundTrip::Changed {
+            bytes: bytes.clone(),
+            back: Box::new(d.value),
+            consumed: d.consumed,
+        }));
     }
     if encode(&d.value, profile, eopts).as_ref() != Ok(&bytes) {
-        return Err(format!("{profile}: re-encoding {v:?} changed its bytes"));
+        return Err(fail(RoundTrip::Reencoded));
     }
     let mut traced = data[..1].to_vec();
     traced.extend_from_slice(&bytes);

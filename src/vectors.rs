@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::decode::{DecodeOptions, decode};
 use crate::encode::{EncodeOptions, encode};
+use crate::error::{DecodeError, EncodeError};
 use crate::json::{HexError, hex, unhex};
 use crate::profile::{Profile, UnknownVersion};
 
@@ -132,8 +133,36 @@ pub fn parse(path: &Path, text: &str) -> Result<VectorFile, VectorFileError> {
     })
 }
 
-/// Checks one vector: it decodes whole, and re-encodes to the same bytes. `Err` says how it fails.
-pub fn check(v: &Vector, profile: Profile) -> Result<(), String> {
+/// How a vector fails [`check`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum VectorFailure {
+    /// Its bytes do not decode.
+    #[error("does not decode: {0}")]
+    NoDecode(DecodeError),
+    /// They decode, but not all of them are read.
+    #[error("decodes only {consumed} of its {len} bytes")]
+    Partly {
+        /// Bytes read.
+        consumed: usize,
+        /// Bytes in the vector.
+        len: usize,
+    },
+    /// The value decoded does not encode.
+    #[error("decodes but does not re-encode: {0}")]
+    NoEncode(EncodeError),
+    /// It encodes to other bytes.
+    #[error("re-encodes as {} instead of {}", hex(again), hex(bytes))]
+    Reencoded {
+        /// The bytes written.
+        again: Vec<u8>,
+        /// The vector's bytes.
+        bytes: Vec<u8>,
+    },
+}
+
+/// Checks one vector: it decodes whole, and re-encodes to the same bytes.
+pub fn check(v: &Vector, profile: Profile) -> Result<(), VectorFailure> {
     let d = decode(
         &v.bytes,
         profile,
@@ -141,13 +170,12 @@ pub fn check(v: &Vector, profile: Profile) -> Result<(), String> {
             allow_objects: v.full_objects,
         },
     )
-    .map_err(|e| format!("does not decode: {e}"))?;
+    .map_err(VectorFailure::NoDecode)?;
     if d.consumed != v.bytes.len() {
-        return Err(format!(
-            "decodes only {} of its {} bytes",
-            d.consumed,
-            v.bytes.len()
-        ));
+        return Err(VectorFailure::Partly {
+            consumed: d.consumed,
+            len: v.bytes.len(),
+        });
     }
     let again = encode(
         &d.value,
@@ -156,13 +184,12 @@ pub fn check(v: &Vector, profile: Profile) -> Result<(), String> {
             full_objects: v.full_objects,
         },
     )
-    .map_err(|e| format!("decodes but does not re-encode: {e}"))?;
+    .map_err(VectorFailure::NoEncode)?;
     if again != v.bytes {
-        return Err(format!(
-            "re-encodes as {} instead of {}",
-            hex(&again),
-            hex(&v.bytes)
-        ));
+        return Err(VectorFailure::Reencoded {
+            again,
+            bytes: v.bytes.clone(),
+        });
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use gdmarshal::Profile;
 use gdmarshal::properties as checks;
 
-type Check = fn(&[u8]) -> Result<(), String>;
+type Check = fn(&[u8]) -> Result<(), checks::PropertyFailure>;
 
 const TARGETS: &[(&str, Check)] = &[
     ("decode", checks::check_decode),

@@ -7,7 +7,9 @@ use arbitrary::Unstructured;
 use gdmarshal::encode;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::all_profiles;
-use gdmarshal::properties::{check_decode, check_roundtrip, check_traced_agrees, selector};
+use gdmarshal::properties::{
+    PropertyFailure, check_decode, check_roundtrip, check_traced_agrees, selector,
+};
 use quickcheck::{Gen, QuickCheck, TestResult};
 
 fn check(prop: fn(Vec<u8>) -> TestResult) {
@@ -18,13 +20,13 @@ fn check(prop: fn(Vec<u8>) -> TestResult) {
 }
 
 /// Runs `f` on `data` prefixed by every profile's selector byte, with and without objects.
-fn every_profile(data: &[u8], f: fn(&[u8]) -> Result<(), String>) -> TestResult {
+fn every_profile(data: &[u8], f: fn(&[u8]) -> Result<(), PropertyFailure>) -> TestResult {
     for &profile in all_profiles() {
         for objects in [false, true] {
             let mut input = vec![selector(profile, objects).expect("every profile has a selector")];
             input.extend_from_slice(data);
             if let Err(e) = f(&input) {
-                return TestResult::error(e);
+                return TestResult::error(e.to_string());
             }
         }
     }
