@@ -47,23 +47,9 @@ impl std::ops::Deref for I32s {
     }
 }
 
-impl std::ops::DerefMut for I32s {
-    fn deref_mut(&mut self) -> &mut [i32] {
-        &mut self.0
-    }
-}
-
 impl FromIterator<i32> for I32s {
     fn from_iter<I: IntoIterator<Item = i32>>(iter: I) -> I32s {
         I32s(iter.into_iter().collect())
-    }
-}
-
-impl<'a> IntoIterator for &'a I32s {
-    type Item = &'a i32;
-    type IntoIter = std::slice::Iter<'a, i32>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
     }
 }
 
