@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use gdmarshal_lab::oracle::{
-    DecodeRequest, Engine, EngineConfig, EngineSpec, Source, Verdict, discover,
+    DecodeRequest, Engine, EngineConfig, EngineSpec, EngineVerdict, Source, discover,
 };
 
 /// Small inputs of the kinds a campaign sends: an int, a string, an array, a float, a rejected one.
@@ -58,7 +58,7 @@ fn batched(engine: &mut Engine, family3: bool) -> f64 {
         assert!(
             results
                 .iter()
-                .all(|r| matches!(r.verdict, Verdict::Accepted | Verdict::Rejected))
+                .all(|r| matches!(r.verdict, EngineVerdict::Accepted | EngineVerdict::Rejected))
         );
     }
     rate(BATCH * ROUNDS, start.elapsed())

@@ -9,7 +9,7 @@ use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
 use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, all_cases, default_dir, known};
 use gdmarshal_lab::model::Verdict;
-use gdmarshal_lab::oracle::{DecodeRequest, Verdict as OracleVerdict, start_all};
+use gdmarshal_lab::oracle::{DecodeRequest, EngineVerdict, start_all};
 use gdmarshal_lab::{Direction, ThisCodec};
 
 #[test]
@@ -70,7 +70,7 @@ fn check_all_engines() {
             })
             .collect();
         for ((name, bytes, _), answer) in own.iter().zip(engine.decode_batch(&requests)) {
-            if answer.verdict != OracleVerdict::Accepted {
+            if answer.verdict != EngineVerdict::Accepted {
                 notes.push(format!(
                     "{} {name}: the engine rejects its own output {}",
                     info.version,

@@ -9,8 +9,8 @@ use gdmarshal::value::{Array, Dictionary};
 use gdmarshal::{EncodeOptions, Profile, Variant};
 use gdmarshal_lab::Answerer;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, Request, Response, Source,
-    Verdict,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineSpec, EngineVerdict, Request,
+    Response, Source,
 };
 
 const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");
@@ -106,7 +106,7 @@ fn values_and_bytes_cross_the_protocol_unchanged() {
 
     let one = [2, 0, 0, 0, 1, 0, 0, 0];
     let d = engine.decode(&one, false);
-    assert_eq!(d.verdict, Verdict::Accepted);
+    assert_eq!(d.verdict, EngineVerdict::Accepted);
     assert_eq!(d.value, Some(Variant::Int(1)));
     assert_eq!(d.consumed, Some(8));
     assert_eq!(d.reencoded.as_deref(), Some(&one[..]));
@@ -114,7 +114,7 @@ fn values_and_bytes_cross_the_protocol_unchanged() {
     assert!(d.error_text.is_empty(), "{}", d.error_text);
 
     let truncated = engine.decode(&one[..5], false);
-    assert_eq!(truncated.verdict, Verdict::Rejected);
+    assert_eq!(truncated.verdict, EngineVerdict::Rejected);
     assert!(
         truncated.error_text.contains("fake engine rejects"),
         "{:?}",
@@ -137,7 +137,7 @@ fn values_and_bytes_cross_the_protocol_unchanged() {
     ];
     for v in &values {
         let e = engine.encode(v, false);
-        assert_eq!(e.verdict, Verdict::Accepted, "{v:?}: {e:?}");
+        assert_eq!(e.verdict, EngineVerdict::Accepted, "{v:?}: {e:?}");
         let want = gdmarshal::encode(v, profile, EncodeOptions::default()).unwrap();
         assert_eq!(e.bytes(), Some(&want[..]), "{v:?}");
         assert_eq!(e.value.as_ref(), Some(v), "{v:?}");
@@ -155,7 +155,7 @@ fn a_value_nested_past_the_limit_is_refused_with_the_reason() {
         let mut engine = start(dir.path(), None);
         let deep = (0..1025).fold(Variant::Int(7), |v, _| Variant::Array(Array::new(vec![v])));
         let e = engine.encode(&deep, false);
-        assert_eq!(e.verdict, Verdict::Rejected, "{e:?}");
+        assert_eq!(e.verdict, EngineVerdict::Rejected, "{e:?}");
         let why = &e.error_text;
         assert!(
             why.starts_with("ERROR: fake engine refuses to encode: at $[0][0]"),
@@ -198,7 +198,7 @@ fn a_mixed_batch_of_300_requests_is_answered_in_order() {
         match r {
             Response::Decode(d) => assert_eq!(d.value, Some(Variant::Int(i as i64)), "{i}"),
             Response::Encode(e) => assert_eq!(e.value.as_ref(), Some(&values[i]), "{i}"),
-            Response::Sleep(v) => assert_eq!(v, &Verdict::Accepted, "{i}"),
+            Response::Sleep(v) => assert_eq!(v, &EngineVerdict::Accepted, "{i}"),
         }
     }
     assert_eq!(engine.restarts(), 0);
@@ -212,7 +212,7 @@ fn a_crashing_input_is_answered_crashed_and_the_rest_of_the_batch_is_served() {
     let r = engine.decode_batch(&decode_requests(&inputs));
     assert_eq!(r[0].value, Some(Variant::Int(1)));
     assert_eq!(r[2].value, Some(Variant::Int(2)));
-    let Verdict::Crashed(incident) = &r[1].verdict else {
+    let EngineVerdict::Crashed(incident) = &r[1].verdict else {
         panic!("{:?}", r[1]);
     };
     assert!(incident.status.contains("SIGSEGV"), "{}", incident.status);
@@ -226,7 +226,7 @@ fn a_crashing_input_is_answered_crashed_and_the_rest_of_the_batch_is_served() {
         engine
             .findings()
             .iter()
-            .all(|f| matches!(f.verdict, Verdict::Crashed(_)))
+            .all(|f| matches!(f.verdict, EngineVerdict::Crashed(_)))
     );
     assert!(!engine.findings().is_empty());
     // The engine serves on after the crash.
@@ -241,7 +241,7 @@ fn an_exit_is_a_crash_with_its_status() {
     let dir = tempfile::tempdir().unwrap();
     let mut engine = start(dir.path(), Some("op:encode exit:3\n"));
     let e = engine.encode(&Variant::Int(1), false);
-    let Verdict::Crashed(incident) = &e.verdict else {
+    let EngineVerdict::Crashed(incident) = &e.verdict else {
         panic!("{e:?}");
     };
     assert_eq!(incident.status, "exited with status 3");
@@ -260,7 +260,7 @@ fn a_hanging_input_is_answered_hung_after_the_timeout() {
     let r = engine.decode_batch(&decode_requests(&inputs));
     assert_eq!(r[0].value, Some(Variant::Int(1)));
     assert_eq!(r[2].value, Some(Variant::Int(2)));
-    let Verdict::Hung(incident) = &r[1].verdict else {
+    let EngineVerdict::Hung(incident) = &r[1].verdict else {
         panic!("{:?}", r[1]);
     };
     assert!(
@@ -292,7 +292,8 @@ fn a_once_rule_fires_once_across_processes() {
     // file records it; from then on the input is answered normally.
     let first = engine.decode(&int_bytes(6), false);
     assert!(
-        first.verdict == Verdict::Accepted || matches!(first.verdict, Verdict::Crashed(_)),
+        first.verdict == EngineVerdict::Accepted
+            || matches!(first.verdict, EngineVerdict::Crashed(_)),
         "{first:?}"
     );
     assert!(dir.path().join("faults.txt.state/2.0").exists());
@@ -349,7 +350,7 @@ fn a_stopped_engine_counts_as_hung_and_is_replaced() {
     let first = engine.decode(&int_bytes(8), false);
     // Hung today; answered by a fresh engine where a retry finds the rule spent.
     assert!(
-        first.verdict == Verdict::Accepted || matches!(first.verdict, Verdict::Hung(_)),
+        first.verdict == EngineVerdict::Accepted || matches!(first.verdict, EngineVerdict::Hung(_)),
         "{first:?}"
     );
     assert_eq!(

@@ -12,8 +12,8 @@ use gdmarshal_lab::campaign::{Class, classify_batch};
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::model::{Case, Resolution};
 use gdmarshal_lab::oracle::{
-    DecodeRequest, Engine, EngineConfig, EngineSpec, IncidentSummary, SUSPECT_TRIES, Source,
-    Verdict,
+    DecodeRequest, Engine, EngineConfig, EngineSpec, EngineVerdict, IncidentSummary, SUSPECT_TRIES,
+    Source,
 };
 
 const FAKE: &str = env!("CARGO_BIN_EXE_gdmarshal-fake-engine");
@@ -57,7 +57,7 @@ fn int_bytes(i: i32) -> Vec<u8> {
 }
 
 /// Decodes ints 0..n, with `special` at position `at`; returns the verdicts.
-fn decode_around(e: &mut Engine, special: &[u8], at: usize, n: usize) -> Vec<Verdict> {
+fn decode_around(e: &mut Engine, special: &[u8], at: usize, n: usize) -> Vec<EngineVerdict> {
     let mut inputs: Vec<Vec<u8>> = (0..n as i32).map(int_bytes).collect();
     inputs[at] = special.to_vec();
     let requests: Vec<DecodeRequest> = inputs
@@ -77,9 +77,9 @@ fn decode_around(e: &mut Engine, special: &[u8], at: usize, n: usize) -> Vec<Ver
 const SPECIAL: [u8; 8] = [2, 0, 0, 0, 0x5a, 0x5a, 0x5a, 0x5a];
 const RULE: &str = "input:020000005a5a5a5a";
 
-fn others_accepted(v: &[Verdict], at: usize) {
+fn others_accepted(v: &[EngineVerdict], at: usize) {
     for (i, v) in v.iter().enumerate().filter(|(i, _)| *i != at) {
-        assert_eq!(v, &Verdict::Accepted, "request {i}");
+        assert_eq!(v, &EngineVerdict::Accepted, "request {i}");
     }
 }
 
@@ -87,7 +87,7 @@ fn others_accepted(v: &[Verdict], at: usize) {
 /// finding is kept.
 fn answered_on_retry(e: &mut Engine, at: usize, n: usize) {
     let v = decode_around(e, &SPECIAL, at, n);
-    assert_eq!(v[at], Verdict::Accepted);
+    assert_eq!(v[at], EngineVerdict::Accepted);
     others_accepted(&v, at);
     assert!(e.findings().is_empty());
 }
@@ -97,7 +97,7 @@ fn a_crash_that_repeats_on_a_fresh_engine_is_an_engine_defect() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} segv\n"));
     let v = decode_around(&mut e, &SPECIAL, 5, 20);
-    let Verdict::Crashed(incident) = &v[5] else {
+    let EngineVerdict::Crashed(incident) = &v[5] else {
         panic!("{:?}", v[5])
     };
     assert_eq!(incident.signal, Some(11));
@@ -137,7 +137,7 @@ fn kills_that_never_stop_leave_the_case_unanswered_not_crashed() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} kill\n"));
     let v = decode_around(&mut e, &SPECIAL, 2, 8);
-    assert!(matches!(v[2], Verdict::Unanswered(_)), "{:?}", v[2]);
+    assert!(matches!(v[2], EngineVerdict::Unanswered(_)), "{:?}", v[2]);
     others_accepted(&v, 2);
     assert!(e.findings().is_empty(), "a kill from outside is no finding");
     let s = IncidentSummary::of(e.incidents());
@@ -152,7 +152,7 @@ fn a_hang_is_only_a_defect_when_it_repeats() {
     let v = decode_around(&mut e, &SPECIAL, 1, 6);
     assert_eq!(
         v[1],
-        Verdict::Accepted,
+        EngineVerdict::Accepted,
         "a stopped engine is not the input's fault"
     );
     let i = &e.incidents()[0];
@@ -162,7 +162,7 @@ fn a_hang_is_only_a_defect_when_it_repeats() {
     let dir = tempfile::tempdir().unwrap();
     let mut e = engine(dir.path(), &format!("{RULE} hang\n"));
     let v = decode_around(&mut e, &SPECIAL, 1, 6);
-    assert!(matches!(v[1], Verdict::Hung(_)), "{:?}", v[1]);
+    assert!(matches!(v[1], EngineVerdict::Hung(_)), "{:?}", v[1]);
     others_accepted(&v, 1);
     assert_eq!(e.findings().len(), 1);
 }
@@ -176,7 +176,7 @@ fn an_engine_that_cannot_restart_leaves_the_rest_unanswered() {
     std::fs::write(dir.path().join("faults.txt"), "start refuse-start\n").unwrap();
     let v = decode_around(&mut e, &SPECIAL, 0, 6);
     assert!(
-        v.iter().all(Verdict::is_unanswered),
+        v.iter().all(EngineVerdict::is_unanswered),
         "nobody could answer any of them: {v:?}"
     );
     assert!(e.findings().is_empty());
@@ -361,7 +361,7 @@ fn an_engine_past_its_memory_limit_is_a_crash_not_a_hang_of_the_suite() {
     let mut e = engine_with(dir.path(), &format!("{RULE} alloc:4096\n"), config);
     let started = std::time::Instant::now();
     let v = decode_around(&mut e, &SPECIAL, 2, 6);
-    assert!(matches!(v[2], Verdict::Crashed(_)), "{:?}", v[2]);
+    assert!(matches!(v[2], EngineVerdict::Crashed(_)), "{:?}", v[2]);
     others_accepted(&v, 2);
     assert_eq!(e.incidents()[0].resolution, Resolution::Reproduced);
     assert!(
@@ -390,7 +390,7 @@ fn an_engine_flooding_stderr_is_answered_with_a_capped_error_text() {
         "{} bytes of error text kept",
         r[0].error_text.len()
     );
-    assert_eq!(r[1].verdict, Verdict::Accepted);
+    assert_eq!(r[1].verdict, EngineVerdict::Accepted);
 }
 
 #[test]

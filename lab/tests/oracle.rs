@@ -10,7 +10,7 @@ use gdmarshal::value::{Array, ContainerType, Dictionary, NodePath, Object, Reals
 use gdmarshal::{Profile, Variant, VariantType};
 use gdmarshal_lab::model::Resolution;
 use gdmarshal_lab::oracle::{
-    DecodeRequest, EncodeRequest, Engine, EngineConfig, Request, Response, Verdict, start_all,
+    DecodeRequest, EncodeRequest, Engine, EngineConfig, EngineVerdict, Request, Response, start_all,
 };
 use gdmarshal_lab::{Answerer, EngineAnswerer};
 
@@ -143,7 +143,7 @@ fn var_to_bytes_of_1_is_godots_own_test_vector() {
     // tests/core/io/test_marshalls.h in Godot: var_to_bytes(1) == 02000000 01000000.
     for mut engine in engines(EngineConfig::default()) {
         let e = engine.encode(&Variant::Int(1), false);
-        assert_eq!(e.verdict, Verdict::Accepted, "{}", engine.name());
+        assert_eq!(e.verdict, EngineVerdict::Accepted, "{}", engine.name());
         assert_eq!(
             e.bytes(),
             Some(&[2, 0, 0, 0, 1, 0, 0, 0][..]),
@@ -151,7 +151,7 @@ fn var_to_bytes_of_1_is_godots_own_test_vector() {
             engine.name()
         );
         let d = engine.decode(&[2, 0, 0, 0, 1, 0, 0, 0], false);
-        assert_eq!(d.verdict, Verdict::Accepted);
+        assert_eq!(d.verdict, EngineVerdict::Accepted);
         assert_eq!(d.value, Some(Variant::Int(1)));
         assert_eq!(d.consumed, Some(8));
     }
@@ -177,7 +177,11 @@ fn encoding_then_decoding_gives_the_value_back_on_every_engine() {
             .iter()
             .zip(&encoded)
             .map(|(v, e)| {
-                assert_eq!(e.verdict, Verdict::Accepted, "{name}: encode {v:?}: {e:?}");
+                assert_eq!(
+                    e.verdict,
+                    EngineVerdict::Accepted,
+                    "{name}: encode {v:?}: {e:?}"
+                );
                 assert_eq!(
                     e.value.as_ref(),
                     Some(v),
@@ -203,7 +207,11 @@ fn encoding_then_decoding_gives_the_value_back_on_every_engine() {
             .zip(&bytes)
             .zip(engine.decode_batch(&requests))
         {
-            assert_eq!(d.verdict, Verdict::Accepted, "{name}: decode {v:?}: {d:?}");
+            assert_eq!(
+                d.verdict,
+                EngineVerdict::Accepted,
+                "{name}: decode {v:?}: {d:?}"
+            );
             assert_eq!(d.value.as_ref(), Some(v), "{name}: decoding {b:02x?}");
             assert_eq!(d.consumed, Some(b.len()), "{name}: {v:?}");
             // 3.x writes a NodePath's string padding from uninitialized memory, so two encodings
@@ -238,7 +246,7 @@ fn verdicts_and_error_text_belong_to_their_own_request() {
         assert_eq!(r[0].value, Some(Variant::Int(1)), "{name}");
         assert!(r[0].error_text.is_empty(), "{name}: {}", r[0].error_text);
         // A truncated int: both families check the length.
-        assert_eq!(r[1].verdict, Verdict::Rejected, "{name}");
+        assert_eq!(r[1].verdict, EngineVerdict::Rejected, "{name}");
         assert!(
             r[1].error_text.contains("len < 4"),
             "{name}: {}",
@@ -247,10 +255,10 @@ fn verdicts_and_error_text_belong_to_their_own_request() {
         // A Nil header is a valid Nil (bytes_to_var answers null for it and for errors alike).
         assert_eq!(
             (&r[2].verdict, &r[2].value, r[2].consumed),
-            (&Verdict::Accepted, &Some(Variant::Nil), Some(4))
+            (&EngineVerdict::Accepted, &Some(Variant::Nil), Some(4))
         );
         assert!(r[2].error_text.is_empty(), "{name}: {}", r[2].error_text);
-        assert_eq!(r[3].verdict, Verdict::Rejected, "{name}");
+        assert_eq!(r[3].verdict, EngineVerdict::Rejected, "{name}");
         assert!(!r[3].error_text.is_empty(), "{name}");
         // The header's flag bits do not matter to Nil.
         assert_eq!(r[4].value, Some(Variant::Nil), "{name}");
@@ -266,7 +274,7 @@ fn objects_are_built_and_decoded_in_full_only_when_allowed() {
             properties: vec![("resource_name".into(), s("r"))],
         });
         let e = engine.encode(&resource, true);
-        assert_eq!(e.verdict, Verdict::Accepted, "{name}: {e:?}");
+        assert_eq!(e.verdict, EngineVerdict::Accepted, "{name}: {e:?}");
         let full = e.bytes().unwrap().to_vec();
         assert_ne!(
             e.plain.as_deref(),
@@ -286,7 +294,7 @@ fn objects_are_built_and_decoded_in_full_only_when_allowed() {
         );
         assert_eq!(
             engine.decode(&full, false).verdict,
-            Verdict::Rejected,
+            EngineVerdict::Rejected,
             "{name}"
         );
 
@@ -298,7 +306,7 @@ fn objects_are_built_and_decoded_in_full_only_when_allowed() {
         );
         let by_id = engine.encode(&Variant::object(Object::Id(5)), false);
         assert!(
-            matches!(by_id.verdict, Verdict::Unsupported(_)),
+            matches!(by_id.verdict, EngineVerdict::Unsupported(_)),
             "{name}: {by_id:?}"
         );
     }
@@ -311,7 +319,7 @@ fn a_malformed_request_gets_an_error_and_the_engine_carries_on() {
         let bad = Variant::Vector2(f32s(&[1.0]));
         let r = engine.encode(&bad, false);
         assert!(
-            matches!(r.verdict, Verdict::Unsupported(_)),
+            matches!(r.verdict, EngineVerdict::Unsupported(_)),
             "{}: {r:?}",
             engine.name()
         );
@@ -372,7 +380,7 @@ fn an_engine_killed_mid_batch_is_restarted_and_no_request_is_lost() {
                         "{name}: request {i}"
                     );
                 }
-                Response::Sleep(v) => assert_eq!(v, &Verdict::Accepted, "{name}"),
+                Response::Sleep(v) => assert_eq!(v, &EngineVerdict::Accepted, "{name}"),
                 Response::Encode(_) => unreachable!(),
             }
         }
@@ -411,7 +419,7 @@ fn deep_nesting_crashes_godot_3_2_and_the_rest_of_the_batch_is_answered() {
         assert_eq!(r[0].value, Some(Variant::Int(1)), "{name}");
         assert_eq!(r[2].value, Some(Variant::Int(2)), "{name}");
         if name == "3.2" {
-            let Verdict::Crashed(incident) = &r[1].verdict else {
+            let EngineVerdict::Crashed(incident) = &r[1].verdict else {
                 panic!("3.2: {:?}", r[1].verdict)
             };
             assert!(incident.status.contains("SIGSEGV"), "{}", incident.status);
@@ -423,14 +431,14 @@ fn deep_nesting_crashes_godot_3_2_and_the_rest_of_the_batch_is_answered() {
             assert_eq!(incidents.len(), 1);
             assert_eq!(incidents[0].resolution, Resolution::Reproduced);
         } else {
-            assert_eq!(r[1].verdict, Verdict::Rejected, "{name}");
+            assert_eq!(r[1].verdict, EngineVerdict::Rejected, "{name}");
             assert_eq!(engine.restarts(), 0);
         }
         // 1024 levels (the limit of 3.6 and 4.6) decode everywhere.
         let ok = nested_arrays(1024, array_id);
         assert_eq!(
             engine.decode(&ok, false).verdict,
-            Verdict::Accepted,
+            EngineVerdict::Accepted,
             "{name}"
         );
     }
@@ -456,7 +464,7 @@ fn a_hung_engine_is_killed_after_the_timeout_and_the_batch_completes() {
                 allow_objects: false,
             }),
         ]);
-        let Response::Sleep(Verdict::Hung(incident)) = &r[1] else {
+        let Response::Sleep(EngineVerdict::Hung(incident)) = &r[1] else {
             panic!("{name}: {:?}", r[1])
         };
         assert!(
@@ -471,7 +479,10 @@ fn a_hung_engine_is_killed_after_the_timeout_and_the_batch_completes() {
         }
         // Hung, hung a fresh engine again (reproduced), then a third engine serves the rest.
         assert_eq!(engine.restarts(), 2);
-        assert!(matches!(engine.findings()[0].verdict, Verdict::Hung(_)));
+        assert!(matches!(
+            engine.findings()[0].verdict,
+            EngineVerdict::Hung(_)
+        ));
         assert_eq!(engine.incidents()[0].resolution, Resolution::Reproduced);
     }
 }
@@ -592,7 +603,7 @@ fn an_object_read_as_an_id_is_reencoded_with_the_id_read_when_asked() {
             bytes.extend(id.to_le_bytes());
         }
         let d = engine.decode(&bytes, false);
-        assert_eq!(d.verdict, Verdict::Accepted, "{name}: {d:?}");
+        assert_eq!(d.verdict, EngineVerdict::Accepted, "{name}: {d:?}");
         assert_eq!(d.placeholders.len(), 2, "{name}: {d:?}");
         assert_ne!(d.reencoded.as_deref(), Some(&bytes[..]), "{name}: {d:?}");
         // Asked to compare ids as read, the host writes the ids read back.
@@ -699,6 +710,6 @@ fn objects_known_by_id_alone_are_encoded_through_stand_ins_when_ids_are_compared
         bytes.extend(b"res://none.gd\0\0\0");
         bytes.extend(0u32.to_le_bytes());
         let d = engine.decode(&bytes, true);
-        assert_eq!(d.verdict, Verdict::Rejected, "{name}: {d:?}");
+        assert_eq!(d.verdict, EngineVerdict::Rejected, "{name}: {d:?}");
     }
 }

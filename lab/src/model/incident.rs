@@ -36,7 +36,7 @@ pub enum Resolution {
     Reproduced,
     /// A fresh engine answered it: the incident was not this input's doing.
     AnsweredOnRetry,
-    /// It could not be settled within the retries: the request is [`Verdict::Unanswered`](crate::oracle::Verdict::Unanswered).
+    /// It could not be settled within the retries: the request is [`Verdict::Unanswered`](crate::oracle::EngineVerdict::Unanswered).
     Unanswered,
     /// No request was running (the engine died or stopped between requests, or before the
     /// first one of a batch): the engine was started again and the batch sent again.

@@ -9,7 +9,7 @@ use super::engine::Engine;
 use super::requests::{
     decode_line, decode_result, encode_line, encode_result, own_accepted, with_own_check,
 };
-use super::result::{DecodeResult, EncodeResult, Verdict};
+use super::result::{DecodeResult, EncodeResult, EngineVerdict};
 use crate::model::IncidentRecord;
 use crate::model::answer::{Answer, Reencoded};
 use crate::model::answerer::{Answerer, EngineAnswerer};
@@ -166,17 +166,17 @@ impl Engine {
 }
 
 /// The whole answer for a request that was not accepted; `None` for an accepted one.
-fn not_accepted(verdict: &Verdict, error_text: &str) -> Option<Answer> {
+fn not_accepted(verdict: &EngineVerdict, error_text: &str) -> Option<Answer> {
     Some(match verdict {
-        Verdict::Accepted => return None,
-        Verdict::Rejected => Answer::Rejected(Rejection {
+        EngineVerdict::Accepted => return None,
+        EngineVerdict::Rejected => Answer::Rejected(Rejection {
             kind: engine_rejection(error_text).map(RejectKind::Engine),
             message: error_text.to_string(),
         }),
-        Verdict::Unsupported(why) => Answer::Unsupported(why.clone()),
-        Verdict::Crashed(i) => Answer::Crashed(i.clone()),
-        Verdict::Hung(i) => Answer::Hung(i.clone()),
-        Verdict::Unanswered(why) => Answer::Unanswered(why.clone()),
+        EngineVerdict::Unsupported(why) => Answer::Unsupported(why.clone()),
+        EngineVerdict::Crashed(i) => Answer::Crashed(i.clone()),
+        EngineVerdict::Hung(i) => Answer::Hung(i.clone()),
+        EngineVerdict::Unanswered(why) => Answer::Unanswered(why.clone()),
     })
 }
 

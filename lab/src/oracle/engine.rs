@@ -9,7 +9,7 @@ use super::error::OracleError;
 use super::exchange::{Exchange, START_TRIES, SUSPECT_TRIES, Suspect};
 use super::process::Process;
 use super::requests::{HELLO, Reply};
-use super::result::{Finding, Verdict};
+use super::result::{EngineVerdict, Finding};
 use super::round::{Round, round};
 use crate::model::{IncidentRecord, Resolution};
 use gdmarshal::profile::Profile;
@@ -141,10 +141,10 @@ impl Engine {
     ///
     /// A crash or hang is an incident, not yet a verdict: the request that was running is sent
     /// again, alone, to a fresh engine. Only if that engine crashes the same way (or hangs again)
-    /// is the request answered [`Verdict::Crashed`] / [`Verdict::Hung`] and kept as a
+    /// is the request answered [`EngineVerdict::Crashed`] / [`EngineVerdict::Hung`] and kept as a
     /// [`Finding`]; if it answers, its answer stands. A request that cannot be settled within
     /// [`SUSPECT_TRIES`] tries, and every request left when the engine cannot be (re)started, is
-    /// [`Verdict::Unanswered`]. Every incident is kept ([`Engine::incidents`]).
+    /// [`EngineVerdict::Unanswered`]. Every incident is kept ([`Engine::incidents`]).
     pub(crate) fn exchange(&mut self, lines: &[String]) -> Vec<Reply> {
         let mut exchange = Exchange::new(lines.len());
         while !exchange.is_done() {
@@ -171,7 +171,7 @@ impl Engine {
                     if let Some((s, resolution)) = exchange.incident_on(batch[k], verdict) {
                         let answer = self.final_verdict(lines, &s, resolution);
                         self.settle(lines, &s, resolution);
-                        exchange.answer(s.index, Reply::Verdict(answer));
+                        exchange.answer(s.index, Reply::EngineVerdict(answer));
                     }
                 }
                 Round::Incident {
@@ -196,9 +196,14 @@ impl Engine {
 
     /// The answer of a request settled after incidents: the first incident's verdict, kept as a
     /// finding, when a fresh engine repeated it; else unanswered.
-    fn final_verdict(&mut self, lines: &[String], s: &Suspect, resolution: Resolution) -> Verdict {
+    fn final_verdict(
+        &mut self,
+        lines: &[String],
+        s: &Suspect,
+        resolution: Resolution,
+    ) -> EngineVerdict {
         if resolution != Resolution::Reproduced {
-            return Verdict::Unanswered(format!(
+            return EngineVerdict::Unanswered(format!(
                 "{SUSPECT_TRIES} tries ended in crashes or hangs that did not repeat"
             ));
         }
@@ -212,11 +217,11 @@ impl Engine {
     }
 
     /// Keeps an incident between requests: the engine is started again, nothing lost.
-    fn record_restart(&mut self, verdict: &Verdict) {
-        if let Verdict::Crashed(incident) | Verdict::Hung(incident) = verdict {
+    fn record_restart(&mut self, verdict: &EngineVerdict) {
+        if let EngineVerdict::Crashed(incident) | EngineVerdict::Hung(incident) = verdict {
             self.incidents.push(IncidentRecord {
                 request: None,
-                hung: matches!(verdict, Verdict::Hung(_)),
+                hung: matches!(verdict, EngineVerdict::Hung(_)),
                 incident: incident.clone(),
                 resolution: Resolution::Restarted,
             });
@@ -257,8 +262,8 @@ impl Engine {
 
     fn settle(&mut self, lines: &[String], s: &Suspect, resolution: Resolution) {
         let (hung, incident) = match &s.first {
-            Verdict::Hung(i) => (true, i.clone()),
-            Verdict::Crashed(i) => (false, i.clone()),
+            EngineVerdict::Hung(i) => (true, i.clone()),
+            EngineVerdict::Crashed(i) => (false, i.clone()),
             _ => return,
         };
         self.incidents.push(IncidentRecord {
@@ -270,10 +275,10 @@ impl Engine {
     }
 }
 
-fn describe_verdict(v: &Verdict) -> String {
+fn describe_verdict(v: &EngineVerdict) -> String {
     match v {
-        Verdict::Crashed(i) => i.status.clone(),
-        Verdict::Hung(i) => format!("no progress for {:.1} s", i.after.as_secs_f64()),
+        EngineVerdict::Crashed(i) => i.status.clone(),
+        EngineVerdict::Hung(i) => format!("no progress for {:.1} s", i.after.as_secs_f64()),
         other => format!("{other:?}"),
     }
 }

@@ -5,7 +5,7 @@
 //! an incident repeats (an engine defect), a fresh engine answers it, or the tries run out.
 
 use super::requests::Reply;
-use super::result::Verdict;
+use super::result::EngineVerdict;
 use crate::model::Resolution;
 
 /// How many times a request that crashed or hung an engine is tried in all before it is
@@ -71,7 +71,7 @@ impl Exchange {
     pub(super) fn incident_on(
         &mut self,
         index: usize,
-        verdict: Verdict,
+        verdict: EngineVerdict,
     ) -> Option<(Suspect, Resolution)> {
         self.fruitless = 0;
         match self.suspect.take() {
@@ -104,7 +104,9 @@ impl Exchange {
     /// Every request left is unanswered for `why`; returns the suspect, if one was being tried.
     pub(super) fn fail_all(&mut self, why: &str) -> Option<Suspect> {
         for i in self.pending.drain(..) {
-            self.out[i] = Some(Reply::Verdict(Verdict::Unanswered(why.to_string())));
+            self.out[i] = Some(Reply::EngineVerdict(EngineVerdict::Unanswered(
+                why.to_string(),
+            )));
         }
         self.suspect.take()
     }
@@ -123,12 +125,12 @@ pub(super) struct Suspect {
     /// The request's place in the exchange.
     pub(super) index: usize,
     /// The incident a retry must repeat to count as the input's doing.
-    pub(super) first: Verdict,
+    pub(super) first: EngineVerdict,
     tries: usize,
 }
 
 impl Suspect {
-    fn new(index: usize, verdict: Verdict) -> Suspect {
+    fn new(index: usize, verdict: EngineVerdict) -> Suspect {
         Suspect {
             index,
             first: verdict,
@@ -138,10 +140,10 @@ impl Suspect {
 
     /// Whether a retry's incident repeats the first: a hang again, or a crash by the same signal
     /// (or exit) that came from inside the engine.
-    fn reproduced_by(&self, again: &Verdict) -> bool {
+    fn reproduced_by(&self, again: &EngineVerdict) -> bool {
         match (&self.first, again) {
-            (Verdict::Hung(_), Verdict::Hung(_)) => true,
-            (Verdict::Crashed(a), Verdict::Crashed(b)) => {
+            (EngineVerdict::Hung(_), EngineVerdict::Hung(_)) => true,
+            (EngineVerdict::Crashed(a), EngineVerdict::Crashed(b)) => {
                 !a.from_outside() && !b.from_outside() && a.status == b.status
             }
             _ => false,
@@ -149,9 +151,9 @@ impl Suspect {
     }
 
     /// Another try; a first incident from outside gives way to the new one as the one to repeat.
-    fn again(mut self, verdict: Verdict) -> Suspect {
+    fn again(mut self, verdict: EngineVerdict) -> Suspect {
         self.tries += 1;
-        if let Verdict::Crashed(i) = &self.first
+        if let EngineVerdict::Crashed(i) = &self.first
             && i.from_outside()
         {
             self.first = verdict;

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::engine::Engine;
 use super::requests::open;
-use super::result::Verdict;
+use super::result::EngineVerdict;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::to_json;
 use gdmarshal::value::Variant;
@@ -64,7 +64,7 @@ pub enum AskError {
     NoAnswer,
     /// The reply is a verdict (crashed, hung, rejected, …), not an answer.
     #[error("{0:?}")]
-    Verdict(Verdict),
+    EngineVerdict(EngineVerdict),
     /// The reply holds no `bytes`.
     #[error("the engine wrote nothing: {0}")]
     NoBytes(Value),
@@ -93,7 +93,7 @@ pub struct Unframed {
 impl Engine {
     pub(super) fn ask_one(&mut self, line: String) -> Result<Value, AskError> {
         let reply = self.exchange(&[line]).pop().ok_or(AskError::NoAnswer)?;
-        open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::Verdict)
+        open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::EngineVerdict)
     }
 
     /// The bytes the engine writes for `value` through `via` (`full_objects` as given).

@@ -4,19 +4,19 @@
 //! An [`Engine`] owns one engine process running `godot_project/` (see its README for the
 //! protocol), which serves many requests per frame over loopback TCP. The engine reports its own
 //! version in a handshake, which picks the format profile. A request that crashes or hangs
-//! the engine is answered [`Verdict::Crashed`] or [`Verdict::Hung`] and kept as a [`Finding`];
+//! the engine is answered [`EngineVerdict::Crashed`] or [`EngineVerdict::Hung`] and kept as a [`Finding`];
 //! the engine is restarted and every other request of the batch is still answered.
 //!
 //! An engine answers cases as an [`Answerer`](crate::model::answerer::Answerer), like this codec and
 //! a testee; [`Engine::run`] and its siblings are the request-level API underneath.
 //!
 //! ```no_run
-//! use gdmarshal_lab::oracle::{self, Verdict};
+//! use gdmarshal_lab::oracle::{self, EngineVerdict};
 //!
 //! for spec in oracle::discover() {
 //!     let mut engine = oracle::Engine::start(spec, oracle::EngineConfig::default()).unwrap();
 //!     let r = engine.decode(&[2, 0, 0, 0, 1, 0, 0, 0], false);
-//!     assert_eq!(r.verdict, Verdict::Accepted);
+//!     assert_eq!(r.verdict, EngineVerdict::Accepted);
 //!     assert_eq!(r.value, Some(gdmarshal::Variant::Int(1)));
 //! }
 //! ```
@@ -55,7 +55,7 @@ pub use error::OracleError;
 pub use exchange::{START_TRIES, SUSPECT_TRIES};
 pub use framing::{AskError, Unframed, Via};
 pub use limits::EngineLimits;
-pub use result::{DecodeResult, EncodeResult, Finding, IncidentSummary, Verdict};
+pub use result::{DecodeResult, EncodeResult, EngineVerdict, Finding, IncidentSummary};
 
 use gdmarshal::value::Variant;
 
@@ -96,7 +96,7 @@ pub enum Response {
     /// To an encode request.
     Encode(EncodeResult),
     /// To a sleep request.
-    Sleep(Verdict),
+    Sleep(EngineVerdict),
 }
 
 /// Starts engines in parallel (4.x takes most of a second to start), e.g. all of

@@ -4,7 +4,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
-use super::result::{DecodeResult, EncodeResult, Verdict};
+use super::result::{DecodeResult, EncodeResult, EngineVerdict};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
@@ -28,7 +28,7 @@ pub enum Reply {
         stderr: String,
     },
     /// No line: the request crashed or hung the engine, or could not be served.
-    Verdict(Verdict),
+    EngineVerdict(EngineVerdict),
 }
 
 const LOSSY: &str = "the engine holds a string that is not valid Unicode (e.g. a lone surrogate); \
@@ -82,7 +82,7 @@ pub fn sleep_line(ms: u128) -> String {
 /// The answer to a decode request.
 pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
     let mut r = DecodeResult {
-        verdict: Verdict::Unanswered(String::new()),
+        verdict: EngineVerdict::Unanswered(String::new()),
         value: None,
         tree: None,
         consumed: None,
@@ -96,8 +96,8 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
     let mut j = match open(answer, &mut r.error_text, &mut r.notes) {
         Ok(j) => j,
         // Any bytes make a decode request: a refusal to take one is the oracle failing.
-        Err(Verdict::Unsupported(why)) => {
-            r.verdict = Verdict::Unanswered(why);
+        Err(EngineVerdict::Unsupported(why)) => {
+            r.verdict = EngineVerdict::Unanswered(why);
             return r;
         }
         Err(v) => {
@@ -109,11 +109,11 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         r.notes.push(why.to_string());
     }
     r.verdict = match j.get("accepted").and_then(Value::as_bool) {
-        Some(true) => Verdict::Accepted,
-        Some(false) => Verdict::Rejected,
-        None => Verdict::Unanswered("the answer has no verdict".into()),
+        Some(true) => EngineVerdict::Accepted,
+        Some(false) => EngineVerdict::Rejected,
+        None => EngineVerdict::Unanswered("the answer has no verdict".into()),
     };
-    if r.verdict != Verdict::Accepted {
+    if r.verdict != EngineVerdict::Accepted {
         return r;
     }
     // 3.x answers -1 when its probe finds no length.
@@ -148,7 +148,7 @@ fn placeholders_of(j: &Value, notes: &mut Vec<String>) -> Vec<(u64, u64)> {
 /// The answer to an encode request.
 pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> EncodeResult {
     let mut r = EncodeResult {
-        verdict: Verdict::Unanswered(String::new()),
+        verdict: EngineVerdict::Unanswered(String::new()),
         full_objects,
         plain: None,
         full: None,
@@ -169,7 +169,7 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
     if let Some(why) = j.get("unsupported_full").and_then(Value::as_str)
         && full_objects
     {
-        r.verdict = Verdict::Unsupported(why.to_string());
+        r.verdict = EngineVerdict::Unsupported(why.to_string());
         return r;
     }
     if j.get("ok").and_then(Value::as_bool) != Some(true) {
@@ -177,17 +177,17 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
             .get("unsupported")
             .and_then(Value::as_str)
             .unwrap_or("no reason given");
-        r.verdict = Verdict::Unsupported(why.to_string());
+        r.verdict = EngineVerdict::Unsupported(why.to_string());
         return r;
     }
     // The engine's own encoder refused the value it built (it nests past the engine's limit),
     // or refused only to write it with full objects, which can nest deeper than their ids.
     let refused = |key: &str| j.get(key).and_then(Value::as_bool) == Some(true);
     if refused("refused") || (full_objects && refused("refused_full")) {
-        r.verdict = Verdict::Rejected;
+        r.verdict = EngineVerdict::Rejected;
         return r;
     }
-    r.verdict = Verdict::Accepted;
+    r.verdict = EngineVerdict::Accepted;
     r.plain = bytes_of(&j, "bytes", &mut r.notes);
     r.full = bytes_of(&j, "bytes_full", &mut r.notes);
     r.placeholders = placeholders_of(&j, &mut r.notes);
@@ -197,23 +197,23 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
 }
 
 /// The verdict of a request that returns nothing but success (`sleep`).
-pub fn plain_verdict(answer: Reply) -> Verdict {
+pub fn plain_verdict(answer: Reply) -> EngineVerdict {
     match open(answer, &mut String::new(), &mut Vec::new()) {
-        Ok(_) => Verdict::Accepted,
+        Ok(_) => EngineVerdict::Accepted,
         Err(v) => v,
     }
 }
 
 /// The answer's JSON, or the verdict that stands instead of it: a request the script refused as
 /// malformed (`{"error":...}`, e.g. a value GDScript cannot hold) is one it cannot pose,
-/// [`Verdict::Unsupported`]; no line, or an unreadable one, is [`Verdict::Unanswered`].
+/// [`EngineVerdict::Unsupported`]; no line, or an unreadable one, is [`EngineVerdict::Unanswered`].
 pub(super) fn open(
     answer: Reply,
     error_text: &mut String,
     notes: &mut Vec<String>,
-) -> Result<Value, Verdict> {
+) -> Result<Value, EngineVerdict> {
     let (json, lossy, stderr) = match answer {
-        Reply::Verdict(v) => return Err(v),
+        Reply::EngineVerdict(v) => return Err(v),
         Reply::Line {
             json,
             lossy,
@@ -225,9 +225,9 @@ pub(super) fn open(
     if lossy {
         notes.push(LOSSY.to_string());
     }
-    let j = json.map_err(|e| Verdict::Unanswered(format!("unreadable result line: {e}")))?;
+    let j = json.map_err(|e| EngineVerdict::Unanswered(format!("unreadable result line: {e}")))?;
     if let Some(e) = j.get("error") {
-        return Err(Verdict::Unsupported(format!(
+        return Err(EngineVerdict::Unsupported(format!(
             "the oracle refused the request: {}",
             e.as_str().unwrap_or("malformed error")
         )));

@@ -6,7 +6,7 @@ use gdmarshal::value::Variant;
 
 /// How one request ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
+pub enum EngineVerdict {
     /// Decode: the engine accepted the bytes. Encode: the engine built the value and encoded it.
     Accepted,
     /// Decode: the engine rejected the bytes (`bytes_to_var` failed).
@@ -26,15 +26,15 @@ pub enum Verdict {
     Unanswered(String),
 }
 
-impl Verdict {
+impl EngineVerdict {
     /// Whether the request (reproducibly) crashed or hung the engine.
     pub fn is_incident(&self) -> bool {
-        matches!(self, Verdict::Crashed(_) | Verdict::Hung(_))
+        matches!(self, EngineVerdict::Crashed(_) | EngineVerdict::Hung(_))
     }
 
     /// Whether nobody could answer the request.
     pub fn is_unanswered(&self) -> bool {
-        matches!(self, Verdict::Unanswered(_))
+        matches!(self, EngineVerdict::Unanswered(_))
     }
 }
 
@@ -42,7 +42,7 @@ impl Verdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecodeResult {
     /// Accepted, rejected, or what went wrong.
-    pub verdict: Verdict,
+    pub verdict: EngineVerdict,
     /// The decoded value (accepted only), from the engine's tree.
     pub value: Option<Variant>,
     /// The decoded value as the engine wrote it (tagged JSON, floats as `0x` bits).
@@ -67,7 +67,7 @@ pub struct DecodeResult {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncodeResult {
     /// Accepted (built and encoded), unsupported, or what went wrong.
-    pub verdict: Verdict,
+    pub verdict: EngineVerdict,
     /// Which encoding [`bytes`](EncodeResult::bytes) returns: the one asked for.
     pub full_objects: bool,
     /// `var_to_bytes` (3.x `var2bytes(v, false)`) of the value.
@@ -108,8 +108,8 @@ pub struct Finding {
     pub version: String,
     /// The request line as sent to the engine (JSON; see godot_project/README.md).
     pub request: String,
-    /// The verdict: [`Verdict::Crashed`] or [`Verdict::Hung`].
-    pub verdict: Verdict,
+    /// The verdict: [`EngineVerdict::Crashed`] or [`EngineVerdict::Hung`].
+    pub verdict: EngineVerdict,
 }
 
 /// Counts of a run's incidents by what became of them.

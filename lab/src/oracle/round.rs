@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::process::{Event, Process};
 use super::protocol::{Stderr, classify, request_body, split_response};
 use super::requests::Reply;
-use super::result::Verdict;
+use super::result::EngineVerdict;
 use crate::model::Incident;
 
 /// How long to wait for the end-of-batch marker once the response frame is in, and for the
@@ -21,7 +21,7 @@ pub enum Round {
     /// The engine crashed or hung while serving line `index` (`None`: before starting any).
     Incident {
         index: Option<usize>,
-        verdict: Verdict,
+        verdict: EngineVerdict,
     },
 }
 
@@ -116,9 +116,9 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
         after,
     };
     let verdict = if hung {
-        Verdict::Hung(incident)
+        EngineVerdict::Hung(incident)
     } else {
-        Verdict::Crashed(incident)
+        EngineVerdict::Crashed(incident)
     };
     Round::Incident {
         index: current,
@@ -151,7 +151,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Reply> {
     if got_seq != Some(seq) {
         let why = format!("response to batch {got_seq:?} where {seq} was expected");
         return (0..n)
-            .map(|_| Reply::Verdict(Verdict::Unanswered(why.clone())))
+            .map(|_| Reply::EngineVerdict(EngineVerdict::Unanswered(why.clone())))
             .collect();
     }
     let mut lines = lines.into_iter();
@@ -164,7 +164,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Reply> {
                 deep: line.deep,
                 stderr,
             },
-            None => Reply::Verdict(Verdict::Unanswered(
+            None => Reply::EngineVerdict(EngineVerdict::Unanswered(
                 "the response has no line for this request".into(),
             )),
         })
