@@ -52,7 +52,7 @@ struct NewCorpusArgs {
 #[derive(clap::Args, Debug)]
 struct FramingArgs {
     /// Framing corpus folder (as `gdmarshal report --framing`).
-    #[arg(long = "framing", alias = "dir", value_name = "DIR", default_value_os_t = gdmarshal_lab::framing::default_dir())]
+    #[arg(long = "framing", alias = "dir", value_name = "DIR", default_value_os_t = gdmarshal_lab::framing_corpus::default_dir())]
     dir: PathBuf,
     /// Limits for the engines it starts.
     #[command(flatten)]
@@ -131,11 +131,11 @@ fn framing_cmd(a: &FramingArgs) -> ExitCode {
     };
     for mut e in engines {
         let version = e.info().version.clone();
-        let records = match gdmarshal_lab::framing::record(&mut e) {
+        let records = match gdmarshal_lab::framing_corpus::record(&mut e) {
             Ok(r) => r,
             Err(err) => return fail(format!("engine {version}: {err}")),
         };
-        if let Err(err) = gdmarshal_lab::framing::save(&a.dir, &version, &records) {
+        if let Err(err) = gdmarshal_lab::framing_corpus::save(&a.dir, &version, &records) {
             return fail(err);
         }
         outln!("{version}: {} framing records", records.len());

@@ -39,7 +39,7 @@ pub struct ReportArgs {
     #[arg(long, default_value = "tests/differential")]
     fixed_findings: PathBuf,
     /// The framing corpus folder (`gdmarshal corpus framing`).
-    #[arg(long, default_value_os_t = gdmarshal_lab::framing::default_dir())]
+    #[arg(long, default_value_os_t = gdmarshal_lab::framing_corpus::default_dir())]
     framing: PathBuf,
     /// Where to write the report; its appendix files go to `report/` in the same folder.
     #[arg(long, short, default_value = "docs/report.md")]
@@ -139,7 +139,7 @@ pub fn run(a: &ReportArgs) -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return fail(format!("{}: {e}", a.campaign_summary.display())),
     };
-    let framing = match gdmarshal_lab::framing::load(&a.framing) {
+    let framing = match gdmarshal_lab::framing_corpus::load(&a.framing) {
         Ok(f) => f,
         Err(e) => return fail(e),
     };

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use gdmarshal_lab::framing::{self, FramingRecord};
+use gdmarshal_lab::framing_corpus::{self, FramingRecord};
 
 mod common;
 
@@ -11,7 +11,7 @@ use common::gdmarshal;
 
 fn corpus() -> Vec<(String, Vec<FramingRecord>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/framing");
-    framing::load(&dir).unwrap()
+    framing_corpus::load(&dir).unwrap()
 }
 
 /// The `--framing` name for the bytes of a framing corpus API.

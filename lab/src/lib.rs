@@ -14,7 +14,7 @@
 //! The modules are layered, each using only those below it (`tests/layers.rs` fails on an import
 //! cycle): at the bottom the helpers (`bounded`, `error`, `shown`, `paths`, `group`, `fence`) and
 //! the `model`; then `this_codec`, `sandbox`, `oracle` and `versions`; the `corpus` (which asks
-//! the oracle for new records); `framing`, `campaign`, `differential` and `conform`; at the top
+//! the oracle for new records); `framing_corpus`, `campaign`, `differential` and `conform`; at the top
 //! `matrix` and `report`, which nothing in the lab imports.
 
 #![warn(missing_docs)]
@@ -26,7 +26,7 @@ pub mod corpus;
 pub mod differential;
 pub mod error;
 pub mod fence;
-pub mod framing;
+pub mod framing_corpus;
 pub mod group;
 pub mod matrix;
 pub mod model;

@@ -323,7 +323,7 @@ fn render_the_report() {
         campaign: None,
         log: Vec::new(),
         fixed_findings: fixed.clone(),
-        framing: gdmarshal_lab::framing::load(&repo.join("corpus/framing")).unwrap(),
+        framing: gdmarshal_lab::framing_corpus::load(&repo.join("corpus/framing")).unwrap(),
     };
     let first = render(&inputs()).unwrap();
     let second = render(&inputs()).unwrap();

@@ -7,12 +7,12 @@ use std::path::Path;
 use gdmarshal::json::{to_json, unhex};
 use gdmarshal::profile::Profile;
 use gdmarshal::{DecodeOptions, decode};
-use gdmarshal_lab::framing::{self, FramingRecord};
+use gdmarshal_lab::framing_corpus::{self, FramingRecord};
 use serde_json::json;
 
 fn corpus() -> Vec<(String, Vec<FramingRecord>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/framing");
-    framing::load(&dir).unwrap()
+    framing_corpus::load(&dir).unwrap()
 }
 
 fn profile(version: &str) -> Profile {
@@ -37,7 +37,7 @@ fn the_codec_frames_and_unframes_as_every_engine_does() {
     for (version, records) in corpus() {
         for r in &records {
             n += 1;
-            if let Err(e) = framing::check(r, profile(&version)) {
+            if let Err(e) = framing_corpus::check(r, profile(&version)) {
                 failures.push(format!("{version} {}: {e}", r.name));
             }
         }
@@ -115,7 +115,7 @@ fn the_installed_engines_still_answer_as_the_framing_corpus_says() {
     for (spec, engine) in start_all(found, &EngineConfig::default()) {
         let mut engine = engine.unwrap_or_else(|e| panic!("{} does not start: {e}", spec.name));
         let version = engine.info().version.clone();
-        let now = framing::record(&mut engine).unwrap();
+        let now = framing_corpus::record(&mut engine).unwrap();
         let then = &committed
             .iter()
             .find(|(v, _)| *v == version)

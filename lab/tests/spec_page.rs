@@ -11,7 +11,7 @@ use gdmarshal::json::unhex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal_lab::corpus::EngineCorpus;
-use gdmarshal_lab::framing::FramingRecord;
+use gdmarshal_lab::framing_corpus::FramingRecord;
 use gdmarshal_lab::model::Verdict;
 use gdmarshal_lab::report::spec::{self, rst::parse_rows};
 
@@ -27,7 +27,7 @@ struct Inputs {
 fn inputs() -> Inputs {
     Inputs {
         corpora: gdmarshal_lab::corpus::load(&repo().join("corpus")).unwrap(),
-        framing: gdmarshal_lab::framing::load(&repo().join("corpus/framing")).unwrap(),
+        framing: gdmarshal_lab::framing_corpus::load(&repo().join("corpus/framing")).unwrap(),
     }
 }
 

@@ -12,7 +12,6 @@ mod claims;
 mod error;
 pub mod excerpt;
 mod expect_fail;
-mod fence;
 pub mod hello;
 mod junit;
 pub mod limits;
@@ -26,15 +25,16 @@ pub mod serve;
 mod strict;
 mod summary;
 pub mod testee;
+mod testee_fence;
 
 pub(crate) use claims::collect_types;
 pub use claims::{case_types, family, undeclared};
 pub use error::{ConformError, LiveError, SelectError};
 pub use expect_fail::expect_fail_list;
-pub use fence::TesteeLimits;
 pub use select::{check_glob, exactly, selects};
 pub use strict::expected_kind;
 pub use testee::TesteeError;
+pub use testee_fence::TesteeLimits;
 
 use claims::claims_version;
 use expect_fail::stale;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::limits::EngineLimits;
+use super::engine_limits::EngineLimits;
 
 /// How an engine is run.
 #[derive(Clone, Debug)]

@@ -28,11 +28,11 @@ pub(crate) mod classes;
 mod config;
 mod discover;
 mod engine;
+mod engine_limits;
 mod error;
 mod exchange;
 mod framing;
 pub mod install;
-mod limits;
 mod node_bytes;
 mod placeholders;
 mod process;
@@ -51,10 +51,10 @@ pub use discover::{
     EngineSpec, Source, discover, from_env, from_manifest, from_path, manifest_path,
 };
 pub use engine::{DOUBLE_SUFFIX, Engine, EngineInfo};
+pub use engine_limits::EngineLimits;
 pub use error::OracleError;
 pub use exchange::{START_TRIES, SUSPECT_TRIES};
 pub use framing::{AskError, Unframed, Via};
-pub use limits::EngineLimits;
 pub use result::{DecodeResult, EncodeResult, EngineVerdict, Finding, IncidentSummary};
 
 use gdmarshal::value::Variant;

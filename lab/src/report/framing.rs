@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::appendix::Appendix;
 use super::{Inputs, RenderError};
 use crate::campaign::log::short_version as short;
-use crate::framing::{self, FramingRecord};
+use crate::framing_corpus::{self, FramingRecord};
 use gdmarshal::Profile;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, to_json};
@@ -82,7 +82,7 @@ pub(super) fn framing_section(
     for (version, records) in &inp.framing {
         let p = profile_of(version)?;
         for r in records {
-            framing::check(r, p).map_err(|problem| RenderError::Framing {
+            framing_corpus::check(r, p).map_err(|problem| RenderError::Framing {
                 case: r.name.clone(),
                 version: version.clone(),
                 problem: Box::new(problem),

@@ -172,7 +172,7 @@ pub struct Inputs<'a> {
     /// regression inputs (path, file; `tests/differential/<class>/`).
     pub fixed_findings: Vec<(String, FindingFile)>,
     /// The framing corpus (`corpus/framing/`): engine version and records, oldest first.
-    pub framing: Vec<(String, Vec<crate::framing::FramingRecord>)>,
+    pub framing: Vec<(String, Vec<crate::framing_corpus::FramingRecord>)>,
 }
 
 /// The report and the appendix files it links to.
@@ -374,7 +374,7 @@ pub enum RenderError {
         /// The engine version.
         version: String,
         /// What the codec does instead.
-        problem: Box<crate::framing::FramingMismatch>,
+        problem: Box<crate::framing_corpus::FramingMismatch>,
     },
     /// A framing corpus file of a version no profile has.
     #[error("framing corpus of unknown version {0}")]

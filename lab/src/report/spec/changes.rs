@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::super::EngineClaims;
 use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Claim, Probe};
 use crate::corpus::EngineCorpus;
-use crate::framing::FramingRecord;
+use crate::framing_corpus::FramingRecord;
 use crate::model::{Direction, Record};
 use gdmarshal::json::hex;
 

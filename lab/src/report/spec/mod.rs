@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 
 use super::EngineClaims;
 use crate::corpus::EngineCorpus;
-use crate::framing::FramingRecord;
+use crate::framing_corpus::FramingRecord;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, TypeInfo};
 

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::super::EngineClaims;
 use super::changes::{ADDED, BASES, CHANGES, base_claims, base_link, evidence_text};
 use crate::corpus::EngineCorpus;
-use crate::framing::FramingRecord;
+use crate::framing_corpus::FramingRecord;
 
 /// The file, relative to the docs folder.
 pub const PULL_REQUEST: &str = "spec/pull-request.md";

@@ -10,7 +10,7 @@ use gdmarshal::profile::Profile;
 use super::super::reference::RULES;
 use super::rst::heading;
 use crate::corpus::EngineCorpus;
-use crate::framing::FramingRecord;
+use crate::framing_corpus::FramingRecord;
 
 fn minor(version: &str) -> String {
     version.split('.').take(2).collect::<Vec<_>>().join(".")

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use gdmarshal::profile::Profile;
 
 use super::rst::{grid, heading};
-use crate::framing::FramingRecord;
+use crate::framing_corpus::FramingRecord;
 
 /// One transport the section states: the engine API, whether a 4-byte length comes before the
 /// value, and the framing corpus's name for it (`via`).
