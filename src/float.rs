@@ -96,8 +96,34 @@ pub fn format<F: Float>(v: F, style: FloatStyle) -> String {
     }
 }
 
-/// Reads a float token of width `F`; the error says what is wrong.
-pub fn parse<F: Float>(s: &str) -> Result<F, String> {
+/// Why a float token does not read as a float of its width.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FloatTokenError {
+    /// `0x` bits with another number of digits than the width has.
+    #[error("{token:?} needs exactly {digits} hex digits for this {}-bit float", digits * 4)]
+    HexDigits {
+        /// The token.
+        token: String,
+        /// The digits the width takes: 8 for f32, 16 for f64.
+        digits: usize,
+    },
+    /// `0x` and then something that is not hex.
+    #[error("{} is not hex", crate::excerpt::Quoted(token))]
+    NotHex {
+        /// The token.
+        token: String,
+    },
+    /// Neither a plain decimal nor `inf`, `-inf`, `nan` or `0x` bits.
+    #[error("{token:?} is not a float token (a decimal, inf, -inf, nan or 0x bits)")]
+    NotToken {
+        /// The token.
+        token: String,
+    },
+}
+
+/// Reads a float token of width `F`.
+pub fn parse<F: Float>(s: &str) -> Result<F, FloatTokenError> {
     match s {
         "nan" => return Ok(F::from_bits64(F::CANONICAL_NAN)),
         "inf" | "+inf" => return Ok(F::from_bits64(F::CANONICAL_NAN).inf_signed(false)),
@@ -106,15 +132,16 @@ pub fn parse<F: Float>(s: &str) -> Result<F, String> {
     }
     if let Some(hex) = s.strip_prefix("0x") {
         if hex.len() != F::HEX_DIGITS {
-            return Err(format!(
-                "{s:?} needs exactly {} hex digits for this {}-bit float",
-                F::HEX_DIGITS,
-                F::HEX_DIGITS * 4
-            ));
+            return Err(FloatTokenError::HexDigits {
+                token: s.to_string(),
+                digits: F::HEX_DIGITS,
+            });
         }
         return u64::from_str_radix(hex, 16)
             .map(F::from_bits64)
-            .map_err(|_| format!("{} is not hex", crate::excerpt::Quoted(s)));
+            .map_err(|_| FloatTokenError::NotHex {
+                token: s.to_string(),
+            });
     }
     // Only plain decimals: Rust's parser also takes words like "infinity" that the schema does not.
     let decimal = s
@@ -122,9 +149,9 @@ pub fn parse<F: Float>(s: &str) -> Result<F, String> {
         .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'));
     match s.parse::<F>() {
         Ok(v) if decimal && !s.is_empty() => Ok(v),
-        _ => Err(format!(
-            "{s:?} is not a float token (a decimal, inf, -inf, nan or 0x bits)"
-        )),
+        _ => Err(FloatTokenError::NotToken {
+            token: s.to_string(),
+        }),
     }
 }
 

@@ -238,7 +238,7 @@ fn int32(j: Found<'_>) -> Result<i32, String> {
 
 fn token<F: Float>(j: Found<'_>) -> Result<F, String> {
     match j {
-        Found::Str(s) => float::parse(s),
+        Found::Str(s) => float::parse(s).map_err(|e| e.to_string()),
         _ => Err(expected_string(j)),
     }
 }
