@@ -29,3 +29,15 @@ pub fn group_digits(n: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_cut_on_a_character_boundary_with_its_length() {
+        assert_eq!(truncate("abcdef", 6), "abcdef");
+        assert_eq!(truncate("abcdef", 3), "abc… (cut: 6 bytes in all)");
+        assert_eq!(truncate("aé", 2), "a… (cut: 3 bytes in all)");
+    }
+}

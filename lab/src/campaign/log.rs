@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use super::reasons::{Reason, UNCOMPARED, Uncompared};
 use super::{Class, EngineRun, RunEnd, cases};
 use crate::error::{FileError, LineError};
-pub use crate::shown::group_digits;
+use crate::shown::group_digits;
 
 /// The log's file name inside a findings folder.
 pub const LOG_FILE: &str = "campaigns.jsonl";

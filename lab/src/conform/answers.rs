@@ -13,13 +13,14 @@ use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{hex, to_json, unhex};
 use gdmarshal::profile::Profile;
 
-use super::limits::{MAX_TESTEE_TEXT, truncate};
+use super::limits::MAX_TESTEE_TEXT;
 use super::reply::{Reply, Request, string, whole};
 use super::testee::Testee;
 use crate::model::answer::{Answer, Reencoded};
 use crate::model::answerer::Answerer;
 use crate::model::case::Case;
 use crate::model::{RejectKind, Rejection, RejectionKind};
+use crate::shown::truncate;
 
 const NEITHER: &str = "testee broke the protocol: the answer has neither \"ok\" nor \"skipped\"";
 

@@ -7,9 +7,10 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::limits::{MAX_NAME, MAX_TESTEE_TEXT, truncate};
+use super::limits::{MAX_NAME, MAX_TESTEE_TEXT};
 use crate::corpus::known::{Entry, KnownError};
 use crate::error::LineError;
+use crate::shown::truncate;
 
 /// The protocol version this runner speaks.
 pub const PROTOCOL: u64 = 1;

@@ -12,7 +12,7 @@
 
 use std::io::{self, BufRead};
 
-pub use crate::shown::{SHOWN_LINE_START, truncate};
+use crate::shown::SHOWN_LINE_START;
 
 /// The longest answer line read, in bytes (without its `\n`): 4 MiB, 33 times the corpus's
 /// largest legitimate answer (123 KB). With the slots of [`super::budget`] it bounds the
@@ -103,7 +103,7 @@ fn needs_escape(c: char) -> bool {
 
 /// The first bytes of a line (of `whole` bytes in all), as readable text: invalid UTF-8
 /// replaced, control characters escaped, and when it is cut, a marker saying how long the line
-/// is, as [`truncate`] says it. `whole` is `None` for a line read no further than a cap, whose
+/// is, as [`truncate`](crate::shown::truncate) says it. `whole` is `None` for a line read no further than a cap, whose
 /// message says the cap: the marker is then `…` alone.
 pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
@@ -351,10 +351,7 @@ mod tests {
     }
 
     #[test]
-    fn text_is_cut_and_escaped() {
-        assert_eq!(truncate("abcdef", 6), "abcdef");
-        assert_eq!(truncate("abcdef", 3), "abc… (cut: 6 bytes in all)");
-        assert_eq!(truncate("aé", 2), "a… (cut: 3 bytes in all)");
+    fn text_is_escaped() {
         assert_eq!(
             escape_control("a\u{1b}[31m\tb\u{0}\u{85}\r"),
             "a\\u{1b}[31m\tb\\u{0}\\u{85}\\u{d}"

@@ -54,9 +54,10 @@ use crate::model::case::Direction;
 use crate::model::{Mismatch, Record, SkipReason, Undeclared};
 use gdmarshal::profile::Profile;
 
+use crate::shown::truncate;
 use budget::{Budget, WIDE_SLOTS};
 use hello::Hello;
-use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE, truncate};
+use limits::{MAX_KEPT_TREE, MAX_REPORT_LINE};
 use score::Score;
 use testee::Testee;
 

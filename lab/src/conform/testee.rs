@@ -23,13 +23,14 @@ use super::budget::{Budget, Slot, WIDE_ANSWER};
 use super::excerpt::StderrExcerpt;
 use super::hello::{Hello, PROTOCOL};
 use super::limits::{
-    EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE,
-    SHOWN_LINE_START, line_start, too_deep, truncate,
+    EXIT_GRACE_MS, EXIT_POLL_MS, Line, LineReader, MAX_ANSWER_DEPTH, MAX_ANSWER_LINE, line_start,
+    too_deep,
 };
 use super::reply::{Reply, Request, whole};
 use super::{Options, TesteeLimits};
 use crate::fence::Network;
 use crate::sandbox::{Plan, Tree};
+use crate::shown::{SHOWN_LINE_START, truncate};
 
 /// The stack of the threads that write a testee's stdin and read its stdout and stderr (their
 /// buffers are on the heap).

@@ -36,8 +36,21 @@ pub enum Verdict {
 
 /// A part of a record that two runs of the same case can disagree on (a record lists those that
 /// did in [`Record::nondeterministic`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Field {
     /// How the engine answered ([`Verdict`]).
     Verdict,
@@ -52,12 +65,7 @@ pub enum Field {
 impl Field {
     /// The field's name in a record: `verdict`, `consumed`, `tree` or `output`.
     pub fn name(self) -> &'static str {
-        match self {
-            Field::Verdict => "verdict",
-            Field::Consumed => "consumed",
-            Field::Tree => "tree",
-            Field::Output => "output",
-        }
+        self.into()
     }
 
     /// Fields by name, between commas (`tree, output`).
@@ -354,5 +362,24 @@ fn answer_kind(answer: &Answer) -> &'static str {
         Answer::Crashed(_) => "crashed",
         Answer::Hung(_) => "hung",
         Answer::Unanswered(_) => "unanswered",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_is_named_as_records_write_it() {
+        for (field, name) in [
+            (Field::Verdict, "verdict"),
+            (Field::Consumed, "consumed"),
+            (Field::Tree, "tree"),
+            (Field::Output, "output"),
+        ] {
+            assert_eq!(field.name(), name);
+            assert_eq!(serde_json::to_value(field).unwrap(), name);
+        }
+        assert_eq!(Field::names(&[Field::Tree, Field::Output]), "tree, output");
     }
 }

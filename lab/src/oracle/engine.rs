@@ -171,7 +171,7 @@ impl Engine {
                     if let Some((s, resolution)) = exchange.incident_on(batch[k], verdict) {
                         let answer = self.final_verdict(lines, &s, resolution);
                         self.settle(lines, &s, resolution);
-                        exchange.answer(s.index, Reply::EngineVerdict(answer));
+                        exchange.answer(s.index, Reply::Verdict(answer));
                     }
                 }
                 Round::Incident {

@@ -104,9 +104,7 @@ impl Exchange {
     /// Every request left is unanswered for `why`; returns the suspect, if one was being tried.
     pub(super) fn fail_all(&mut self, why: &str) -> Option<Suspect> {
         for i in self.pending.drain(..) {
-            self.out[i] = Some(Reply::EngineVerdict(EngineVerdict::Unanswered(
-                why.to_string(),
-            )));
+            self.out[i] = Some(Reply::Verdict(EngineVerdict::Unanswered(why.to_string())));
         }
         self.suspect.take()
     }

@@ -64,7 +64,7 @@ pub enum AskError {
     NoAnswer,
     /// The reply is a verdict (crashed, hung, rejected, …), not an answer.
     #[error("{0:?}")]
-    EngineVerdict(EngineVerdict),
+    Verdict(EngineVerdict),
     /// The reply holds no `bytes`.
     #[error("the engine wrote nothing: {0}")]
     NoBytes(Value),
@@ -93,7 +93,7 @@ pub struct Unframed {
 impl Engine {
     pub(super) fn ask_one(&mut self, line: String) -> Result<Value, AskError> {
         let reply = self.exchange(&[line]).pop().ok_or(AskError::NoAnswer)?;
-        open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::EngineVerdict)
+        open(reply, &mut String::new(), &mut Vec::new()).map_err(AskError::Verdict)
     }
 
     /// The bytes the engine writes for `value` through `via` (`full_objects` as given).

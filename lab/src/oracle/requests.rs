@@ -28,7 +28,7 @@ pub enum Reply {
         stderr: String,
     },
     /// No line: the request crashed or hung the engine, or could not be served.
-    EngineVerdict(EngineVerdict),
+    Verdict(EngineVerdict),
 }
 
 const LOSSY: &str = "the engine holds a string that is not valid Unicode (e.g. a lone surrogate); \
@@ -213,7 +213,7 @@ pub(super) fn open(
     notes: &mut Vec<String>,
 ) -> Result<Value, EngineVerdict> {
     let (json, lossy, stderr) = match answer {
-        Reply::EngineVerdict(v) => return Err(v),
+        Reply::Verdict(v) => return Err(v),
         Reply::Line {
             json,
             lossy,

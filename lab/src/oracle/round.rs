@@ -151,7 +151,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Reply> {
     if got_seq != Some(seq) {
         let why = format!("response to batch {got_seq:?} where {seq} was expected");
         return (0..n)
-            .map(|_| Reply::EngineVerdict(EngineVerdict::Unanswered(why.clone())))
+            .map(|_| Reply::Verdict(EngineVerdict::Unanswered(why.clone())))
             .collect();
     }
     let mut lines = lines.into_iter();
@@ -164,7 +164,7 @@ fn answers(seq: u64, body: &[u8], texts: Vec<String>) -> Vec<Reply> {
                 deep: line.deep,
                 stderr,
             },
-            None => Reply::EngineVerdict(EngineVerdict::Unanswered(
+            None => Reply::Verdict(EngineVerdict::Unanswered(
                 "the response has no line for this request".into(),
             )),
         })

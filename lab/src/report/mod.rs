@@ -22,6 +22,7 @@ use crate::corpus::generate::{Unanswered, run_once};
 use crate::error::FileError;
 use crate::model::answerer::EngineAnswerer;
 use crate::model::{Case, Direction, Field, Record, Verdict};
+use crate::shown::group_digits;
 use gdmarshal::json::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
@@ -994,7 +995,7 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
         t.interrupted,
         seeds.join("; "),
         log::duration_text(t.wall_secs),
-        log::group_digits(t.cases())
+        group_digits(t.cases())
     )
     .ok();
     md.push_str("| engine | campaigns | cases | engine time | cases/s | codec-differs | cases with engine findings |\n|---|---|---|---|---|---|---|\n");
@@ -1010,11 +1011,11 @@ fn campaigns_tried(md: &mut String, inp: &Inputs) {
             "| {} | {} | {} | {} | {} | {} | {} |",
             short_version(version),
             e.campaigns,
-            log::group_digits(e.cases),
+            group_digits(e.cases),
             log::duration_text(e.secs),
-            log::group_digits(e.rate().round() as u64),
-            log::group_digits(e.counts.get(&Class::CodecDiffers).copied().unwrap_or(0)),
-            log::group_digits(defects)
+            group_digits(e.rate().round() as u64),
+            group_digits(e.counts.get(&Class::CodecDiffers).copied().unwrap_or(0)),
+            group_digits(defects)
         )
         .ok();
     }
@@ -1042,9 +1043,9 @@ fn nondeterministic_causes(md: &mut String, t: &Totals) {
                 short_version(version),
                 e.campaigns_with_causes,
                 e.campaigns,
-                log::group_digits(e.nondeterministic_in_them),
+                group_digits(e.nondeterministic_in_them),
                 cause.map_or(key.as_str(), |c| c.name()),
-                log::group_digits(*n),
+                group_digits(*n),
                 cause.map_or("", |c| c.kind().name()),
                 cause.map_or("", |c| c.text())
             )
