@@ -171,89 +171,137 @@ impl Found<'_> {
 }
 
 /// How a scalar of the schema is read from what was found; the error says what is wrong.
-type Conv<T> = for<'a> fn(Found<'a>) -> Result<T, String>;
+type Conv<T> = for<'a> fn(Found<'a>) -> Result<T, Unfit>;
 
-fn expected_string(j: Found<'_>) -> String {
-    format!("expected a string, found {}", j.kind())
+/// Why a JSON scalar does not convert to what the schema wants there.
+#[derive(Debug, thiserror::Error)]
+enum Unfit {
+    /// Another kind of JSON value where a string belongs.
+    #[error("expected a string, found {0}")]
+    NotString(&'static str),
+    /// Another kind of JSON value where a boolean belongs.
+    #[error("expected true or false")]
+    NotBoolean,
+    /// A decimal string that is not an integer of the wanted range.
+    #[error("{text:?} is not {range}")]
+    NotDecimal {
+        /// The string.
+        text: String,
+        /// "a 64-bit integer" or "an unsigned 64-bit integer".
+        range: &'static str,
+    },
+    /// A JSON number that is not exactly an integer of the wanted sign.
+    #[error("{shown} is not an exact {sign}integer")]
+    Inexact {
+        /// The number's JSON text.
+        shown: String,
+        /// "" or "unsigned ".
+        sign: &'static str,
+    },
+    /// Another kind of JSON value where an integer as a decimal string belongs.
+    #[error("expected {what} as a decimal string, found {found}")]
+    NotInteger {
+        /// "an integer" or "an unsigned integer".
+        what: &'static str,
+        /// The kind found.
+        found: &'static str,
+    },
+    /// Something other than a JSON integer where a 32-bit one belongs.
+    #[error("expected a 32-bit integer number, found {0}")]
+    NotInt32(String),
+    /// A JSON integer past 32 bits.
+    #[error("{0} does not fit in 32 bits")]
+    Past32Bits(i64),
+    /// A string that is not a float token.
+    #[error(transparent)]
+    Float(#[from] float::FloatTokenError),
+    /// A string that is not hex bytes.
+    #[error(transparent)]
+    Hex(#[from] super::HexError),
+    /// Anything but null as an Object's value.
+    #[error("an Object's value can only be null")]
+    NotNull,
 }
 
-fn string(j: Found<'_>) -> Result<String, String> {
+fn string(j: Found<'_>) -> Result<String, Unfit> {
     match j {
         Found::Str(s) => Ok(s.to_string()),
-        _ => Err(expected_string(j)),
+        _ => Err(Unfit::NotString(j.kind())),
     }
 }
 
-fn boolean(j: Found<'_>) -> Result<bool, String> {
+fn boolean(j: Found<'_>) -> Result<bool, Unfit> {
     match j {
         Found::Bool(b) => Ok(b),
-        _ => Err("expected true or false".into()),
+        _ => Err(Unfit::NotBoolean),
     }
 }
 
-fn int64(j: Found<'_>) -> Result<i64, String> {
+fn int64(j: Found<'_>) -> Result<i64, Unfit> {
+    let inexact = |j: Found<'_>| Unfit::Inexact {
+        shown: j.show(),
+        sign: "",
+    };
     match j {
-        Found::Str(s) => s
-            .parse()
-            .map_err(|_| format!("{s:?} is not a 64-bit integer")),
+        Found::Str(s) => s.parse().map_err(|_| Unfit::NotDecimal {
+            text: s.to_string(),
+            range: "a 64-bit integer",
+        }),
         Found::I64(i) => Ok(i),
-        Found::U64(u) => i64::try_from(u).map_err(|_| format!("{u} is not an exact integer")),
-        Found::F64(_) => Err(format!("{} is not an exact integer", j.show())),
-        _ => Err(format!(
-            "expected an integer as a decimal string, found {}",
-            j.kind()
-        )),
+        Found::U64(u) => i64::try_from(u).map_err(|_| inexact(j)),
+        Found::F64(_) => Err(inexact(j)),
+        _ => Err(Unfit::NotInteger {
+            what: "an integer",
+            found: j.kind(),
+        }),
     }
 }
 
-fn uint64(j: Found<'_>) -> Result<u64, String> {
+fn uint64(j: Found<'_>) -> Result<u64, Unfit> {
     match j {
-        Found::Str(s) => s
-            .parse()
-            .map_err(|_| format!("{s:?} is not an unsigned 64-bit integer")),
+        Found::Str(s) => s.parse().map_err(|_| Unfit::NotDecimal {
+            text: s.to_string(),
+            range: "an unsigned 64-bit integer",
+        }),
         Found::U64(u) => Ok(u),
-        Found::I64(_) | Found::F64(_) => {
-            Err(format!("{} is not an exact unsigned integer", j.show()))
-        }
-        _ => Err(format!(
-            "expected an unsigned integer as a decimal string, found {}",
-            j.kind()
-        )),
+        Found::I64(_) | Found::F64(_) => Err(Unfit::Inexact {
+            shown: j.show(),
+            sign: "unsigned ",
+        }),
+        _ => Err(Unfit::NotInteger {
+            what: "an unsigned integer",
+            found: j.kind(),
+        }),
     }
 }
 
-fn int32(j: Found<'_>) -> Result<i32, String> {
+fn int32(j: Found<'_>) -> Result<i32, Unfit> {
     let v = match j {
         Found::I64(i) => i,
         Found::U64(u) if i64::try_from(u).is_ok() => u as i64,
-        _ => {
-            return Err(format!(
-                "expected a 32-bit integer number, found {}",
-                j.show()
-            ));
-        }
+        _ => return Err(Unfit::NotInt32(j.show())),
     };
-    i32::try_from(v).map_err(|_| format!("{v} does not fit in 32 bits"))
+    i32::try_from(v).map_err(|_| Unfit::Past32Bits(v))
 }
 
-fn token<F: Float>(j: Found<'_>) -> Result<F, String> {
+fn token<F: Float>(j: Found<'_>) -> Result<F, Unfit> {
     match j {
-        Found::Str(s) => float::parse(s).map_err(|e| e.to_string()),
-        _ => Err(expected_string(j)),
+        Found::Str(s) => Ok(float::parse(s)?),
+        _ => Err(Unfit::NotString(j.kind())),
     }
 }
 
-fn null(j: Found<'_>) -> Result<(), String> {
+fn null(j: Found<'_>) -> Result<(), Unfit> {
     match j {
         Found::Null => Ok(()),
-        _ => Err("an Object's value can only be null".into()),
+        _ => Err(Unfit::NotNull),
     }
 }
 
-fn hex_bytes(j: Found<'_>) -> Result<Vec<u8>, String> {
+fn hex_bytes(j: Found<'_>) -> Result<Vec<u8>, Unfit> {
     match j {
-        Found::Str(s) => unhex(s).map_err(|e| e.to_string()),
-        _ => Err(expected_string(j)),
+        Found::Str(s) => Ok(unhex(s)?),
+        _ => Err(Unfit::NotString(j.kind())),
     }
 }
 
@@ -326,7 +374,7 @@ impl<'c, T> Leaf<'c, T> {
     }
 
     fn take<E: de::Error>(self, j: Found<'_>) -> Result<T, E> {
-        (self.conv)(j).map_err(|m| self.cx.fail(m))
+        (self.conv)(j).map_err(|m| self.cx.fail(m.to_string()))
     }
 }
 
