@@ -179,6 +179,14 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         Ok(v)
     }
 
+    /// A count word read as it is written (its high bit, where a format sets it, included).
+    fn count_word(&mut self, name: &'static str) -> R<u32> {
+        let start = self.r.pos();
+        let v = self.r.u32(name)?;
+        self.trace.count(start, name, v);
+        Ok(v)
+    }
+
     /// The capacity to start a container claiming `n` elements of at least `min_size` input
     /// bytes each with, and the budget it takes. The capacity is no more than the bytes left and
     /// the budget of the containers open allow, and at least one element when there is any: the
@@ -210,8 +218,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 },
             ));
         }
-        self.trace
-            .field(start, start + 4, name, format_args!("{n}"));
+        self.trace.count(start, name, v);
         Ok(n as usize)
     }
 
@@ -466,8 +473,8 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 .map_err(|at| self.r.error_at(bytes_at + at, K::BadUtf8 { at }))?,
         };
         if T::ACTIVE {
-            self.trace
-                .field(start, bytes_at, "length", format_args!("{}", bytes.len()));
+            // The length word was read as a u32: its value fits.
+            self.trace.count(start, "length", bytes.len() as u32);
             self.trace.text(bytes_at, self.r.pos(), name, &s);
         }
         Ok(s)
@@ -575,12 +582,12 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
 
     fn node_path(&mut self) -> R<NodePath> {
         let start = self.r.pos();
-        let first = self.u32("name count | 0x80000000")?;
+        let first = self.count_word("name count | 0x80000000")?;
         if first & 0x8000_0000 == 0 {
             return Err(self.r.error_at(start, K::OldNodePath));
         }
         let names = first & 0x7FFF_FFFF;
-        let mut subnames = self.u32("subname count")?;
+        let mut subnames = self.count_word("subname count")?;
         let flags = self.u32("flags (1 absolute, 2 old property)")?;
         // Flag 2 marks the pre-3.1 layout where the property was stored after the subnames.
         // Every engine counts in `uint32_t` and wraps: `subnamecount++` and
@@ -639,7 +646,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         if class.is_empty() {
             return Ok(Object::Null);
         }
-        let n = self.u32("property count")? as i32;
+        let n = self.count_word("property count")? as i32;
         let n = n.max(0) as usize;
         let (capacity, taken) = self.reserve(n, 8);
         let mut properties = Vec::with_capacity(capacity);
@@ -684,8 +691,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                     .profile
                     .type_of(id)
                     .ok_or_else(|| self.r.error_at(start, K::BadContainerType { value: id }))?;
-                self.trace
-                    .field(start, start + 4, "element type", format_args!("{ty}"));
+                self.trace.element_type(start, ty);
                 match ty {
                     // Typed as Nil is untyped.
                     VariantType::Nil => ContainerType::None,
@@ -738,9 +744,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             ContainerType::None
         };
         let start = self.r.pos();
-        let n = (self.r.u32("element count")? & 0x7FFF_FFFF) as usize;
-        self.trace
-            .field(start, start + 4, "element count", format_args!("{n}"));
+        let n = self.r.u32("element count")? & 0x7FFF_FFFF;
+        self.trace.count(start, "element count", n);
+        let n = n as usize;
         let (capacity, taken) = self.reserve(n, 4);
         // A trace that does not keep the value holds one element at a time.
         let mut items = self.pool.array(if T::KEEPS_VALUES { capacity } else { 1 });
@@ -792,7 +798,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// [`Decoder::plain_strings`].
     #[inline(never)]
     fn packed_strings(&mut self) -> R<Vec<Text>> {
-        let n = self.u32("count")? as i32;
+        let n = self.count_word("count")? as i32;
         // A negative count reads as an empty array: the engine loops `for (i = 0; i < count; ...)`.
         let n = n.max(0) as usize;
         let (capacity, taken) = self.reserve(n, 4);
@@ -852,9 +858,9 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
             (ContainerType::None, ContainerType::None)
         };
         let start = self.r.pos();
-        let n = (self.r.u32("entry count")? & 0x7FFF_FFFF) as usize;
-        self.trace
-            .field(start, start + 4, "entry count", format_args!("{n}"));
+        let n = self.r.u32("entry count")? & 0x7FFF_FFFF;
+        self.trace.count(start, "entry count", n);
+        let n = n as usize;
         let (capacity, taken) = self.reserve(n, 8);
         let keys_typed = key_type != ContainerType::None;
         // A trace that does not keep the value holds one entry at a time, and builds no set of

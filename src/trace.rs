@@ -46,6 +46,22 @@ pub trait Trace {
         self.field(start, end, name, format_args!("{text:?}"));
     }
 
+    /// Bytes `start..start + 4` hold the count or length word `name` (of elements, entries,
+    /// names, properties or a string's bytes), `n` as written: [`Trace::field`] with the number
+    /// as its meaning. A trace that looks for these words overrides this rather than matching
+    /// names.
+    #[inline(always)]
+    fn count(&mut self, start: usize, name: &str, n: u32) {
+        self.field(start, start + 4, name, format_args!("{n}"));
+    }
+
+    /// Bytes `start..start + 4` hold a typed container's element, key or value type word, read
+    /// as `ty`: [`Trace::field`] named `element type`.
+    #[inline(always)]
+    fn element_type(&mut self, start: usize, ty: VariantType) {
+        self.field(start, start + 4, "element type", format_args!("{ty}"));
+    }
+
     /// Bytes `start..start + 4` hold a value's type header: [`Trace::field`] named `header`, with
     /// the type, its id and the header's flags as its meaning, which a trace that writes rows may
     /// write without formatting.

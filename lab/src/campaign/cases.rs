@@ -473,20 +473,21 @@ impl Trace for Fields {
 
     fn open(&mut self, _: usize, _: std::fmt::Arguments<'_>) {}
 
-    fn field(&mut self, start: usize, end: usize, name: &str, _: std::fmt::Arguments<'_>) {
-        if end != start + 4 {
-            return;
-        }
-        let kind = match name {
-            "header" => Field::Header,
-            "element type" => Field::ElementType,
-            n if n.contains("count") || n == "length" => Field::Count,
-            _ => return,
-        };
-        self.0.push((start, kind));
-    }
+    fn field(&mut self, _: usize, _: usize, _: &str, _: std::fmt::Arguments<'_>) {}
 
     fn close(&mut self, _: usize) {}
+
+    fn header(&mut self, start: usize, _: VariantType, _: u32, _: u32) {
+        self.0.push((start, Field::Header));
+    }
+
+    fn count(&mut self, start: usize, _: &str, _: u32) {
+        self.0.push((start, Field::Count));
+    }
+
+    fn element_type(&mut self, start: usize, _: VariantType) {
+        self.0.push((start, Field::ElementType));
+    }
 }
 
 fn fields_of(input: &[u8], profile: Profile, kind: Field) -> Vec<usize> {
@@ -655,6 +656,22 @@ mod tests {
                 0xf98f_85f3_e04a_b635
             ]
         );
+    }
+
+    #[test]
+    fn the_codec_shows_where_headers_counts_and_element_types_are() {
+        // Array[String] ["ab"] in 4.6: header, element type, element count, the String's
+        // header, its length, its bytes.
+        let profile: Profile = "4.6".parse().unwrap();
+        let value = Variant::Array(Array::typed(
+            ContainerType::Builtin(VariantType::String),
+            vec![Variant::String("ab".into())],
+        ));
+        let bytes = encode(&value, profile, EncodeOptions::new()).unwrap();
+        assert_eq!(bytes.len(), 24);
+        assert_eq!(fields_of(&bytes, profile, Field::Header), [0, 12]);
+        assert_eq!(fields_of(&bytes, profile, Field::ElementType), [4]);
+        assert_eq!(fields_of(&bytes, profile, Field::Count), [8, 16]);
     }
 
     #[test]
