@@ -16,6 +16,8 @@ cargo clippy -p gdmarshal-python -p gdmarshal-npm --all-targets --quiet -- -D wa
 # The lab without its `download` feature: the oracle, corpus, campaigns and conform build and lint
 # clean with no HTTP client or zip reader (only `gdmarshal engines install` fetches releases).
 cargo clippy -p gdmarshal-lab --no-default-features --all-targets --quiet -- -D warnings
+# The codec without tagged JSON and with nothing but its core (a user's smallest build).
+cargo clippy -p gdmarshal --no-default-features --lib --quiet -- -D warnings
 cargo test --all-targets --quiet
 cargo test --doc --quiet
 # The project's Python scripts (the mutation ledger).

@@ -1001,8 +1001,8 @@ fn is_resource_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hex::unhex;
     use crate::inspect::inspect;
-    use crate::json::unhex;
     use crate::text::SHORT_TEXT;
 
     fn p(v: &str) -> Profile {
@@ -1753,7 +1753,7 @@ mod tests {
             let d = decode(&bytes, p("3.6"), DecodeOptions::default()).unwrap();
             assert_eq!(d.consumed, consumed, "{input}");
             let again = crate::encode(&d.value, p("3.6"), Default::default()).unwrap();
-            assert_eq!(crate::json::hex(&again), output);
+            assert_eq!(crate::hex::hex(&again), output);
         }
     }
 

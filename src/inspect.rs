@@ -588,7 +588,7 @@ impl<S: Sink> Trace for Rows<'_, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::unhex;
+    use crate::hex::unhex;
 
     /// The rows as plain `format!` writes them: the reference the fast row writer must equal
     /// character for character.

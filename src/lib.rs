@@ -94,7 +94,9 @@ pub mod framing;
 #[cfg(feature = "test-support")]
 pub mod generate;
 pub mod header;
+pub mod hex;
 pub mod inspect;
+#[cfg(feature = "json")]
 pub mod json;
 mod keys;
 mod packed;

@@ -8,7 +8,7 @@ use crate::decode::{decode_reusing, decode_traced};
 use crate::encode::encode_without_shortcuts;
 use crate::error::{DecodeError, EncodeError};
 use crate::generate::{GenOptions, canonical_value};
-use crate::json::hex;
+use crate::hex::hex;
 use crate::pool::BufferPool;
 use crate::profile::all_profiles;
 use crate::trace::Trace;

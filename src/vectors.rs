@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::decode::{DecodeOptions, decode};
 use crate::encode::{EncodeOptions, encode};
 use crate::error::{DecodeError, EncodeError};
-use crate::json::{HexError, hex, unhex};
+use crate::hex::{HexError, hex, unhex};
 use crate::profile::{Profile, UnknownVersion};
 
 /// One engine-written vector.

@@ -4,7 +4,8 @@
 //! and godot-3.6.2.stable.jsonl, the cases named beside each).
 
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{ReadError, from_json, read_json, to_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::{ReadError, from_json, read_json, to_json};
 use gdmarshal::value::{NodePath, Text};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use serde_json::json;

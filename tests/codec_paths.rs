@@ -3,8 +3,9 @@
 //! and the annotated dump. Expected bytes come from the engine-written vectors.
 
 use gdmarshal::error::EncodeErrorKind as E;
+use gdmarshal::hex::unhex;
 use gdmarshal::inspect::inspect;
-use gdmarshal::json::{from_json, unhex};
+use gdmarshal::json::from_json;
 use gdmarshal::value::{Array, ContainerType, Dictionary, Object, Reals};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, VariantType, encode};
 use serde_json::json;
@@ -358,7 +359,7 @@ fn a_refusal_of_cut_json_text_wants_more_input_and_others_do_not() {
 
 #[test]
 fn hex_fed_in_pieces_says_when_it_has_failed() {
-    let mut h = gdmarshal::json::Unhex::with_capacity(8);
+    let mut h = gdmarshal::hex::Unhex::with_capacity(8);
     h.feed(b"0a 1");
     assert!(!h.failed(), "digits and spaces so far");
     h.feed(b"b");

@@ -22,7 +22,8 @@
 
 use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::to_json;
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
 
 /// What the engine answered.

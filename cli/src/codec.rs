@@ -10,8 +10,9 @@ use gdmarshal::decode::{DecodeOptions, decode as decode_bytes};
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::framing::{Framing, frame, unframe};
+use gdmarshal::hex::Hex;
 use gdmarshal::inspect::inspect_to;
-use gdmarshal::json::{Hex, read_json, write_json};
+use gdmarshal::json::{read_json, write_json};
 use gdmarshal::profile::Profile;
 
 /// The framing around the value (`--framing`).

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::PathBuf;
 
-use gdmarshal::json::{HexError, Unhex};
+use gdmarshal::hex::{HexError, Unhex};
 
 /// Bytes read at a time.
 const PIECE: usize = 1 << 16;

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json};
+use gdmarshal::hex::hex;
+use gdmarshal::json::{from_json, to_json};
 use gdmarshal::vectors::{VectorFile, check, read};
 use gdmarshal::{DecodeOptions, decode};
 

@@ -144,7 +144,7 @@ fn hex_both_ways_within_the_bound() {
     wire.extend_from_slice(&29u32.to_le_bytes());
     wire.extend_from_slice(&(n as u32).to_le_bytes());
     wire.extend((0..n).map(|i| (i % 251) as u8));
-    let text = format!("{}\n", gdmarshal::json::Hex(&wire));
+    let text = format!("{}\n", gdmarshal::hex::Hex(&wire));
     drop(wire);
     let dir = tempfile::tempdir().expect("temporary folder");
     let hex = write(dir.path(), "bytes.hex", text.as_bytes());
@@ -216,7 +216,7 @@ fn bad_input_far_into_big_files_names_where() {
     let wire = nils(n);
 
     // Hex: the offending character's offset in the text.
-    let mut text = gdmarshal::json::hex(&wire).into_bytes();
+    let mut text = gdmarshal::hex::hex(&wire).into_bytes();
     text[7_000_001] = b'g';
     let hex = write(dir.path(), "bad.hex", &text);
     let limit = bound(len(&hex), 0);

@@ -13,7 +13,8 @@ use crate::error::{FileError, LineError};
 use crate::oracle::{AskError, Engine, Via};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::framing::{Framing, frame, unframe};
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 use gdmarshal::value::Variant;
 use gdmarshal::{DecodeOptions, EncodeOptions, decode, encode};
@@ -188,7 +189,7 @@ pub enum FramingMismatch {
     Encode(#[from] gdmarshal::EncodeError),
     /// The record's input is not hex.
     #[error(transparent)]
-    Input(#[from] gdmarshal::json::HexError),
+    Input(#[from] gdmarshal::hex::HexError),
     /// The codec writes other bytes.
     #[error("wrote {ours}, the engine {engine}")]
     Wrote {

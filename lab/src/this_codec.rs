@@ -215,7 +215,7 @@ mod tests {
     /// `decode/objects/typed_dictionary_value_class_missing`).
     #[test]
     fn what_the_engine_decoded_it_writes_back() {
-        use gdmarshal::json::{hex, unhex};
+        use gdmarshal::hex::{hex, unhex};
         let classes = gdmarshal::classes::ClassList::new(
             [
                 ("Object", ""),

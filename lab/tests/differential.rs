@@ -4,7 +4,7 @@
 //! differences. Cases whose answer changes between runs are named as nondeterministic, and an
 //! engine that refuses its own output is named too. On CI a missing engine fails the test.
 
-use gdmarshal::json::unhex;
+use gdmarshal::hex::unhex;
 use gdmarshal_lab::corpus::generate::generate;
 use gdmarshal_lab::corpus::run::{Settled, run};
 use gdmarshal_lab::corpus::{EngineCorpus, ManifestEntry, all_cases, default_dir, known};
@@ -74,7 +74,7 @@ fn check_all_engines() {
                 notes.push(format!(
                     "{} {name}: the engine rejects its own output {}",
                     info.version,
-                    gdmarshal::json::hex(bytes)
+                    gdmarshal::hex::hex(bytes)
                 ));
             }
         }

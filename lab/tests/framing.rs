@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use gdmarshal::json::{to_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::to_json;
 use gdmarshal::profile::Profile;
 use gdmarshal::{DecodeOptions, decode};
 use gdmarshal_lab::framing_corpus::{self, FramingRecord};

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use gdmarshal::json::unhex;
+use gdmarshal::hex::unhex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{Element, Shape, TYPES, TypeInfo, VariantType};
 use gdmarshal_lab::corpus::EngineCorpus;
@@ -397,7 +397,7 @@ fn every_transport_sentence_is_what_the_engines_put_on_the_wire() {
                 gdmarshal::framing::Framing::None
             };
             assert_eq!(
-                gdmarshal::json::hex(&gdmarshal::framing::frame(&seven, framing)),
+                gdmarshal::hex::hex(&gdmarshal::framing::frame(&seven, framing)),
                 bytes,
                 "{p}: {line}"
             );
@@ -675,8 +675,8 @@ const FACTS: &[Fact] = &[
         // with res://, and the engine wrote it back unchanged.
         holds: |r| {
             let input = r.input.clone().unwrap_or_default();
-            let script = gdmarshal::json::hex(b"script");
-            let path = gdmarshal::json::hex(b"res://");
+            let script = gdmarshal::hex::hex(b"script");
+            let path = gdmarshal::hex::hex(b"res://");
             input.split(&script).nth(1).is_some_and(|rest| {
                 rest.starts_with("0000")
                     && rest[4..].starts_with("04000000")
@@ -692,7 +692,7 @@ const FACTS: &[Fact] = &[
         // Kind 2 (bits 16-17) and the class name EncodedObjectAsID.
         holds: |r| {
             r.output.as_deref().is_some_and(|o| {
-                o.starts_with("1c000200") && o.contains(&gdmarshal::json::hex(b"EncodedObjectAsID"))
+                o.starts_with("1c000200") && o.contains(&gdmarshal::hex::hex(b"EncodedObjectAsID"))
             })
         },
     },

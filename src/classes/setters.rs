@@ -4,7 +4,7 @@
 //! Probed on every verified engine with a Resource given each kind of value
 //! (`decode/objects/stored_other_type_*` in the corpus). 4.x converts the value with `Variant`'s
 //! operator of the argument's type: a String property takes the value's text
-//! ([`crate::stringify`]: `resource_name` from 5 is "5", from nil "<null>", from 2.5 "2.5", from
+//! ([`crate::stringify`]: `resource_name` from 5 is "5", from nil `"<null>"`, from 2.5 "2.5", from
 //! `[1]` "[1]"), a bool property whether the value is not its type's zero (`resource_local_to_scene`
 //! from "true", 2, 0.5, a path, `[1]` or `Vector2(1.5, 1.5)` is true). 3.x's builds (debug
 //! checks on, as every verified 3.x engine has them) call the setter only when

@@ -227,7 +227,7 @@ mod tests {
     use super::*;
     use crate::decode::{DecodeOptions, decode};
     use crate::encode::{EncodeOptions, encode};
-    use crate::json::unhex;
+    use crate::hex::unhex;
     use crate::profile::Profile;
     use crate::value::Array;
 

@@ -12,9 +12,10 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use super::{JsonError, unhex};
+use super::JsonError;
 use crate::excerpt::{MAX_QUOTE, cut};
 use crate::float::{self, Float};
+use crate::hex::unhex;
 use crate::stack;
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
@@ -217,7 +218,7 @@ enum Unfit {
     Float(#[from] float::FloatTokenError),
     /// A string that is not hex bytes.
     #[error(transparent)]
-    Hex(#[from] super::HexError),
+    Hex(#[from] crate::hex::HexError),
     /// Anything but null as an Object's value.
     #[error("an Object's value can only be null")]
     NotNull,

@@ -9,8 +9,8 @@ use std::fmt::Display;
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeTuple, Serializer};
 
-use super::Hex;
 use crate::float::{self, Float, FloatStyle};
+use crate::hex::Hex;
 use crate::stack;
 use crate::types::Shape;
 use crate::value::{Components, ContainerType, Object, Reals, Text, Variant};

@@ -85,7 +85,8 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use gdmarshal::error::EncodeErrorKind;
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, parse_deep, to_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::{from_json, parse_deep, to_json};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
 use serde_json::{Map, Value, json};
 
@@ -221,7 +222,7 @@ enum RuleError {
     #[error("input:{hex}: {why}")]
     Input {
         hex: String,
-        why: gdmarshal::json::HexError,
+        why: gdmarshal::hex::HexError,
     },
     #[error("unknown trigger {0:?} (input:HEX, op:NAME, any, start)")]
     Trigger(String),

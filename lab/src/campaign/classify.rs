@@ -17,7 +17,7 @@ use crate::model::answerer::{Answerer, EngineAnswerer};
 use crate::model::judge::Outcome;
 use crate::model::{Case, Record, Rejection, Verdict};
 use crate::this_codec::ThisCodec;
-use gdmarshal::json::unhex;
+use gdmarshal::hex::unhex;
 use gdmarshal::profile::Profile;
 
 /// One case's classification.
@@ -374,7 +374,7 @@ fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
 
 /// The codec's own answer to a case, as JSON, for reproducers.
 pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
-    use gdmarshal::json::hex;
+    use gdmarshal::hex::hex;
     use serde_json::json;
     let answer = ThisCodec::new(profile)
         .answer(std::slice::from_ref(case))

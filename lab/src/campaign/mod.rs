@@ -35,7 +35,8 @@ use crate::model::answerer::EngineAnswerer;
 use crate::model::case::Direction;
 use crate::model::{Case, Record};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 
 /// Cases sent to an engine per batch.
@@ -161,7 +162,7 @@ pub enum FindingError {
     Profile(#[from] gdmarshal::profile::UnknownVersion),
     /// Its `input` is not hex.
     #[error("\"input\": {0}")]
-    Input(#[from] gdmarshal::json::HexError),
+    Input(#[from] gdmarshal::hex::HexError),
     /// Its `value` is not the profile's tagged JSON.
     #[error("\"value\": {0}")]
     Value(#[from] gdmarshal::json::JsonError),

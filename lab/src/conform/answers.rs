@@ -10,7 +10,8 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::to_json;
 use gdmarshal::profile::Profile;
 
 use super::limits::MAX_TESTEE_TEXT;

@@ -19,7 +19,7 @@ pub(super) fn claims_version(hello: &Hello, profile: Profile) -> bool {
 
 /// The type a decode input's header names, if the profile knows the id.
 fn header_type(r: &Record, profile: Profile) -> Option<VariantType> {
-    let bytes = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
+    let bytes = gdmarshal::hex::unhex(r.input.as_deref()?).ok()?;
     let id = *bytes.first()? as u32;
     profile.type_of(id)
 }

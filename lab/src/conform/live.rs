@@ -12,7 +12,8 @@ use crate::model::{Case, Verdict};
 use crate::oracle::{self, Engine, EngineConfig};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::generate::{GenOptions, canonical_value_of, profile_types};
-use gdmarshal::json::{to_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::to_json;
 use gdmarshal::profile::Profile;
 
 /// Starts the installed engine of a format version.

@@ -10,7 +10,8 @@ use crate::model::case::Direction;
 use crate::model::tree_diff::first_value_difference;
 use gdmarshal::decode::{DecodeOptions, decode, decode_traced};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{to_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::to_json;
 use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 

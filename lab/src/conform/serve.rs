@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::model::{RejectKind, RejectionKind};
 use crate::this_codec::ThisCodec;
-use gdmarshal::json::{hex, unhex};
+use gdmarshal::hex::{hex, unhex};
 use gdmarshal::profile::Profile;
 
 use super::hello::PROTOCOL;

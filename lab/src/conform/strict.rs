@@ -42,7 +42,7 @@ pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
     if r.direction != Direction::Decode || r.verdict != crate::model::Verdict::Rejected {
         return None;
     }
-    let input = gdmarshal::json::unhex(r.input.as_deref()?).ok()?;
+    let input = gdmarshal::hex::unhex(r.input.as_deref()?).ok()?;
     let options = gdmarshal::decode::DecodeOptions::new().allow_objects(r.objects);
     match gdmarshal::decode::decode(&input, profile, options) {
         Err(e) => RejectionKind::of_decode(&e.kind),

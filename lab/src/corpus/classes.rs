@@ -52,7 +52,7 @@ pub fn record(engine: &mut Engine, records: &[Record]) -> Result<Value, AskError
         if let Some(input) = r
             .input
             .as_deref()
-            .and_then(|h| gdmarshal::json::unhex(h).ok())
+            .and_then(|h| gdmarshal::hex::unhex(h).ok())
         {
             scripted_in_input(&input, engine.info().profile, &mut scripted);
         }

@@ -117,7 +117,7 @@ impl Condition {
 mod tests {
     use super::*;
     use crate::model::ByteDiff;
-    use gdmarshal::json::unhex;
+    use gdmarshal::hex::unhex;
 
     #[test]
     fn nodepath_padding_holds_when_the_writer_changes_a_name() {

@@ -120,7 +120,7 @@ fn same_value_written(old: &Record, new: &Record, profile: gdmarshal::Profile) -
         return true;
     }
     let read = |r: &Record| {
-        let bytes = gdmarshal::json::unhex(r.output.as_deref()?).ok()?;
+        let bytes = gdmarshal::hex::unhex(r.output.as_deref()?).ok()?;
         let opts = gdmarshal::DecodeOptions::new().allow_objects(objects);
         let d = gdmarshal::decode(&bytes, profile, opts).ok()?;
         Some((d.value, d.consumed, bytes.len()))
@@ -145,7 +145,7 @@ mod tests {
             verdict: Verdict::Accepted,
             consumed: Some(output.len()),
             tree: Some(tree),
-            output: Some(gdmarshal::json::hex(output)),
+            output: Some(gdmarshal::hex::hex(output)),
             nondeterministic: Vec::new(),
             error: String::new(),
         }

@@ -195,7 +195,7 @@ fn count_problem(manifest: usize, actual: usize) -> String {
 
 /// SHA-256 of `bytes`, lowercase hex (as `sha256sum` prints it).
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    gdmarshal::json::hex(&Sha256::digest(bytes))
+    gdmarshal::hex::hex(&Sha256::digest(bytes))
 }
 
 /// The manifest's `schema`, read before anything else so that an older or newer manifest is
@@ -356,7 +356,7 @@ fn check_record(file: &Path, line: usize, r: &Record) -> Result<(), CorpusError>
     match r.direction {
         Direction::Decode => match &r.input {
             None => Err(bad("input", "has no \"input\" (the bytes, hex)".into())),
-            Some(hex) => gdmarshal::json::unhex(hex)
+            Some(hex) => gdmarshal::hex::unhex(hex)
                 .map(|_| ())
                 .map_err(|e| bad("input", format!("\"input\" is not hex: {e}"))),
         },

@@ -9,7 +9,8 @@ use std::ops::Range;
 
 use gdmarshal::decode::{DecodeOptions, decode_traced};
 use gdmarshal::encode::{EncodeOptions, encode};
-use gdmarshal::json::{from_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::from_json;
 use gdmarshal::profile::Profile;
 use gdmarshal::trace::Trace;
 use gdmarshal::types::VariantType;
@@ -112,7 +113,7 @@ mod tests {
     /// The input of corpus case decode/valid/NodePath/padded_names (3.6.2 accepts it): the names
     /// "a", "bc" and "def" and the subname "é", each padded with zeros to 4 bytes.
     fn node_path_3x() -> Vec<u8> {
-        gdmarshal::json::unhex(
+        gdmarshal::hex::unhex(
             "0f00000003000080010000000100000001000000610000000200000062630000\
              030000006465660002000000c3a90000",
         )

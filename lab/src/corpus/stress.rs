@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 
 use gdmarshal::encode::{EncodeOptions, encode};
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 
 use super::generate::generate;
@@ -161,7 +162,7 @@ pub enum StressError {
         /// The case.
         case: String,
         /// Why.
-        error: gdmarshal::json::HexError,
+        error: gdmarshal::hex::HexError,
     },
     /// The file has no record of the case for the engine.
     #[error("{case}: no stress record for Godot {engine}")]

@@ -8,7 +8,8 @@
 
 use serde_json::Value;
 
-use gdmarshal::json::{from_json, unhex};
+use gdmarshal::hex::unhex;
+use gdmarshal::json::from_json;
 use gdmarshal::profile::Profile;
 
 use crate::model::answer::{Answer, Reencoded};

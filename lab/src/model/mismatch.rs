@@ -12,7 +12,8 @@ use super::rejection_kind::RejectionKind;
 use crate::model::EngineRejection;
 use crate::model::tree_diff::NodeDiff;
 use gdmarshal::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
-use gdmarshal::json::{JsonError, hex};
+use gdmarshal::hex::hex;
+use gdmarshal::json::JsonError;
 
 /// Why an implementation refused an input or a value.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use gdmarshal::float::FloatStyle;
-use gdmarshal::json::{from_json, hex, to_json, unhex};
+use gdmarshal::hex::{hex, unhex};
+use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 
 use super::mismatch::{RecordDefect, RejectKind, Rejection};

@@ -27,7 +27,7 @@ const AUTH_WAIT: Duration = Duration::from_secs(5);
 pub fn new_secret() -> io::Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
-    Ok(gdmarshal::json::hex(&bytes))
+    Ok(gdmarshal::hex::hex(&bytes))
 }
 
 /// The engine's connection, and how many others were refused before it came.

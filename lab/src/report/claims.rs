@@ -75,7 +75,7 @@ fn tree_type(r: &Record) -> Option<&str> {
 fn output_bytes(r: &Record) -> Vec<u8> {
     r.output
         .as_deref()
-        .and_then(|h| gdmarshal::json::unhex(h).ok())
+        .and_then(|h| gdmarshal::hex::unhex(h).ok())
         .unwrap_or_default()
 }
 

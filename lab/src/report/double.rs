@@ -10,7 +10,7 @@ use crate::campaign::log::short_version;
 use crate::corpus::EngineCorpus;
 use crate::model::{Record, Verdict};
 use crate::oracle::DOUBLE_SUFFIX;
-use gdmarshal::json::unhex;
+use gdmarshal::hex::unhex;
 
 /// ENCODE_FLAG_64: the header bit a double build sets on types whose reals it writes as f64.
 const FLAG_64: u32 = 1 << 16;
@@ -122,7 +122,7 @@ pub(crate) fn double_builds(md: &mut String, inp: &Inputs, app: &mut Appendix) {
             }
             changed += usize::from(r.single != r.double);
             unlike_page += usize::from(!r.as_page_says());
-            let hex = gdmarshal::json::hex(&r.double);
+            let hex = gdmarshal::hex::hex(&r.double);
             writeln!(
                 md,
                 "| {} | `{}` | `{:08x}` → `{:08x}` | {} → {} | {} | {} | {} |",

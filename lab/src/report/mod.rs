@@ -23,7 +23,7 @@ use crate::error::FileError;
 use crate::model::answerer::EngineAnswerer;
 use crate::model::{Case, Direction, Field, Record, Verdict};
 use crate::shown::group_digits;
-use gdmarshal::json::hex;
+use gdmarshal::hex::hex;
 use gdmarshal::profile::Profile;
 use gdmarshal::types::{TYPES, VariantType};
 
@@ -397,7 +397,7 @@ pub enum RowProblem {
     Encode(#[from] gdmarshal::EncodeError),
     /// The input is not hex.
     #[error(transparent)]
-    Input(#[from] gdmarshal::json::HexError),
+    Input(#[from] gdmarshal::hex::HexError),
     /// The codec rejects the input.
     #[error(transparent)]
     Decode(#[from] gdmarshal::DecodeError),
@@ -460,7 +460,7 @@ fn check_decode_row(r: &Record, profile: Profile, version: &str) -> Result<(), R
 }
 
 fn decode_row(r: &Record, profile: Profile) -> Result<(), RowProblem> {
-    let input = gdmarshal::json::unhex(r.input.as_deref().unwrap_or(""))?;
+    let input = gdmarshal::hex::unhex(r.input.as_deref().unwrap_or(""))?;
     let d = gdmarshal::decode(
         &input,
         profile,

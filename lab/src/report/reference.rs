@@ -11,7 +11,7 @@ use super::appendix::Appendix;
 use super::{Inputs, answer_cell, case_cell};
 use crate::campaign::log::short_version as short;
 use crate::model::{Record, Verdict};
-use gdmarshal::json::unhex;
+use gdmarshal::hex::unhex;
 use gdmarshal::types::{TYPES, VariantType};
 
 fn f32s(hex: &str) -> Vec<f32> {

@@ -392,7 +392,7 @@ mod tests {
                 let inputs: Vec<Vec<u8>> = text
                     .lines()
                     .filter_map(|line| line.split_once(r#""input":""#))
-                    .filter_map(|(_, rest)| gdmarshal::json::unhex(rest.split('"').next()?).ok())
+                    .filter_map(|(_, rest)| gdmarshal::hex::unhex(rest.split('"').next()?).ok())
                     .collect();
                 assert!(inputs.len() > 1000, "only {} inputs", inputs.len());
                 let profile: Profile = godot.parse().unwrap();
@@ -414,7 +414,7 @@ mod tests {
                             shown(&s, 0, all.len() + 1),
                             all,
                             "{req} {}",
-                            gdmarshal::json::hex(input)
+                            gdmarshal::hex::hex(input)
                         );
                         // Windows from every row (a few hundred spread over long inputs).
                         let step = (all.len() / 300).max(1);

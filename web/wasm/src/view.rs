@@ -3,7 +3,8 @@
 use gdmarshal::Profile;
 use gdmarshal::encode::{EncodeOptions, encode as encode_value};
 use gdmarshal::framing::{Framing, frame};
-use gdmarshal::json::{hex, read_json};
+use gdmarshal::hex::hex;
+use gdmarshal::json::read_json;
 use gdmarshal::profile::all_profiles;
 use serde::{Deserialize, Serialize};
 

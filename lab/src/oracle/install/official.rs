@@ -50,7 +50,7 @@ pub fn install_official(
             tag: r.tag.clone(),
             candidates: candidates.clone(),
         })?;
-    let expected = gdmarshal::json::hex(digest);
+    let expected = gdmarshal::hex::hex(digest);
     let url = want.base.locate(&r.tag, file);
     if let Some(done) = already(cache_dir, &want.name, &expected, want.force)? {
         return Ok(done);
@@ -74,7 +74,7 @@ fn verify_and_unpack(
     url: &str,
     config: &EngineConfig,
 ) -> Result<Installed, InstallError> {
-    let got = gdmarshal::json::hex(&unpack::sha512(archive)?);
+    let got = gdmarshal::hex::hex(&unpack::sha512(archive)?);
     if got != expected {
         return Err(InstallError::ChecksumMismatch {
             file: archive.display().to_string(),

@@ -27,7 +27,7 @@ pub fn parse_sums(text: &str) -> Result<Vec<(String, [u8; 64])>, InstallError> {
 
 /// A SHA-512 digest from its 128 hex digits (the line was split at whitespace, so none is left).
 fn unhex64(hex: &str) -> Option<[u8; 64]> {
-    gdmarshal::json::unhex(hex).ok()?.try_into().ok()
+    gdmarshal::hex::unhex(hex).ok()?.try_into().ok()
 }
 
 #[cfg(test)]
@@ -40,7 +40,7 @@ mod tests {
         let sums = parse_sums(&format!("{h}  a.zip\n\n{h} *b.zip\n")).unwrap();
         assert_eq!(sums.len(), 2);
         assert_eq!((sums[0].0.as_str(), sums[1].0.as_str()), ("a.zip", "b.zip"));
-        assert_eq!(gdmarshal::json::hex(&sums[0].1), h);
+        assert_eq!(gdmarshal::hex::hex(&sums[0].1), h);
         // Not hex, a digest one byte short or long, a digit that is not hex, no name.
         let short = "ab".repeat(63);
         let long = "ab".repeat(65);

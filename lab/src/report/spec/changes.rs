@@ -9,7 +9,7 @@ use super::super::claims::{BASE_3X, CLAIMS, CURRENT, Claim, Probe};
 use crate::corpus::EngineCorpus;
 use crate::framing_corpus::FramingRecord;
 use crate::model::{Direction, Record};
-use gdmarshal::json::hex;
+use gdmarshal::hex::hex;
 
 /// An upstream page a generated page replaces.
 pub struct Base {
