@@ -6,7 +6,6 @@
 //! problem.
 
 use crate::error::{DecodeError, DecodeErrorKind as K};
-use crate::excerpt::Quoted;
 use crate::header::{self, FLAG_64, FLAG_OBJECT_AS_ID, TYPE_MASK};
 use crate::keys::{EntrySet, KeyRules};
 use crate::packed;
@@ -556,13 +555,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
         let t = self.text_field(name)?;
         match t.as_str() {
             Some(s) => Ok(s.to_owned()),
-            None => Err(self.r.error_at(
-                at,
-                K::Invalid {
-                    what: name,
-                    why: "not Unicode text: no class, property or resource has such a name".into(),
-                },
-            )),
+            None => Err(self.r.error_at(at, K::NameNotText { what: name })),
         }
     }
 
@@ -661,14 +654,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 match &v {
                     Variant::String(p) if p.as_str().is_some_and(is_resource_path) => {}
                     _ => {
-                        let why = "a full object's script must be a res:// path".to_string();
-                        return Err(self.r.error_at(
-                            at,
-                            K::Invalid {
-                                what: "script property",
-                                why,
-                            },
-                        ));
+                        return Err(self.r.error_at(at, K::ScriptPropertyNotPath));
                     }
                 }
             }
@@ -716,14 +702,7 @@ impl<'a, T: Trace> Decoder<'a, '_, T> {
                 // the bytes do not carry: such paths are accepted (known difference
                 // `script-not-in-project`; 4.6 refuses `res://N` in the oracle's project).
                 if self.opts.allow_objects && !is_resource_path(&path) {
-                    let why = format!("{} is not a res:// path", Quoted(&path));
-                    return Err(self.r.error_at(
-                        at,
-                        K::Invalid {
-                            what: "script path",
-                            why,
-                        },
-                    ));
+                    return Err(self.r.error_at(at, K::ScriptPathNotResource { path }));
                 }
                 if self.opts.allow_objects {
                     ContainerType::Script(path)
@@ -1548,13 +1527,7 @@ mod tests {
         let bytes = unhex("1100000003000000eda08000").unwrap();
         let e = decode(&bytes, p("3.6"), opts).unwrap_err();
         assert!(
-            matches!(
-                e.kind,
-                K::Invalid {
-                    what: "class name",
-                    ..
-                }
-            ),
+            matches!(e.kind, K::NameNotText { what: "class name" }),
             "{e:?}"
         );
         assert_eq!(e.offset, 8);
@@ -1586,16 +1559,7 @@ mod tests {
             allow_objects: true,
         };
         let e = decode(&bytes, p("4.6"), opts).unwrap_err();
-        assert!(
-            matches!(
-                e.kind,
-                K::Invalid {
-                    what: "script property",
-                    ..
-                }
-            ),
-            "{e:?}"
-        );
+        assert!(matches!(e.kind, K::ScriptPropertyNotPath), "{e:?}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::excerpt::Quoted;
 use crate::types::VariantType;
 
 /// Why some bytes are not a value that the engine would accept.
@@ -71,20 +72,34 @@ pub enum DecodeErrorKind {
         /// What the engine's conversion depends on.
         why: &'static str,
     },
-    /// A field whose value the engine rejects.
-    Invalid {
-        /// What the field is.
+    /// A string that names something (a class, a property, a script path) and is not Unicode
+    /// text. Only a 3.x engine reads such a string, and no class, property or resource has such
+    /// a name, so the value it makes cannot be written back as read.
+    NameNotText {
+        /// What the string names.
         what: &'static str,
-        /// Why it is rejected.
-        why: String,
     },
+    /// A full object's `script` property that is not a `res://` path, which 4.3 and later refuse
+    /// (`Invalid value for "script" property`).
+    ScriptPropertyNotPath,
+    /// A container typed by a script whose path is not under `res://`, which the engine refuses
+    /// when it reads objects (`Invalid script path`).
+    ScriptPathNotResource {
+        /// The path.
+        path: String,
+    },
+    /// A decoded object that the engine's classes rule out: found by
+    /// [`ClassList::check_decoded`](crate::classes::ClassList::check_decoded), which a caller that
+    /// knows an engine's classes runs after decoding.
+    Class(Box<crate::classes::ClassError>),
 }
 
 impl DecodeErrorKind {
     /// The kind's name, stable across releases, for callers that report it as data (the Python
     /// and npm packages' `kind`): `truncated`, `unknown-type`, `bad-length`, `bad-utf8`,
     /// `objects-not-allowed`, `bad-container-type`, `too-deep`, `old-node-path`,
-    /// `unmodelled-conversion`, `invalid`.
+    /// `unmodelled-conversion`, `name-not-text`, `script-property-not-path`,
+    /// `script-path-not-resource`, `class`.
     ///
     /// ```
     /// use gdmarshal::{DecodeOptions, Profile, decode};
@@ -103,7 +118,10 @@ impl DecodeErrorKind {
             DecodeErrorKind::TooDeep { .. } => "too-deep",
             DecodeErrorKind::OldNodePath => "old-node-path",
             DecodeErrorKind::UnmodelledConversion { .. } => "unmodelled-conversion",
-            DecodeErrorKind::Invalid { .. } => "invalid",
+            DecodeErrorKind::NameNotText { .. } => "name-not-text",
+            DecodeErrorKind::ScriptPropertyNotPath => "script-property-not-path",
+            DecodeErrorKind::ScriptPathNotResource { .. } => "script-path-not-resource",
+            DecodeErrorKind::Class(_) => "class",
         }
     }
 
@@ -158,7 +176,21 @@ impl fmt::Display for DecodeErrorKind {
                 "the engine keeps this {from} converted to the container's {to}, which the codec \
                  does not reproduce (it depends on {why})"
             ),
-            DecodeErrorKind::Invalid { what, why } => write!(f, "invalid {what}: {why}"),
+            DecodeErrorKind::NameNotText { what } => write!(
+                f,
+                "invalid {what}: not Unicode text: no class, property or resource has such a name"
+            ),
+            DecodeErrorKind::ScriptPropertyNotPath => {
+                f.write_str("invalid script property: a full object's script must be a res:// path")
+            }
+            DecodeErrorKind::ScriptPathNotResource { path } => {
+                write!(
+                    f,
+                    "invalid script path: {} is not a res:// path",
+                    Quoted(path)
+                )
+            }
+            DecodeErrorKind::Class(e) => write!(f, "invalid object class: {e}"),
         }
     }
 }

@@ -385,3 +385,29 @@ fn math_shapes_are_the_component_types() {
     }
     assert!(matches!(VariantType::Vector2.shape(), Shape::Reals(2)));
 }
+
+/// With objects, a container typed by a script whose path is not under `res://` is refused where
+/// the path's length word starts (4.6.3 refuses `user://` paths: tests/engine_rules.rs); the
+/// refusal is its own kind, named for the bindings.
+#[test]
+fn a_script_path_outside_res_is_a_kind_of_its_own() {
+    use gdmarshal::decode;
+    use gdmarshal::error::DecodeErrorKind;
+    let input = unhex("1c00030008000000757365723a2f2f7800000000").unwrap();
+    let objects = DecodeOptions::new().allow_objects(true);
+    let e = decode(&input, p("4.6"), objects).unwrap_err();
+    assert_eq!(e.offset, 4);
+    assert_eq!(
+        e.kind,
+        DecodeErrorKind::ScriptPathNotResource {
+            path: "user://x".into()
+        }
+    );
+    assert_eq!(e.kind.name(), "script-path-not-resource");
+    assert_eq!(
+        e.to_string(),
+        "at byte 4: invalid script path: \"user://x\" is not a res:// path"
+    );
+    // Without objects the path is not loaded: the container is typed as an object id's.
+    assert!(decode(&input, p("4.6"), DecodeOptions::new()).is_ok());
+}

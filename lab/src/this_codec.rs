@@ -47,11 +47,8 @@ impl ThisCodec {
             return Ok(());
         };
         c.check_decoded(v).map_err(|e| Rejection {
-            kind: Some(RejectKind::Decode(DecodeErrorKind::Invalid {
-                what: "object class",
-                why: e.to_string(),
-            })),
             message: e.to_string(),
+            kind: Some(RejectKind::Decode(DecodeErrorKind::Class(Box::new(e)))),
         })
     }
 

@@ -27,7 +27,9 @@ const PACKED_VECTORS = { PackedVector2Array: g.PackedVector2Array, PackedVector3
 // The codec's rejection kinds in the protocol's vocabulary (docs/conformance.md).
 const KINDS = { truncated: "truncated", "unknown-type": "bad-type", "bad-container-type": "bad-type",
   "bad-length": "bad-count", "bad-utf8": "bad-utf8", "too-deep": "too-deep",
-  "objects-not-allowed": "not-allowed-object", "old-node-path": "bad-value", invalid: "bad-value" };
+  "objects-not-allowed": "not-allowed-object", "old-node-path": "bad-value",
+  "name-not-text": "bad-value", "script-property-not-path": "bad-value",
+  "script-path-not-resource": "bad-value" };
 const OLD_NAMES = { Real: "float", Quat: "Quaternion", Transform: "Transform3D",
   PoolIntArray: "PackedInt32Array", PoolRealArray: "PackedFloat32Array" };
 

@@ -68,9 +68,11 @@ impl RejectionKind {
             DecodeErrorKind::BadUtf8 { .. } => RejectionKind::BadUtf8,
             DecodeErrorKind::TooDeep { .. } => RejectionKind::TooDeep,
             DecodeErrorKind::ObjectsNotAllowed => RejectionKind::NotAllowedObject,
-            DecodeErrorKind::OldNodePath | DecodeErrorKind::Invalid { .. } => {
-                RejectionKind::BadValue
-            }
+            DecodeErrorKind::OldNodePath
+            | DecodeErrorKind::NameNotText { .. }
+            | DecodeErrorKind::ScriptPropertyNotPath
+            | DecodeErrorKind::ScriptPathNotResource { .. }
+            | DecodeErrorKind::Class(_) => RejectionKind::BadValue,
             DecodeErrorKind::UnmodelledConversion { .. } => return None,
             // A kind added to the codec after this list: it refuses the input, and no more is known.
             _ => RejectionKind::BadValue,

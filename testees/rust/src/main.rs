@@ -85,7 +85,11 @@ fn kind(k: &DecodeErrorKind) -> Option<&'static str> {
         DecodeErrorKind::BadUtf8 { .. } => "bad-utf8",
         DecodeErrorKind::TooDeep { .. } => "too-deep",
         DecodeErrorKind::ObjectsNotAllowed => "not-allowed-object",
-        DecodeErrorKind::OldNodePath | DecodeErrorKind::Invalid { .. } => "bad-value",
+        DecodeErrorKind::OldNodePath
+        | DecodeErrorKind::NameNotText { .. }
+        | DecodeErrorKind::ScriptPropertyNotPath
+        | DecodeErrorKind::ScriptPathNotResource { .. }
+        | DecodeErrorKind::Class(_) => "bad-value",
         _ => return None,
     })
 }

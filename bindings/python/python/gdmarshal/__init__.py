@@ -50,8 +50,8 @@ class DecodeError(ValueError):
     """Bytes the engine refuses: ``offset`` is the byte where the problem is (counted from the
     start of the input, framing included), ``kind`` what it is (``"truncated"``,
     ``"unknown-type"``, ``"bad-length"``, ``"bad-utf8"``, ``"objects-not-allowed"``,
-    ``"bad-container-type"``, ``"too-deep"``, ``"old-node-path"``, ``"invalid"``,
-    ``"framing"``, or ``"unmodelled-conversion"`` for valid bytes whose value the codec does not
+    ``"bad-container-type"``, ``"too-deep"``, ``"old-node-path"``, ``"name-not-text"``,
+    ``"script-property-not-path"``, ``"script-path-not-resource"``, ``"framing"``, or ``"unmodelled-conversion"`` for valid bytes whose value the codec does not
     know)."""
 
     def __init__(self, message, offset, kind):
