@@ -20,6 +20,10 @@ var spb = StreamPeerBuffer.new()  # float <-> bits conversions
 var sentinel_bytes = var2bytes(SENTINEL)
 var problem = ""  # first error met while building a value from a tree
 var unsupported = ""  # why a tree cannot be built inside the engine
+# The code of `problem` and `unsupported`: what the host reads (lab/src/model/unbuildable.rs); the
+# texts are for people.
+var problem_code = ""
+var unsupported_code = ""
 var created = []  # non-reference objects made while serving a request, freed after it
 var deepest = 0  # the deepest container level tree() met in this request
 # The EncodedObjectAsID placeholders tree() met in this request: own instance id -> id read
@@ -351,7 +355,7 @@ func string_of(x):
 			return ""
 		if u == 0:
 			# char(0) is the empty string: a NUL cannot be put inside a String.
-			unsupported = "a String cannot hold a NUL code unit"
+			cannot_build("nul-in-string", "a String cannot hold a NUL code unit")
 			return ""
 		s += char(int(u))
 	return s
@@ -454,9 +458,9 @@ func encode(req, seq, i):
 	if not own:
 		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	# The engine refused the value it built (nested past its limit): its error is on stderr.
 	if typeof(plain) != TYPE_RAW_ARRAY:
 		return {"ok": true, "refused": true}
@@ -476,10 +480,17 @@ func engine_encode(v, full):
 	return var2bytes(v, full)
 
 
-func fail(msg):
+func fail(msg, code = "oracle-refused"):
 	if problem == "":
 		problem = msg
+		problem_code = code
 	return null
+
+
+# Why the value asked for cannot be built inside the engine: a code and its words.
+func cannot_build(code, text):
+	unsupported = text
+	unsupported_code = code
 
 
 func build(n, depth):
@@ -537,14 +548,14 @@ func build(n, depth):
 			return build_path(n)
 		"RID":
 			if i64(val) != 0:
-				unsupported = "GDScript 3 cannot make an RID with a given id"
+				cannot_build("rid-by-id", "GDScript 3 cannot make an RID with a given id")
 				return null
 			return RID()
 		"Object":
 			return build_object(n, depth)
 		"Array":
 			if n.has("element_type"):
-				unsupported = "Godot 3 has no typed arrays"
+				cannot_build("type-not-in-version", "Godot 3 has no typed arrays")
 				return null
 			var items = []
 			for x in list(val, -1):
@@ -552,7 +563,7 @@ func build(n, depth):
 			return items
 		"Dictionary":
 			if n.has("key_type") or n.has("value_type"):
-				unsupported = "Godot 3 has no typed dictionaries"
+				cannot_build("type-not-in-version", "Godot 3 has no typed dictionaries")
 				return null
 			var d = {}
 			for pair in list(val, -1):
@@ -593,7 +604,7 @@ func build(n, depth):
 			return out
 	if ty in ["Vector2i", "Rect2i", "Vector3i", "Vector4", "Vector4i", "Projection", "StringName",
 			"Callable", "Signal", "PackedInt64Array", "PackedFloat64Array", "PackedVector4Array"]:
-		unsupported = "Godot 3 has no %s" % ty
+		cannot_build("type-not-in-version", "Godot 3 has no %s" % ty)
 		return null
 	return fail("unknown type %s" % ty)
 
@@ -634,12 +645,12 @@ func i64(x):
 	for c in digits:
 		var d = ord(c) - 48
 		if v < (I64_MIN + d) / 10:
-			fail("integer %s is out of the 64-bit range" % x)
+			fail("integer %s is out of the 64-bit range" % x, "beyond-signed-int")
 			return 0
 		v = v * 10 - d
 	if not neg:
 		if v == I64_MIN:
-			fail("integer %s is out of the 64-bit range" % x)
+			fail("integer %s is out of the 64-bit range" % x, "beyond-signed-int")
 			return 0
 		v = -v
 	return v
@@ -682,7 +693,7 @@ func token(t, width):
 	spb.seek(0)
 	if width == 4:
 		if hi & 0x7f800000 == 0x7f800000 and hi & 0x007fffff != 0 and hi & 0x00400000 == 0:
-			unsupported = "GDScript 3 holds f32 values as doubles, which quiet the signalling NaN %s" % t
+			cannot_build("signalling-nan-through-double", "GDScript 3 holds f32 values as doubles, which quiet the signalling NaN %s" % t)
 		spb.put_u32(hi)
 		spb.seek(0)
 		return spb.get_float()
@@ -739,7 +750,7 @@ func build_path(n):
 	# or drop cannot be built.
 	for s in name_strings + subname_strings:
 		if s == "" or s.find("/") >= 0 or s.find(":") >= 0:
-			unsupported = "NodePath name %s cannot be written as path text" % JSON.print(s)
+			cannot_build("nodepath-name-not-text", "NodePath name %s cannot be written as path text" % JSON.print(s))
 			return NodePath()
 	var t = ("/" if absolute else "") + PoolStringArray(name_strings).join("/")
 	if subname_strings.size() > 0:
@@ -753,7 +764,7 @@ func build_path(n):
 	for k in range(subname_strings.size()):
 		same = same and k < p.get_subname_count() and String(p.get_subname(k)) == subname_strings[k]
 	if not same:
-		unsupported = "NodePath text %s does not parse back to the same path" % JSON.print(t)
+		cannot_build("nodepath-text-reparses", "NodePath text %s does not parse back to the same path" % JSON.print(t))
 	return p
 
 
@@ -763,13 +774,13 @@ func build_object(n, depth):
 	if n.has("id"):
 		if i64(n["id"]) == 0:
 			return instance_from_id(0)
-		unsupported = "an object that exists only by its instance id cannot be built"
+		cannot_build("object-by-id", "an object that exists only by its instance id cannot be built")
 		return null
 	var cls = text(n.get("class"))
 	if problem != "":
 		return null
 	if not ClassDB.can_instance(cls):
-		unsupported = "class %s cannot be instantiated" % cls
+		cannot_build("class-not-instantiable", "class %s cannot be instantiated" % cls)
 		return null
 	var obj = ClassDB.instance(cls)
 	if not (obj is Reference):
@@ -795,9 +806,9 @@ func frame(req):
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	var objects = bool(req.get("objects", false))
 	var via = req.get("via")
 	var out = PoolByteArray()
@@ -929,9 +940,9 @@ func frame_net(req):
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	var objects = bool(req.get("objects", false))
 	var via = req.get("via")
 	var out = null

@@ -21,6 +21,11 @@ var b4 := PackedByteArray()
 var b8 := PackedByteArray()
 var problem := ""  # first error met while building a value from a tree
 var unsupported := ""  # why a tree cannot be built inside the engine
+# The code of `problem`, `unsupported` and `full_unsupported`: what the host reads
+# (lab/src/model/unbuildable.rs); the texts are for people.
+var problem_code := ""
+var unsupported_code := ""
+var full_unsupported_code := ""
 var created := []  # non-refcounted objects made while serving a request, freed after it
 var deepest := 0  # the deepest container level tree() met in this request
 # The EncodedObjectAsID placeholders tree() met in this request: own instance id -> id read
@@ -496,9 +501,9 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	if not own:
 		printerr(MARK + "m:%d:%d" % [seq, i])
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	if cannot_hold != "":
 		printerr(cannot_hold)
 		return {"ok": true, "refused": true}
@@ -514,6 +519,7 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 		# Full objects can nest deeper than their ids: the engine may refuse only this encoding.
 		if full_unsupported != "":
 			out["unsupported_full"] = full_unsupported
+			out["unsupported_full_reason"] = full_unsupported_code
 		elif full.is_empty():
 			out["refused_full"] = true
 		else:
@@ -521,10 +527,23 @@ func encode(req: Dictionary, seq: int, i: int) -> Dictionary:
 	return out
 
 
-func fail(msg: String):
+func fail(msg: String, code := "oracle-refused"):
 	if problem == "":
 		problem = msg
+		problem_code = code
 	return null
+
+
+# Why the value asked for cannot be built inside the engine: a code and its words.
+func cannot_build(code: String, text: String) -> void:
+	unsupported = text
+	unsupported_code = code
+
+
+# Why the value built has no full encoding: a code and its words.
+func cannot_write_in_full(code: String, text: String) -> void:
+	full_unsupported = text
+	full_unsupported_code = code
 
 
 func build(n, depth: int):
@@ -584,7 +603,7 @@ func build(n, depth: int):
 			var c := []
 			for k in 4:
 				if not double_reals and signalling_f32(raw.decode_u32(k * 4)):
-					unsupported = "%s components pass through a double, which quiets a signalling NaN" % ty
+					cannot_build("signalling-nan-through-double", "%s components pass through a double, which quiets a signalling NaN" % ty)
 				c.append(raw.decode_double(k * 8) if double_reals else raw.decode_float(k * 4))
 			if ty == "Plane":
 				return Plane(c[0], c[1], c[2], c[3])
@@ -622,7 +641,7 @@ func build(n, depth: int):
 			if want_stand_ins and n.has("bytes") and str(n.get("object", "0")) != "0":
 				return from_node_bytes(n, TYPE_SIGNAL)
 			if i64(n.get("object", "0")) != 0:
-				unsupported = "a Signal of an object that exists only by its id cannot be built"
+				cannot_build("signal-of-object-by-id", "a Signal of an object that exists only by its id cannot be built")
 				return null
 			return Signal(null, StringName(n["name"]))
 		"Array":
@@ -664,8 +683,8 @@ func build(n, depth: int):
 func text(x) -> String:
 	if typeof(x) == TYPE_DICTIONARY and x.has("code_units"):
 		# The 3.x form of a string whose units are not all Unicode scalar values.
-		unsupported = "a Godot 4 String holds Unicode scalar values only: String.chr() turns " \
-				+ "a surrogate or a unit past U+10FFFF into U+FFFD"
+		cannot_build("non-scalar-string", "a Godot 4 String holds Unicode scalar values only: String.chr() turns " \
+				+ "a surrogate or a unit past U+10FFFF into U+FFFD")
 		return ""
 	if typeof(x) != TYPE_STRING:
 		fail("expected a JSON string")
@@ -702,12 +721,12 @@ func i64(x) -> int:
 	for c in digits:
 		var d := c.unicode_at(0) - 48
 		if v < (I64_MIN + d) / 10:
-			fail("integer %s is out of the 64-bit range" % x)
+			fail("integer %s is out of the 64-bit range" % x, "beyond-signed-int")
 			return 0
 		v = v * 10 - d
 	if not neg:
 		if v == I64_MIN:
-			fail("integer %s is out of the 64-bit range" % x)
+			fail("integer %s is out of the 64-bit range" % x, "beyond-signed-int")
 			return 0
 		v = -v
 	return v
@@ -771,7 +790,7 @@ func build_path(n: Dictionary) -> NodePath:
 	# or drop cannot be built.
 	for s in names + subnames:
 		if typeof(s) != TYPE_STRING or s == "" or s.contains("/") or s.contains(":"):
-			unsupported = "NodePath name %s cannot be written as path text" % JSON.stringify(s)
+			cannot_build("nodepath-name-not-text", "NodePath name %s cannot be written as path text" % JSON.stringify(s))
 			return NodePath()
 	var t := ("/" if absolute else "") + "/".join(PackedStringArray(names))
 	if subnames.size() > 0:
@@ -779,7 +798,7 @@ func build_path(n: Dictionary) -> NodePath:
 	var p := NodePath(t)
 	var got := path_tree(p)
 	if got["names"] != names or got["subnames"] != subnames or got["absolute"] != absolute:
-		unsupported = "NodePath text %s does not parse back to the same path" % JSON.stringify(t)
+		cannot_build("nodepath-text-reparses", "NodePath text %s does not parse back to the same path" % JSON.stringify(t))
 	return p
 
 
@@ -794,13 +813,13 @@ func build_object(n: Dictionary, depth: int):
 			return instance_from_id(0)
 		if want_stand_ins:
 			return stand_in(bits)
-		unsupported = "an object that exists only by its instance id cannot be built"
+		cannot_build("object-by-id", "an object that exists only by its instance id cannot be built")
 		return null
 	var cls := text(n.get("class"))
 	if problem != "":
 		return null
 	if not ClassDB.can_instantiate(cls):
-		unsupported = "class %s cannot be instantiated" % cls
+		cannot_build("class-not-instantiable", "class %s cannot be instantiated" % cls)
 		return null
 	var obj = ClassDB.instantiate(cls)
 	if not (obj is RefCounted):
@@ -871,13 +890,13 @@ func stand_in(bits: int):
 	var script = slot[2]
 	var cls: StringName = slot[1]
 	if slot[0] != TYPE_NIL and slot[0] != TYPE_OBJECT:
-		unsupported = "an object that exists only by its instance id cannot be built"
+		cannot_build("object-by-id", "an object that exists only by its instance id cannot be built")
 		return null
 	# No object can go where the engine has no such class: the value cannot exist here, but for
 	# a typed Dictionary's value, which the decoder assigns unchecked (no script can build it).
 	if script == null and cls != &"" and not ClassDB.class_exists(cls):
 		if in_value:
-			unsupported = "an object that exists only by its instance id cannot be built from a script as a typed Dictionary's value of a class this engine lacks"
+			cannot_build("object-by-id", "an object that exists only by its instance id cannot be built from a script as a typed Dictionary's value of a class this engine lacks")
 			return null
 		cannot_hold = "ERROR: no object can be in a container of class %s: this engine has no such class" % cls
 		return null
@@ -889,18 +908,18 @@ func stand_in(bits: int):
 	# once a request, as it can stand for one id only.
 	if script != null and main_object != null and script == main_object.get_script() and not stand_ins.has(main_object.get_instance_id()):
 		stand_ins[main_object.get_instance_id()] = u64(bits)
-		full_unsupported = "an object that exists only by its instance id cannot be written in full: the oracle's main object stands for it"
+		cannot_write_in_full("object-by-id", "an object that exists only by its instance id cannot be written in full: the oracle's main object stands for it")
 		return main_object
 	var base: StringName = script.get_instance_base_type() if script != null else cls
 	var makeable := ClassDB.can_instantiate(base) and (ClassDB.is_parent_class(base, &"RefCounted") or ClassDB.is_parent_class(base, &"Node"))
 	if not makeable or (script != null and not script.can_instantiate()):
-		unsupported = "an object that exists only by its instance id cannot be built"
+		cannot_build("object-by-id", "an object that exists only by its instance id cannot be built")
 		return null
 	var obj = script.new() if script != null else ClassDB.instantiate(cls)
 	if not (obj is RefCounted):
 		created.append(obj)
 	stand_ins[obj.get_instance_id()] = u64(bits)
-	full_unsupported = "an object that exists only by its instance id cannot be written in full: an object of %s stands for it" % (script.resource_path if script != null else String(cls))
+	cannot_write_in_full("object-by-id", "an object that exists only by its instance id cannot be written in full: an object of %s stands for it" % (script.resource_path if script != null else String(cls)))
 	return obj
 
 
@@ -959,7 +978,7 @@ func stand_in_script(path: String):
 			return null
 		stand_in_scripts[path] = s
 		stand_in_script_paths[s.get_instance_id()] = path
-	full_unsupported = "script %s cannot be loaded: written in full, a script without its path stands for it" % JSON.stringify(path)
+	cannot_write_in_full("script-not-loadable", "script %s cannot be loaded: written in full, a script without its path stands for it" % JSON.stringify(path))
 	return stand_in_scripts[path]
 
 
@@ -982,7 +1001,7 @@ func parse_container_type(x) -> Array:
 		if s == null and want_stand_ins and problem == "":
 			s = stand_in_script(text(x["script"]))
 		if s == null:
-			unsupported = "script %s cannot be loaded" % JSON.stringify(x["script"])
+			cannot_build("script-not-loadable", "script %s cannot be loaded" % JSON.stringify(x["script"]))
 			return [TYPE_NIL, &"", null]
 		return [TYPE_OBJECT, s.get_instance_base_type(), s]
 	fail("a container type needs builtin, class or script")
@@ -999,9 +1018,9 @@ func frame(req: Dictionary) -> Dictionary:
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	var objects := bool(req.get("objects", false))
 	var via = req.get("via")
 	var out := PackedByteArray()
@@ -1174,9 +1193,9 @@ func frame_net(req: Dictionary) -> Dictionary:
 	unsupported = ""
 	var v = build(req.get("tree"), 0)
 	if problem != "":
-		return {"error": problem}
+		return {"error": problem, "reason": problem_code}
 	if unsupported != "":
-		return {"ok": false, "unsupported": unsupported}
+		return {"ok": false, "unsupported": unsupported, "reason": unsupported_code}
 	var objects := bool(req.get("objects", false))
 	var via = req.get("via")
 	var out = null

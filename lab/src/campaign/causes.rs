@@ -278,6 +278,7 @@ mod tests {
             ]})),
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         };
         assert_eq!(nondeterministic_in_campaign(&r), Cause::NodePathPadding);

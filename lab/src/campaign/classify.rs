@@ -15,7 +15,7 @@ use crate::model::answer::Answer;
 use crate::model::answerer::Wanted;
 use crate::model::answerer::{Answerer, EngineAnswerer};
 use crate::model::judge::Outcome;
-use crate::model::{Case, Record, Rejection, Verdict};
+use crate::model::{Case, Record, Rejection, Unsupported, Verdict};
 use crate::this_codec::ThisCodec;
 use gdmarshal::hex::unhex;
 use gdmarshal::profile::Profile;
@@ -70,7 +70,7 @@ pub fn codec_class(
         Outcome::Skip(why) => (
             Class::Unsupported,
             why.to_string(),
-            Some(Reason::of_skip(why, &r.error)),
+            Some(Reason::of_skip(why, r.unbuildable)),
         ),
         // 3.x leaves NodePath padding uninitialised: compared with those bytes masked.
         Outcome::Fail(m)
@@ -368,7 +368,11 @@ fn engine_side(r: Record, unanswered: Option<String>, own: Option<&Answer>) -> S
 /// The record that stands in for a case nobody answered: the case, with the reason as its error
 /// (never saved: the class says what happened).
 fn stand_in(case: &Case, profile: Profile, reason: &str) -> Record {
-    Record::of(case, &Answer::Unsupported(reason.to_string()), profile)
+    let unanswered = Unsupported {
+        why: None,
+        text: reason.to_string(),
+    };
+    Record::of(case, &Answer::Unsupported(unanswered), profile)
         .expect("an unsupported answer fits either direction")
 }
 
@@ -392,7 +396,8 @@ pub fn codec_answer(case: &Case, profile: Profile) -> serde_json::Value {
         }
         Answer::Encoded { bytes, .. } => json!({"verdict": "accepted", "output": hex(&bytes)}),
         Answer::Rejected(e) => json!({"verdict": "rejected", "error": e.message}),
-        Answer::Unsupported(e) | Answer::Skipped(e) | Answer::Unanswered(e) => {
+        Answer::Unsupported(e) => json!({"verdict": "skipped", "error": e.text}),
+        Answer::Skipped(e) | Answer::Unanswered(e) => {
             json!({"verdict": "skipped", "error": e})
         }
         Answer::Crashed(i) | Answer::Hung(i) => json!({"verdict": "skipped", "error": i.status}),
@@ -418,6 +423,7 @@ mod tests {
             tree: None,
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }

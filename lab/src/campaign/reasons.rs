@@ -3,10 +3,8 @@
 //! per the case's top-level type ([`Uncompared`]), so that the run log, the progress line, the
 //! summary and the report show what share of which type goes unchecked, and why.
 //!
-//! The oracle says why it cannot build a value in words (`godot_project/oracle/oracle4.gd` and
-//! `oracle3.gd`, `unsupported = "..."`): [`Reason::of_unsupported`] maps each of those texts to
-//! its kind here, at the oracle's edge; a test reads both scripts and checks that every text has a
-//! kind of its own.
+//! The oracle says why it cannot build a value with a code ([`Unbuildable`], beside its words);
+//! [`Reason::of_unbuildable`] gives each code the reason of the same name.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -16,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::causes::{Cause, Kind};
 use super::class::Class;
 use crate::corpus::condition::Condition;
-use crate::model::{Case, SkipReason};
+use crate::model::{Case, SkipReason, Unbuildable};
 use gdmarshal::profile::Profile;
 
 /// Why a case was not compared. Named in kebab-case in the run log.
@@ -69,7 +67,8 @@ pub enum Reason {
     OracleRefused,
     /// The codec skipped the case or its re-encoding.
     CodecSkipped,
-    /// An oracle text no kind here matches (a new one: give it a kind).
+    /// An unsupported case without a code this lab knows (a record written before the oracle
+    /// gave codes).
     OtherUnsupported,
     // Known difference: the condition of the entry of corpus/known-differences.txt that covers it.
     /// `too-deep`: the codec stops at a depth the engine decodes.
@@ -107,51 +106,32 @@ impl Reason {
         self.into()
     }
 
-    /// The kind of an oracle's words for a value it cannot build (both oracles' texts).
-    pub fn of_unsupported(text: &str) -> Reason {
-        const KINDS: [(&str, Reason); 15] = [
-            (
-                "an object that exists only by its instance id",
-                Reason::ObjectById,
-            ),
-            (
-                "a Signal of an object that exists only by its id",
-                Reason::SignalOfObjectById,
-            ),
-            (
-                "cannot be written as path text",
-                Reason::NodepathNameNotText,
-            ),
-            (
-                "does not parse back to the same path",
-                Reason::NodepathTextReparses,
-            ),
-            ("cannot be instantiated", Reason::ClassNotInstantiable),
-            ("cannot be loaded", Reason::ScriptNotLoadable),
-            ("pass through a double", Reason::SignallingNanThroughDouble),
-            (
-                "holds f32 values as doubles",
-                Reason::SignallingNanThroughDouble,
-            ),
-            ("holds Unicode scalar values only", Reason::NonScalarString),
-            ("cannot hold a NUL code unit", Reason::NulInString),
-            ("cannot make an RID with a given id", Reason::RidById),
-            ("Godot 3 has no ", Reason::TypeNotInVersion),
-            ("skipped by the implementation", Reason::CodecSkipped),
-            ("is out of the 64-bit range", Reason::BeyondSignedInt),
-            ("the oracle refused the request", Reason::OracleRefused),
-        ];
-        KINDS
-            .iter()
-            .find(|(words, _)| text.contains(words))
-            .map_or(Reason::OtherUnsupported, |(_, r)| *r)
+    /// The reason of the oracle's code for a value it cannot build.
+    pub fn of_unbuildable(why: Unbuildable) -> Reason {
+        match why {
+            Unbuildable::ObjectById => Reason::ObjectById,
+            Unbuildable::SignalOfObjectById => Reason::SignalOfObjectById,
+            Unbuildable::NodepathNameNotText => Reason::NodepathNameNotText,
+            Unbuildable::NodepathTextReparses => Reason::NodepathTextReparses,
+            Unbuildable::ClassNotInstantiable => Reason::ClassNotInstantiable,
+            Unbuildable::ScriptNotLoadable => Reason::ScriptNotLoadable,
+            Unbuildable::SignallingNanThroughDouble => Reason::SignallingNanThroughDouble,
+            Unbuildable::NonScalarString => Reason::NonScalarString,
+            Unbuildable::NulInString => Reason::NulInString,
+            Unbuildable::RidById => Reason::RidById,
+            Unbuildable::TypeNotInVersion => Reason::TypeNotInVersion,
+            Unbuildable::BeyondSignedInt => Reason::BeyondSignedInt,
+            Unbuildable::OracleRefused => Reason::OracleRefused,
+        }
     }
 
-    /// The reason of a skipped comparison (`error`: the engine record's error text, where the
+    /// The reason of a skipped comparison (`unbuildable`: the engine record's code, where the
     /// oracle says why it could not build the value).
-    pub fn of_skip(why: &SkipReason, error: &str) -> Reason {
+    pub fn of_skip(why: &SkipReason, unbuildable: Option<Unbuildable>) -> Reason {
         match why {
-            SkipReason::EngineUnsupported => Reason::of_unsupported(error),
+            SkipReason::EngineUnsupported => {
+                unbuildable.map_or(Reason::OtherUnsupported, Reason::of_unbuildable)
+            }
             SkipReason::Implementation(_) | SkipReason::Reencoding(_) => Reason::CodecSkipped,
             _ => Reason::OtherUnsupported,
         }
@@ -276,51 +256,21 @@ pub fn case_type(case: &Case, profile: Profile) -> String {
 mod tests {
     use super::*;
 
-    /// Every `unsupported = "..."` text of both oracles, with what its format places hold.
-    fn oracle_texts() -> Vec<String> {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../godot_project/oracle/");
-        let mut out = Vec::new();
-        for file in ["oracle4.gd", "oracle3.gd"] {
-            let src = std::fs::read_to_string(format!("{root}{file}")).unwrap();
-            let lines: Vec<&str> = src.lines().collect();
-            for (i, line) in lines.iter().enumerate() {
-                // `unsupported = ""` clears it: no text.
-                let Some((_, rest)) = line
-                    .split_once("unsupported = \"")
-                    .filter(|(_, rest)| !rest.starts_with('"'))
-                else {
-                    continue;
-                };
-                // A text continued on the next line (`" \` then `+ "..."`) is read whole.
-                let mut text = rest.to_string();
-                if line.trim_end().ends_with('\\') {
-                    text.push_str(lines[i + 1]);
-                }
-                out.push(text.replace("%s", "X"));
-            }
-        }
-        out
-    }
-
     #[test]
-    fn every_oracle_text_has_a_kind_of_its_own() {
-        let texts = oracle_texts();
-        assert!(texts.len() >= 15, "{texts:?}");
-        for t in &texts {
-            let r = Reason::of_unsupported(t);
-            assert_ne!(r, Reason::OtherUnsupported, "{t}");
-            assert_eq!(r.kind(), Kind::OracleArtefact, "{t}");
+    fn every_oracle_code_has_a_reason_of_the_same_name() {
+        for why in Unbuildable::all() {
+            let r = Reason::of_unbuildable(why);
+            assert_eq!(r.name(), why.code());
+            assert_eq!(r.kind(), Kind::OracleArtefact, "{r}");
+            assert_eq!(
+                Reason::of_skip(&SkipReason::EngineUnsupported, Some(why)),
+                r
+            );
         }
+        // A record written before the oracle gave codes.
         assert_eq!(
-            Reason::of_unsupported("something new"),
+            Reason::of_skip(&SkipReason::EngineUnsupported, None),
             Reason::OtherUnsupported
-        );
-        // The oracle's fail() while reading a tree comes back as a refusal of the request.
-        assert_eq!(
-            Reason::of_unsupported(
-                "the oracle refused the request: integer 9223372036854775808 is out of the 64-bit range"
-            ),
-            Reason::BeyondSignedInt
         );
     }
 

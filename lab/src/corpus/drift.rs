@@ -147,6 +147,7 @@ mod tests {
             tree: Some(tree),
             output: Some(gdmarshal::hex::hex(output)),
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }

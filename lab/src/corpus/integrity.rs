@@ -389,6 +389,7 @@ mod tests {
             tree: None,
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }

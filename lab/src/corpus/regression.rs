@@ -244,6 +244,7 @@ mod tests {
             tree,
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }

@@ -411,6 +411,7 @@ fn record_of(s: &StressRecord, tree: Value, bytes: &[u8]) -> Record {
         tree: (decode && accepted).then_some(tree),
         output: (accepted && !unsteady(Field::Output)).then(|| hex(bytes)),
         nondeterministic: s.nondeterministic.clone(),
+        unbuildable: None,
         error: String::new(),
     }
 }

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::model::Incident;
 use crate::model::Rejection;
+use crate::model::Unsupported;
 
 /// One answer to one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +42,7 @@ pub enum Answer {
     Rejected(Rejection),
     /// The case cannot be posed to the answerer (an engine cannot build the value from a
     /// script); the reason says why.
-    Unsupported(String),
+    Unsupported(Unsupported),
     /// The answerer declines the case (a testee that does not handle it); the reason says why.
     Skipped(String),
     /// The case crashed the engine, and a fresh engine again: an engine defect.

@@ -88,8 +88,11 @@ pub fn judge(expected: &Record, got: &Answer, profile: Profile) -> Outcome {
 /// The answers that are no answer to compare: the same for both directions.
 fn unanswered(got: &Answer) -> Option<Outcome> {
     let reason = match got {
-        Answer::Skipped(why) | Answer::Unsupported(why) => {
+        Answer::Skipped(why) => {
             return Some(Outcome::Skip(SkipReason::Implementation(why.clone())));
+        }
+        Answer::Unsupported(why) => {
+            return Some(Outcome::Skip(SkipReason::Implementation(why.text.clone())));
         }
         Answer::Unanswered(reason) => reason.clone(),
         Answer::Crashed(i) => format!("crashed: {}", i.status),
@@ -249,6 +252,7 @@ mod tests {
             tree: Some(json!({"type": "int", "value": "1"})),
             output: Some("0200000001000000".into()),
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }

@@ -16,6 +16,7 @@ pub mod record;
 pub mod rejection_kind;
 pub mod skip;
 pub mod tree_diff;
+pub mod unbuildable;
 
 pub use answer::{Answer, Reencoded};
 pub use answerer::{Answerer, EngineAnswerer, Wanted};
@@ -27,3 +28,4 @@ pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Field, Record, Verdict};
 pub use rejection_kind::RejectionKind;
 pub use skip::{SkipReason, Undeclared};
+pub use unbuildable::{Unbuildable, Unsupported};

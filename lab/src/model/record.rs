@@ -14,7 +14,7 @@ use gdmarshal::profile::Profile;
 use super::mismatch::{RecordDefect, RejectKind, Rejection};
 use crate::model::answer::{Answer, Reencoded};
 use crate::model::case::{Case, Direction};
-use crate::model::{Incident, engine_rejection};
+use crate::model::{Incident, Unbuildable, Unsupported, engine_rejection};
 
 /// Longest error text kept per record.
 const ERROR_CHARS: usize = 600;
@@ -112,6 +112,10 @@ pub struct Record {
     /// Fields whose content differed between two runs of the same case, so they are not compared.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nondeterministic: Vec<Field>,
+    /// Unsupported: the oracle's code for why it could not build the value (absent in records
+    /// written before the oracle gave codes; not compared).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbuildable: Option<Unbuildable>,
     /// What the engine printed while answering (error messages; not compared).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub error: String,
@@ -207,6 +211,7 @@ impl Record {
             tree: None,
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         };
         (r.input, r.value) = question(case, profile);
@@ -241,7 +246,8 @@ impl Record {
             // int) is as unbuildable as one the engine refuses to build; the reason is kept.
             (Answer::Unsupported(why), _) => {
                 r.verdict = Verdict::Unsupported;
-                why.clone()
+                r.unbuildable = why.why;
+                why.text.clone()
             }
             (Answer::Crashed(i), _) => {
                 r.verdict = Verdict::Crashed;
@@ -313,7 +319,10 @@ impl Record {
                 kind: engine_rejection(&self.error).map(RejectKind::Engine),
                 message: self.error.clone(),
             }),
-            (Verdict::Unsupported, _) => Answer::Unsupported(self.error.clone()),
+            (Verdict::Unsupported, _) => Answer::Unsupported(Unsupported {
+                why: self.unbuildable,
+                text: self.error.clone(),
+            }),
             (Verdict::Crashed, _) => Answer::Crashed(incident()),
             (Verdict::Hung, _) => Answer::Hung(incident()),
         }

@@ -5,6 +5,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
 
 use super::result::{DecodeResult, EncodeResult, EngineVerdict};
+use crate::model::{Unbuildable, Unsupported};
 use gdmarshal::float::FloatStyle;
 use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
@@ -97,7 +98,7 @@ pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
         Ok(j) => j,
         // Any bytes make a decode request: a refusal to take one is the oracle failing.
         Err(EngineVerdict::Unsupported(why)) => {
-            r.verdict = EngineVerdict::Unanswered(why);
+            r.verdict = EngineVerdict::Unanswered(why.text);
             return r;
         }
         Err(v) => {
@@ -166,18 +167,12 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
         }
     };
     // A value built with a stand-in the full encoding would show (godot_project/README.md).
-    if let Some(why) = j.get("unsupported_full").and_then(Value::as_str)
-        && full_objects
-    {
-        r.verdict = EngineVerdict::Unsupported(why.to_string());
+    if j.get("unsupported_full").is_some() && full_objects {
+        r.verdict = EngineVerdict::Unsupported(unsupported(&j, "unsupported_full", None));
         return r;
     }
     if j.get("ok").and_then(Value::as_bool) != Some(true) {
-        let why = j
-            .get("unsupported")
-            .and_then(Value::as_str)
-            .unwrap_or("no reason given");
-        r.verdict = EngineVerdict::Unsupported(why.to_string());
+        r.verdict = EngineVerdict::Unsupported(unsupported(&j, "unsupported", None));
         return r;
     }
     // The engine's own encoder refused the value it built (it nests past the engine's limit),
@@ -226,13 +221,35 @@ pub(super) fn open(
         notes.push(LOSSY.to_string());
     }
     let j = json.map_err(|e| EngineVerdict::Unanswered(format!("unreadable result line: {e}")))?;
-    if let Some(e) = j.get("error") {
-        return Err(EngineVerdict::Unsupported(format!(
-            "the oracle refused the request: {}",
-            e.as_str().unwrap_or("malformed error")
-        )));
+    if j.get("error").is_some() {
+        let mut refused = unsupported(&j, "error", Some(Unbuildable::OracleRefused));
+        refused.text = format!("the oracle refused the request: {}", refused.text);
+        return Err(EngineVerdict::Unsupported(refused));
     }
     Ok(j)
+}
+
+/// Why the oracle could not build a value: the words under `key` and the code beside them
+/// (`reason`, or `unsupported_full_reason` for `unsupported_full`); `missing` when it gives no
+/// code this lab knows.
+fn unsupported(j: &Value, key: &str, missing: Option<Unbuildable>) -> Unsupported {
+    let reason_key = if key == "unsupported_full" {
+        "unsupported_full_reason"
+    } else {
+        "reason"
+    };
+    Unsupported {
+        why: j
+            .get(reason_key)
+            .and_then(Value::as_str)
+            .and_then(Unbuildable::from_code)
+            .or(missing),
+        text: j
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("no reason given")
+            .to_string(),
+    }
 }
 
 fn bytes_of(j: &Value, key: &str, notes: &mut Vec<String>) -> Option<Vec<u8>> {

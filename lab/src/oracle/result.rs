@@ -1,6 +1,6 @@
 //! What the oracle answers for one request.
 
-use crate::model::{Incident, IncidentRecord, Resolution};
+use crate::model::{Incident, IncidentRecord, Resolution, Unsupported};
 
 use gdmarshal::value::Variant;
 
@@ -13,7 +13,7 @@ pub enum EngineVerdict {
     Rejected,
     /// Encode: the value cannot be built inside this engine from GDScript (the reason says why,
     /// e.g. an object known only by its instance id).
-    Unsupported(String),
+    Unsupported(Unsupported),
     /// The engine process died while serving this request, and a fresh engine died on it
     /// again the same way: an engine defect this input causes.
     Crashed(Incident),

@@ -563,6 +563,7 @@ mod tests {
             tree: None,
             output: None,
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         };
         let hits: Vec<&str> = CLAIMS

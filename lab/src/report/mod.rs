@@ -1126,6 +1126,7 @@ mod tests {
             tree: None,
             output: Some(output.into()),
             nondeterministic: Vec::new(),
+            unbuildable: None,
             error: String::new(),
         }
     }
