@@ -20,7 +20,7 @@ pub const MAX_LINE: usize = 4 << 20;
 /// A file longer than [`MAX_FILE`].
 #[derive(Debug, thiserror::Error)]
 #[error("longer than {} MiB (the limit for a file read whole); read no further", MAX_FILE >> 20)]
-pub struct TooLarge;
+pub(crate) struct TooLarge;
 
 /// The bytes of the file at `path`, read no further than [`MAX_FILE`]: a longer or endless file
 /// is an error of kind [`io::ErrorKind::FileTooLarge`].
@@ -53,7 +53,7 @@ pub(crate) fn line_of(bytes: &[u8], offset: usize) -> usize {
 }
 
 /// Why a line is refused for its length, if it is longer than [`MAX_LINE`].
-pub fn line_too_long(line: &str) -> Option<String> {
+pub(crate) fn line_too_long(line: &str) -> Option<String> {
     (line.len() > MAX_LINE).then(|| {
         format!(
             "a line of {} bytes, longer than {} MiB (the limit)",

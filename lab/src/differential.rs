@@ -22,7 +22,7 @@ use crate::campaign::keep_finding;
 
 /// Mode byte bit 7: encode a generated value instead of decoding the body. Bit 0: objects.
 /// The decode seeds' selector bytes (below 64) are decode mode, so they seed this target as is.
-pub const ENCODE_BIT: u8 = 0x80;
+pub(crate) const ENCODE_BIT: u8 = 0x80;
 
 /// One differential case.
 #[derive(Clone, Debug, PartialEq)]

@@ -41,7 +41,7 @@ pub struct LineError {
 /// The records of a JSON-lines text read from `path`, one per line that is not blank; an error
 /// names the first line that is not a record, or that is longer than
 /// [`crate::bounded::MAX_LINE`].
-pub fn json_lines<T: serde::de::DeserializeOwned>(
+pub(crate) fn json_lines<T: serde::de::DeserializeOwned>(
     path: &Path,
     text: &str,
 ) -> Result<Vec<T>, LineError> {

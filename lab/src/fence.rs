@@ -145,7 +145,7 @@ fn loopback_up() -> std::io::Result<()> {
 
 /// Says once per process, on stderr, that engines run with the host's network and why: where
 /// namespaces cannot be made, a run goes on unfenced rather than not at all.
-pub fn note_unfenced(why: &std::io::Error) {
+pub(crate) fn note_unfenced(why: &std::io::Error) {
     static SAID: std::sync::Once = std::sync::Once::new();
     SAID.call_once(|| {
         eprintln!(

@@ -35,10 +35,12 @@ pub mod paths;
 pub mod report;
 pub mod sandbox;
 pub mod shown;
-pub mod this_codec;
+pub(crate) mod this_codec;
 pub mod versions;
 
-pub use model::{Answer, Answerer, Case, Direction, EngineAnswerer, Outcome, Reencoded, judge};
+pub use model::{Answer, Answerer, Case, Direction, EngineAnswerer, Outcome, judge};
+
+pub use model::Reencoded;
 pub use this_codec::ThisCodec;
 
 use std::path::{Path, PathBuf};

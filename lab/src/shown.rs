@@ -2,7 +2,7 @@
 //! and text from outside cut to a length with a marker saying how long it was.
 
 /// The bytes of a refused answer line shown in its failure.
-pub const SHOWN_LINE_START: usize = 200;
+pub(crate) const SHOWN_LINE_START: usize = 200;
 
 /// `text` cut to at most `max` bytes (on a character boundary), with a marker saying how long it
 /// was when it is cut.
@@ -18,7 +18,7 @@ pub fn truncate(text: &str, max: usize) -> String {
 }
 
 /// `1234567` as `1,234,567`.
-pub fn group_digits(n: u64) -> String {
+pub(crate) fn group_digits(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

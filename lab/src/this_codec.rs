@@ -81,7 +81,11 @@ impl ThisCodec {
     }
 
     /// Decodes `input` to tagged JSON and the bytes consumed, or says why not.
-    pub fn decode_tree(&self, input: &[u8], objects: bool) -> Result<(Value, usize), Rejection> {
+    pub(crate) fn decode_tree(
+        &self,
+        input: &[u8],
+        objects: bool,
+    ) -> Result<(Value, usize), Rejection> {
         let options = DecodeOptions::new().allow_objects(objects);
         match decode(input, self.profile, options) {
             Ok(d) => {
@@ -101,7 +105,7 @@ impl ThisCodec {
     }
 
     /// Encodes a tagged-JSON value, or says why not.
-    pub fn encode_tree(&self, tree: &Value, objects: bool) -> Result<Vec<u8>, Rejection> {
+    pub(crate) fn encode_tree(&self, tree: &Value, objects: bool) -> Result<Vec<u8>, Rejection> {
         let value = from_json(tree, self.profile).map_err(|e| Rejection::from(&e))?;
         let options = EncodeOptions::new().full_objects(objects);
         self.encode_value(&value, options)

@@ -50,7 +50,7 @@ pub struct GodotVersion {
 }
 
 /// The table's text.
-pub const TABLE: &str = include_str!("../godot-versions.tsv");
+pub(crate) const TABLE: &str = include_str!("../godot-versions.tsv");
 
 /// Why the table cannot be read: its line and what is wrong there.
 #[derive(Debug, thiserror::Error)]
@@ -168,7 +168,7 @@ pub fn is_verified(profile: Profile) -> bool {
 
 /// The newest single-precision profile of `major` that an engine verifies: what the corrected
 /// documentation page of that major describes.
-pub fn newest_verified(major: u32) -> Option<Profile> {
+pub(crate) fn newest_verified(major: u32) -> Option<Profile> {
     all()
         .iter()
         .map(|v| v.profile)
@@ -224,7 +224,7 @@ pub fn status(profile: Profile) -> &'static str {
 
 /// The two commands that record the answers of `version` (as `gdmarshal engines install`
 /// takes it) into the corpus folder `dir`: install Godot's official build, ask it every case.
-pub fn record_commands(version: &str, dir: &str) -> [String; 2] {
+pub(crate) fn record_commands(version: &str, dir: &str) -> [String; 2] {
     let name = version.strip_suffix("-stable").unwrap_or(version);
     [
         format!("gdmarshal engines install {version}"),

@@ -39,7 +39,7 @@ use gdmarshal::value::{Array, ContainerType, Dictionary, Object, Variant};
 /// the run log ([`super::log`]) can tell which seeds' cases were the same. Generation 2 (the
 /// steered kinds) changed the cases of every seed from generation 1; generation 3 repeats a
 /// dictionary entry in half of the valid encodings to decode.
-pub const GENERATION: u32 = 3;
+pub(crate) const GENERATION: u32 = 3;
 
 /// What kind of case a roll of `0..100` makes, and the name each kind's cases carry
 /// (`campaign/SEED/INDEX/NAME`).
@@ -61,7 +61,7 @@ pub enum Kind {
 
 impl Kind {
     /// The kind of a roll in `0..100`.
-    pub fn of_roll(roll: usize) -> Kind {
+    pub(crate) fn of_roll(roll: usize) -> Kind {
         match roll {
             0..30 => Kind::Encode,
             30..40 => Kind::DecodeValid,
@@ -76,11 +76,11 @@ impl Kind {
 /// A case's random stream: SplitMix64 (rand_xoshiro's, checked there against the reference
 /// implementation), small, fast, and the same everywhere.
 #[derive(Clone, Debug)]
-pub struct Rng(SplitMix64);
+pub(crate) struct Rng(SplitMix64);
 
 impl Rng {
     /// The stream of case `index` of `seed`.
-    pub fn for_case(seed: u64, index: u64) -> Rng {
+    pub(crate) fn for_case(seed: u64, index: u64) -> Rng {
         let mut r = Rng(SplitMix64::seed_from_u64(
             seed ^ index.wrapping_mul(0xA24B_AED4_963E_E407),
         ));
@@ -89,7 +89,7 @@ impl Rng {
     }
 
     /// The next 64 bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         rand_core::Rng::next_u64(&mut self.0)
     }
 
@@ -220,7 +220,7 @@ const INTERESTING_U32: [u32; 9] = [
 ];
 
 /// Applies one random mutation.
-pub fn mutate(rng: &mut Rng, input: &mut Vec<u8>, other: &[u8]) {
+pub(crate) fn mutate(rng: &mut Rng, input: &mut Vec<u8>, other: &[u8]) {
     let len = input.len();
     match rng.below(8) {
         0 | 1 if len > 0 => {

@@ -25,7 +25,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 4] = [
+    pub(crate) const ALL: [Kind; 4] = [
         Kind::EngineDefect,
         Kind::VersionDifference,
         Kind::OracleArtefact,
@@ -112,7 +112,7 @@ impl Cause {
     }
 
     /// The nondeterminism causes, by log key (for reading the log back).
-    pub fn nondeterministic_by_key(key: &str) -> Option<Cause> {
+    pub(crate) fn nondeterministic_by_key(key: &str) -> Option<Cause> {
         [
             Cause::NodePathPadding,
             Cause::FreshObjectId,
@@ -238,7 +238,7 @@ pub fn nondeterministic(r: &Record) -> Cause {
 /// in full with the id it read, so an object id is a cause only of a case with objects and no
 /// NodePath: a NodePath differs in its padding (3.x), which is what such cases showed (3.6.2,
 /// campaign seed 4001: a NodePath name's padding byte, beside an object id written in full).
-pub fn nondeterministic_in_campaign(r: &Record) -> Cause {
+pub(crate) fn nondeterministic_in_campaign(r: &Record) -> Cause {
     let nodepath = mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath");
     let trees = || [&r.tree, &r.value].into_iter().flatten();
     if !nodepath && (r.objects && trees().any(has_object_id) || trees().any(names_a_placeholder)) {

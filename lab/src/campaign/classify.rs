@@ -40,7 +40,7 @@ pub struct Judged {
 /// The engine's answers that matter for the first classification step, before the codec is
 /// asked: a crash or hang, or the engine refusing its own output (`own_output`: its answer to
 /// decoding the bytes it wrote).
-pub fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Class> {
+pub(crate) fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Class> {
     match record.verdict {
         Verdict::Crashed => return Some(Class::EngineCrash),
         Verdict::Hung => return Some(Class::EngineHang),
@@ -58,7 +58,7 @@ pub fn engine_class(record: &Record, own_output: Option<&Answer>) -> Option<Clas
 /// Classifies the codec's comparison with an engine record whose engine-side checks passed; a
 /// mismatch an entry of the known differences covers is a known difference (its reason first).
 /// Returns the class, the detail and, for a case not compared, why.
-pub fn codec_class(
+pub(crate) fn codec_class(
     version: &str,
     r: &Record,
     outcome: &Outcome,
@@ -126,7 +126,7 @@ pub struct CodecSide {
 /// The engine's answers to `cases` (with its verdict on decoding its own output, values built
 /// from the codec's bytes where no script can build them, and the classes of their full
 /// objects): everything the codec's judging needs from the engine.
-pub fn engine_side_of(engine: &mut dyn EngineAnswerer, cases: &[Case]) -> EngineSide {
+pub(crate) fn engine_side_of(engine: &mut dyn EngineAnswerer, cases: &[Case]) -> EngineSide {
     let profile = engine.profile();
     let version = engine.version().to_string();
     engine.compare_object_ids_as_read();

@@ -20,7 +20,7 @@ use gdmarshal::value::Variant;
 /// codec's bytes, where the engine decodes them to the value asked for (one request for all);
 /// `own` is set to whether the engine decoded the bytes it wrote, where that is known (it wrote
 /// back the bytes it was given). Returns the indices of the cases it answered.
-pub fn build_unsupported(
+pub(crate) fn build_unsupported(
     engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     answered: &mut [Answered],

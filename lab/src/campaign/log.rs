@@ -168,7 +168,7 @@ pub fn utc_now() -> String {
 }
 
 /// A Unix time, UTC, RFC 3339 to the second.
-pub fn utc(unix_secs: u64) -> String {
+pub(crate) fn utc(unix_secs: u64) -> String {
     // humantime writes years up to 9999: later times are that year's last second.
     let t = UNIX_EPOCH + Duration::from_secs(unix_secs.min(253_402_300_799));
     humantime::format_rfc3339_seconds(t).to_string()
@@ -289,7 +289,7 @@ impl Totals {
 }
 
 /// Seeds as short ranges: `1–30, 42`.
-pub fn seed_ranges(seeds: &BTreeSet<u64>) -> String {
+pub(crate) fn seed_ranges(seeds: &BTreeSet<u64>) -> String {
     let mut out: Vec<String> = Vec::new();
     let mut run: Option<(u64, u64)> = None;
     for &s in seeds {
@@ -317,7 +317,7 @@ fn range_text((a, b): (u64, u64)) -> String {
 }
 
 /// A wall time in words: `43 s`, `12 min 5 s`, `3 h 20 min`.
-pub fn duration_text(secs: f64) -> String {
+pub(crate) fn duration_text(secs: f64) -> String {
     let s = secs.round() as u64;
     match s {
         0..60 => format!("{s} s"),
@@ -404,7 +404,7 @@ pub fn summary_markdown(entries: &[LogEntry]) -> String {
 /// The cases not compared byte for byte (unsupported, known difference, engine nondeterministic)
 /// of the campaigns that record why, per reason and per top-level type, with their share of
 /// those campaigns' cases: docs/campaign-summary.md and docs/report.md §4 show it.
-pub fn uncompared_markdown(t: &Totals) -> String {
+pub(crate) fn uncompared_markdown(t: &Totals) -> String {
     let mut md = String::from("\nCases not compared byte for byte, by reason (");
     let engines: Vec<(&String, &EngineTotals)> = t
         .engines

@@ -6,12 +6,15 @@
 use gdmarshal::value::{ContainerType, Variant};
 
 /// Most rounds (batches) one minimization may use.
-pub const MAX_ROUNDS: usize = 60;
+pub(crate) const MAX_ROUNDS: usize = 60;
 
 /// Shrinks `input` while `keep` holds for the result: by taking what starts at an aligned offset
 /// (a nested value alone, the latest offset first), then by deleting, then zeroing, ever smaller
 /// chunks. `keep` answers one bool per candidate, in order.
-pub fn minimize_bytes(input: &[u8], keep: &mut dyn FnMut(&[Vec<u8>]) -> Vec<bool>) -> Vec<u8> {
+pub(crate) fn minimize_bytes(
+    input: &[u8],
+    keep: &mut dyn FnMut(&[Vec<u8>]) -> Vec<bool>,
+) -> Vec<u8> {
     let mut best = input.to_vec();
     let mut rounds = 0;
     let mut chunk = best.len().div_ceil(2).max(1);
@@ -50,7 +53,7 @@ pub fn minimize_bytes(input: &[u8], keep: &mut dyn FnMut(&[Vec<u8>]) -> Vec<bool
 
 /// Smaller values than `v`: its children, `v` with one element fewer, and a typed container
 /// with one type dropped.
-pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
+pub(crate) fn shrink_candidates(v: &Variant) -> Vec<Variant> {
     let mut out = Vec::new();
     match v {
         Variant::Array(a) => {
@@ -116,7 +119,10 @@ pub fn shrink_candidates(v: &Variant) -> Vec<Variant> {
 }
 
 /// Shrinks a value greedily while `keep` holds (one bool per candidate).
-pub fn minimize_value(v: &Variant, keep: &mut dyn FnMut(&[Variant]) -> Vec<bool>) -> Variant {
+pub(crate) fn minimize_value(
+    v: &Variant,
+    keep: &mut dyn FnMut(&[Variant]) -> Vec<bool>,
+) -> Variant {
     let mut best = v.clone();
     for _ in 0..MAX_ROUNDS {
         let mut candidates = shrink_candidates(&best);

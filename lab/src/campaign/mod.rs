@@ -13,7 +13,7 @@ mod class;
 pub mod classify;
 pub mod from_bytes;
 pub mod log;
-pub mod minimize;
+pub(crate) mod minimize;
 pub mod reasons;
 
 use std::collections::{BTreeMap, HashSet};
@@ -25,7 +25,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use classify::{Class, CodecSide, EngineSide, Judged, classify_batch};
+pub use classify::{Class, Judged, classify_batch};
+
+pub use classify::{CodecSide, EngineSide};
 pub use reasons::{Reason, Uncompared};
 
 use crate::corpus::known::Entry;
@@ -344,7 +346,7 @@ fn classes_of(
 
 /// Shrinks a finding while its class on the engine stays the same. Crashes and hangs are not
 /// shrunk (every try would restart the engine); they are saved as found.
-pub fn minimize_case(
+pub(crate) fn minimize_case(
     engine: &mut dyn EngineAnswerer,
     case: &Case,
     class: Class,
@@ -532,7 +534,7 @@ pub fn keep_finding(
 }
 
 /// Writes a reproducer (pretty JSON, one file).
-pub fn save_finding(path: &Path, f: &FindingFile) -> Result<(), FileError> {
+pub(crate) fn save_finding(path: &Path, f: &FindingFile) -> Result<(), FileError> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(FileError::at(parent))?;
     }

@@ -107,7 +107,7 @@ impl Reason {
     }
 
     /// The reason of the oracle's code for a value it cannot build.
-    pub fn of_unbuildable(why: Unbuildable) -> Reason {
+    pub(crate) fn of_unbuildable(why: Unbuildable) -> Reason {
         match why {
             Unbuildable::ObjectById => Reason::ObjectById,
             Unbuildable::SignalOfObjectById => Reason::SignalOfObjectById,
@@ -127,7 +127,7 @@ impl Reason {
 
     /// The reason of a skipped comparison (`unbuildable`: the engine record's code, where the
     /// oracle says why it could not build the value).
-    pub fn of_skip(why: &SkipReason, unbuildable: Option<Unbuildable>) -> Reason {
+    pub(crate) fn of_skip(why: &SkipReason, unbuildable: Option<Unbuildable>) -> Reason {
         match why {
             SkipReason::EngineUnsupported => {
                 unbuildable.map_or(Reason::OtherUnsupported, Reason::of_unbuildable)
@@ -138,7 +138,7 @@ impl Reason {
     }
 
     /// The reason of a known difference: the condition of the entry that covers it.
-    pub fn of_condition(when: Option<Condition>) -> Reason {
+    pub(crate) fn of_condition(when: Option<Condition>) -> Reason {
         match when {
             None => Reason::NamedCase,
             Some(Condition::TooDeep) => Reason::TooDeep,
@@ -152,7 +152,7 @@ impl Reason {
     }
 
     /// The reason of an engine-nondeterministic case: its cause.
-    pub fn of_cause(cause: Cause) -> Reason {
+    pub(crate) fn of_cause(cause: Cause) -> Reason {
         match cause {
             Cause::NodePathPadding => Reason::NodepathPadding,
             Cause::FreshObjectId => Reason::FreshObjectId,
@@ -226,18 +226,11 @@ impl Uncompared {
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v
     }
-
-    /// The types, most cases first (ties by name).
-    pub fn largest_types(&self) -> Vec<(&str, u64)> {
-        let mut v: Vec<(&str, u64)> = self.types.iter().map(|(t, n)| (t.as_str(), *n)).collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        v
-    }
 }
 
 /// The top-level type of a case: the value's type to encode, the type the header names to
 /// decode (`type id N` for one the profile does not have, `short` for fewer than 4 bytes).
-pub fn case_type(case: &Case, profile: Profile) -> String {
+pub(crate) fn case_type(case: &Case, profile: Profile) -> String {
     match case {
         Case::Encode { value, .. } => value.get_type().name().to_string(),
         Case::Decode { input, .. } => match input.first_chunk::<4>() {
@@ -287,7 +280,6 @@ mod tests {
         );
         assert_eq!(serde_json::from_str::<Uncompared>(&json).unwrap(), u);
         assert_eq!(u.largest_reasons()[0], (Reason::ObjectById, 2));
-        assert_eq!(u.largest_types()[0], ("Array", 2));
     }
 
     #[test]

@@ -11,10 +11,10 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 /// Answer lines longer than this (in bytes) need a slot: 256 KiB, twice the corpus's largest
 /// legitimate answer outside the stress cases (123 KB).
-pub const WIDE_ANSWER: usize = 256 << 10;
+pub(crate) const WIDE_ANSWER: usize = 256 << 10;
 
 /// Wide answers read as trees at once, whatever `--jobs`.
-pub const WIDE_SLOTS: usize = 2;
+pub(crate) const WIDE_SLOTS: usize = 2;
 
 /// The slots of one run.
 #[derive(Debug)]

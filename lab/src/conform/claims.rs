@@ -68,7 +68,7 @@ pub(crate) fn collect_types(v: &Value, out: &mut BTreeSet<String>) {
 }
 
 /// Every type a case involves: the types in its value and tree, and its input header's type.
-pub fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
+pub(crate) fn case_types(r: &Record, profile: Profile) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for v in [&r.value, &r.tree].into_iter().flatten() {
         collect_types(v, &mut out);
@@ -108,7 +108,7 @@ pub fn undeclared(hello: &Hello, r: &Record, profile: Profile) -> Option<Undecla
 /// The deepest JSON a case sends the testee or asks it to write: a request line is one level,
 /// the value or decoded tree in it (an encode request, a decode answer and its re-encoding
 /// request) as deep as its own objects and arrays go.
-pub fn json_depth(r: &Record) -> usize {
+pub(crate) fn json_depth(r: &Record) -> usize {
     1 + [&r.value, &r.tree]
         .into_iter()
         .flatten()

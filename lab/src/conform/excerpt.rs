@@ -33,7 +33,7 @@ const CAUSE_WORDS: [&str; 13] = [
 
 /// What is kept of a stderr stream.
 #[derive(Debug, Default)]
-pub struct StderrExcerpt {
+pub(crate) struct StderrExcerpt {
     /// The line being written (at most [`MAX_STDERR_LINE`] bytes of it).
     partial: Vec<u8>,
     /// Bytes of the line being written that were not kept.
@@ -117,7 +117,7 @@ impl StderrExcerpt {
     }
 
     /// A new request begins: the cause is looked for in the lines from here on.
-    pub fn mark(&mut self) {
+    pub(crate) fn mark(&mut self) {
         self.cause.clear();
         self.cause_bytes = 0;
         self.cause_open = false;

@@ -13,7 +13,7 @@ use crate::error::LineError;
 use crate::shown::truncate;
 
 /// The protocol version this runner speaks.
-pub const PROTOCOL: u64 = 1;
+pub(crate) const PROTOCOL: u64 = 1;
 
 /// What a testee may declare: everything, or a list.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -99,7 +99,7 @@ pub struct Capabilities {
 
 impl Capabilities {
     /// The names the handshake uses.
-    pub const NAMES: [&'static str; 3] = ["decode", "encode", "reencode"];
+    pub(crate) const NAMES: [&'static str; 3] = ["decode", "encode", "reencode"];
 
     /// Whether `name` (`decode`, `encode`, `reencode`) is claimed.
     pub fn claims(&self, name: &str) -> bool {

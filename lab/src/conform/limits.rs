@@ -20,13 +20,13 @@ use crate::shown::SHOWN_LINE_START;
 /// the widest JSON a 4 MiB line can hold (279,000 one-member objects) peaks at about 390 MiB in
 /// one testee process (16 MiB lines: 1.3 GB). A longer line is a protocol error, read no further
 /// than the cap. The same cap as a line of a file the lab reads whole.
-pub const MAX_ANSWER_LINE: usize = crate::bounded::MAX_LINE;
+pub(crate) const MAX_ANSWER_LINE: usize = crate::bounded::MAX_LINE;
 
 /// The longest request line `gdmarshal testee` reads, in bytes (without its `\n`): 8 MiB, twice
 /// [`MAX_ANSWER_LINE`], so that it takes every request this runner sends (the largest, a stress
 /// case's value or an answer sent back for re-encoding, is within one answer line). A longer line
 /// is refused, read no further than the cap, and the testee exits.
-pub const MAX_REQUEST_LINE: usize = 8 << 20;
+pub(crate) const MAX_REQUEST_LINE: usize = 8 << 20;
 
 /// The most testee processes a run starts (`--jobs`): each holds up to two answer lines and
 /// their raw members (about 12 MiB at the widest) besides the slots of [`super::budget`], so 16
@@ -36,37 +36,37 @@ pub const MAX_JOBS: usize = 16;
 
 /// The deepest JSON nesting accepted in an answer: 16,384 levels, twice the corpus's deepest
 /// legitimate answer (8,194). Deeper answers are refused before they are parsed.
-pub const MAX_ANSWER_DEPTH: usize = 16_384;
+pub(crate) const MAX_ANSWER_DEPTH: usize = 16_384;
 
 /// The part of a testee's free text (an `error`, a `skipped` reason, a handshake problem) that is
 /// kept: 4 KiB; the rest is cut with a marker saying how long the text was.
-pub const MAX_TESTEE_TEXT: usize = 4 << 10;
+pub(crate) const MAX_TESTEE_TEXT: usize = 4 << 10;
 
 /// The part of a testee's `name` that is kept.
-pub const MAX_NAME: usize = 256;
+pub(crate) const MAX_NAME: usize = 256;
 
 /// The testee's stderr kept for a failure: the first lines that look like the cause of a crash
 /// (from a `panicked at`, `Traceback`, `Error` or `abort` line on) and the last lines, each part
 /// at most half of this: 8 KiB in all.
-pub const MAX_STDERR_EXCERPT: usize = 8 << 10;
+pub(crate) const MAX_STDERR_EXCERPT: usize = 8 << 10;
 
 /// The longest stderr line kept; the rest of the line is cut with a marker.
-pub const MAX_STDERR_LINE: usize = 1 << 10;
+pub(crate) const MAX_STDERR_LINE: usize = 1 << 10;
 
 /// The longest line of a case's message or details kept in a report; the rest is cut with a
 /// marker (a tree or an error text rarely needs more to be recognised).
-pub const MAX_REPORT_LINE: usize = 8 << 10;
+pub(crate) const MAX_REPORT_LINE: usize = 8 << 10;
 
 /// The largest tree of a testee's answer kept after its case is judged (as JSON text); a larger
 /// one is replaced by a note, the report keeping the first part of it in the case's message.
-pub const MAX_KEPT_TREE: usize = 64 << 10;
+pub(crate) const MAX_KEPT_TREE: usize = 64 << 10;
 
 /// How long a testee whose main process has exited has to deliver an answer it wrote before
 /// exiting.
-pub const EXIT_GRACE_MS: u64 = 100;
+pub(crate) const EXIT_GRACE_MS: u64 = 100;
 
 /// How often the runner looks whether a testee that has not answered yet has exited.
-pub const EXIT_POLL_MS: u64 = 10;
+pub(crate) const EXIT_POLL_MS: u64 = 10;
 
 /// `--max-failures-in-a-row` when not given: after this many crashes or hangs in a row the run
 /// stops.
@@ -75,10 +75,10 @@ pub const DEFAULT_MAX_FAILURES_IN_A_ROW: usize = 10;
 /// Seconds a testee has for the handshake by default (`--handshake-timeout`): room for one that
 /// compiles before it starts (`go run`, `dotnet run`, `cargo run`), which takes far longer than
 /// any answer should.
-pub const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 30;
+pub(crate) const DEFAULT_HANDSHAKE_TIMEOUT_SECS: u64 = 30;
 
 /// Seconds a testee has for one answer by default (`--timeout`).
-pub const DEFAULT_TIMEOUT_SECS: u64 = 5;
+pub(crate) const DEFAULT_TIMEOUT_SECS: u64 = 5;
 
 /// `text` with every control character but the tab written as `\u{..}`, so that a testee's words
 /// cannot move a terminal's cursor, change its colours or end a report line.
@@ -105,7 +105,7 @@ fn needs_escape(c: char) -> bool {
 /// replaced, control characters escaped, and when it is cut, a marker saying how long the line
 /// is, as [`truncate`](crate::shown::truncate) says it. `whole` is `None` for a line read no further than a cap, whose
 /// message says the cap: the marker is then `…` alone.
-pub fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
+pub(crate) fn line_start(bytes: &[u8], whole: Option<usize>) -> String {
     let shown = &bytes[..bytes.len().min(SHOWN_LINE_START)];
     let mut s = escape_control(&String::from_utf8_lossy(shown));
     // Escapes make a control character five or more bytes: the text shown is bounded as well,
@@ -162,7 +162,7 @@ pub fn too_deep(text: &[u8], max: usize) -> Option<usize> {
 
 /// One line read from a testee's stdout.
 #[derive(Debug, PartialEq)]
-pub enum Line {
+pub(crate) enum Line {
     /// A whole line, without its `\n` (or `\r\n`).
     Text(String),
     /// A line longer than the cap: its first bytes. The rest of it is skipped.
@@ -177,7 +177,7 @@ pub enum Line {
 /// Reads lines of at most `cap` bytes: past it, nothing more of the line is kept, and the
 /// rest of it is skipped on the next read. Memory stays within the cap and the reader's buffer
 /// whatever the other side writes.
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     inner: R,
     cap: usize,
     skipping: bool,
@@ -203,7 +203,7 @@ impl<R: BufRead> LineReader<R> {
     }
 
     /// The next line; a read error ends the output as [`Line::End`] does.
-    pub fn next_line(&mut self) -> Line {
+    pub(crate) fn next_line(&mut self) -> Line {
         self.read().unwrap_or(Line::End)
     }
 

@@ -18,7 +18,7 @@ pub mod limits;
 pub mod live;
 mod reply;
 pub mod report;
-pub mod report_json;
+pub(crate) mod report_json;
 pub mod score;
 mod select;
 pub mod serve;
@@ -28,11 +28,10 @@ pub mod testee;
 mod testee_fence;
 
 pub(crate) use claims::collect_types;
-pub use claims::{case_types, family, undeclared};
+pub use claims::{family, undeclared};
 pub use error::{ConformError, LiveError, SelectError};
 pub use expect_fail::expect_fail_list;
 pub use select::{check_glob, exactly, selects};
-pub use strict::expected_kind;
 pub use testee::TesteeError;
 pub use testee_fence::TesteeLimits;
 
@@ -390,7 +389,7 @@ impl Conformance {
 
 /// The share of the cases selected, in percent, that a run must judge (`--allow-partial` accepts
 /// fewer).
-pub const MIN_JUDGED_PERCENT: usize = 10;
+pub(crate) const MIN_JUDGED_PERCENT: usize = 10;
 
 /// A run that judged fewer than [`MIN_JUDGED_PERCENT`] of its cases, and why.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

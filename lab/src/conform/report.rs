@@ -20,8 +20,10 @@ use super::limits::escape_control;
 use super::{Conformance, is_failure};
 
 pub use super::junit::junit;
-pub use super::report_json::{JsonReport, SCHEMA_VERSION, json};
-pub use super::summary::{Counts, families, probed, replay, shell_quote, totals, xml_text};
+pub use super::report_json::json;
+pub use super::report_json::{JsonReport, SCHEMA_VERSION};
+pub use super::summary::{Counts, xml_text};
+pub use super::summary::{families, probed, replay, shell_quote, totals};
 
 /// What a report says of a settled case: the judge's message, the skip reason or the
 /// expected-failure entry; empty for a pass.
@@ -340,7 +342,7 @@ fn failure_block(
 }
 
 /// The failing cases shown beside a report written to a file: at most this many.
-pub const LISTED_FAILURES: usize = 50;
+pub(crate) const LISTED_FAILURES: usize = 50;
 
 /// The first [`LISTED_FAILURES`] failing cases (those the testee claims, run and wrong or
 /// unanswered), each as `FAIL name: reason` and its replay line, and how many more there are:

@@ -62,7 +62,7 @@ impl Score {
 
 /// Whether a mismatch is no answer at all (a crash, a hang, a protocol error, a case not run):
 /// a JUnit `<error>`, not a `<failure>`.
-pub fn is_error(m: &Mismatch) -> bool {
+pub(crate) fn is_error(m: &Mismatch) -> bool {
     matches!(
         m,
         Mismatch::NoAnswer { .. } | Mismatch::ReencodeNoAnswer { .. }

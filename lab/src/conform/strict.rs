@@ -38,7 +38,7 @@ pub(super) fn strict_kind(result: &mut CaseResult, profile: Profile, known: &[En
 
 /// The kind of rejection a rejected decode case expects: the kind of this crate's codec's
 /// refusal of its input.
-pub fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
+pub(crate) fn expected_kind(r: &Record, profile: Profile) -> Option<RejectionKind> {
     if r.direction != Direction::Decode || r.verdict != crate::model::Verdict::Rejected {
         return None;
     }

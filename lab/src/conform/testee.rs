@@ -246,7 +246,7 @@ impl Testee {
 
     /// Requests in a row the testee crashed or hung on (restarts that failed included), and the
     /// last reason; zero after any answer.
-    pub fn failures_in_a_row(&self) -> (usize, Option<&str>) {
+    pub(crate) fn failures_in_a_row(&self) -> (usize, Option<&str>) {
         (self.in_a_row, self.last_failure.as_deref())
     }
 

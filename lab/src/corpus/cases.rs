@@ -814,7 +814,7 @@ impl Values {
 
 /// Named edge values of every type the profile has; the bool says "write objects in full". Each
 /// shape of type has its family of values, in the order of [`TYPES`].
-pub fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
+pub(crate) fn edge_values(profile: Profile) -> Vec<(String, Variant, bool)> {
     let mut values = Values {
         profile,
         out: Vec::new(),

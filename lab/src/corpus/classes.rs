@@ -124,7 +124,7 @@ pub fn save(dir: &Path, version: &str, v: &Value) -> Result<(), FileError> {
 /// The classes recorded for the engine whose answers the embedded corpus holds for `profile`
 /// (its manifest names one engine per profile), loaded once per profile; `None` where there are
 /// none or they cannot be read (`corpus check` reports why).
-pub fn embedded_for(profile: Profile) -> Option<Arc<ClassList>> {
+pub(crate) fn embedded_for(profile: Profile) -> Option<Arc<ClassList>> {
     static LOADED: OnceLock<Mutex<HashMap<String, Option<Arc<ClassList>>>>> = OnceLock::new();
     let key = profile.to_string();
     let mut loaded = LOADED.get_or_init(Default::default).lock().ok()?;

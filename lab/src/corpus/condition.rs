@@ -34,7 +34,7 @@ pub enum Condition {
 
 impl Condition {
     /// Every condition, with its name in the file.
-    pub const ALL: [(Condition, &'static str); 7] = [
+    pub(crate) const ALL: [(Condition, &'static str); 7] = [
         (Condition::TooDeep, "too-deep"),
         (Condition::UnknownClass, "unknown-class"),
         (Condition::FullObject, "full-object"),

@@ -11,7 +11,7 @@ use super::stress::StressRecord;
 pub const BEGIN: &str =
     "<!-- corpus counts: generated from corpus/manifest.json by `gdmarshal report` -->";
 /// The line after it.
-pub const END: &str = "<!-- end of corpus counts -->";
+pub(crate) const END: &str = "<!-- end of corpus counts -->";
 
 /// The table of a corpus's engines and its stress records: per engine version, its cases, how
 /// many the engine refused, and its stress cases.

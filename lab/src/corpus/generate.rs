@@ -26,11 +26,11 @@ pub struct Unanswered {
 }
 
 /// One case's record, or why nobody could answer it.
-pub type Answered = Result<Record, Unanswered>;
+pub(crate) type Answered = Result<Record, Unanswered>;
 
 /// Runs every case once against the engine, one answer per case in order; `progress` is told how
 /// many cases are done.
-pub fn run_once(
+pub(crate) fn run_once(
     engine: &mut dyn EngineAnswerer,
     cases: &[Case],
     progress: &mut dyn FnMut(usize),
@@ -46,7 +46,7 @@ pub fn run_once(
 /// leave out the encoding with full objects, which a corpus record keeps. The cases go in one
 /// request frame (a campaign's batch): fewer round trips, in which the engine waits for the host,
 /// made a campaign a fifth faster than frames of `BATCH`.
-pub fn run_once_checking_own(
+pub(crate) fn run_once_checking_own(
     engine: &mut dyn EngineAnswerer,
     cases: &[Case],
 ) -> Vec<(Answered, Option<bool>)> {

@@ -30,7 +30,6 @@ pub struct Entry {
     pub origin: String,
     engine: GlobMatcher,
     case: GlobMatcher,
-    case_text: String,
     /// The cause the entry is restricted to, if any.
     pub when: Option<Condition>,
     /// Why the difference is expected.
@@ -39,13 +38,13 @@ pub struct Entry {
 
 impl Entry {
     /// Whether the difference comes and goes between runs.
-    pub fn flaky(&self) -> bool {
+    pub(crate) fn flaky(&self) -> bool {
         self.reason.starts_with("flaky:")
     }
 
     /// Whether the entry covers only a typed cause (`when:`), so that it cannot be matched by
     /// case name alone and is never stale.
-    pub fn conditional(&self) -> bool {
+    pub(crate) fn conditional(&self) -> bool {
         self.when.is_some()
     }
 
@@ -57,16 +56,6 @@ impl Entry {
             && self.when.is_none_or(|c| c.holds(r, m, profile))
     }
 
-    /// The case glob as written.
-    pub fn case_pattern(&self) -> &str {
-        &self.case_text
-    }
-
-    /// Whether the entry's engine glob covers an engine version.
-    pub fn matches_engine(&self, engine: &str) -> bool {
-        self.engine.is_match(engine)
-    }
-
     /// Whether the entry covers a case of an engine version by name (a conditional entry never
     /// does: it needs the mismatch, see [`Entry::covers`]).
     pub fn matches(&self, engine: &str, case: &str) -> bool {
@@ -74,17 +63,17 @@ impl Entry {
     }
 
     /// Whether the entry is about an engine version at all.
-    pub fn engine_glob_matches(&self, engine: &str) -> bool {
+    pub(crate) fn engine_glob_matches(&self, engine: &str) -> bool {
         self.engine.is_match(engine)
     }
 
     /// The engine glob as written.
-    pub fn engine_glob(&self) -> &str {
+    pub(crate) fn engine_glob(&self) -> &str {
         self.engine.glob().glob()
     }
 
     /// The case glob as written.
-    pub fn case_glob(&self) -> &str {
+    pub(crate) fn case_glob(&self) -> &str {
         self.case.glob().glob()
     }
 }
@@ -189,7 +178,6 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Entry>, KnownError> {
             origin: origin.clone(),
             engine: glob(e)?,
             case: glob(c)?,
-            case_text: c.to_string(),
             when,
             reason: reason.to_string(),
         });

@@ -11,9 +11,9 @@ pub mod condition;
 pub mod counts;
 pub mod drift;
 pub mod generate;
-pub mod integrity;
+pub(crate) mod integrity;
 pub mod known;
-pub mod node_path_padding;
+pub(crate) mod node_path_padding;
 pub mod regression;
 pub mod run;
 pub mod source;
@@ -245,7 +245,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<(), CorpusError> {
 /// The largest share of an engine's cases that may hold no comparable answer (see
 /// [`Record::comparable`]) before the corpus is refused: a check that passes because most cases
 /// were skipped says nothing. The committed corpora stand at 0.4% to 1.0%.
-pub const MAX_UNCOMPARABLE_SHARE: f64 = 0.03;
+pub(crate) const MAX_UNCOMPARABLE_SHARE: f64 = 0.03;
 
 /// An engine's corpus with too few comparable answers to check anything on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

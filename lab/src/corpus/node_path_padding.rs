@@ -19,7 +19,7 @@ use crate::model::Record;
 
 /// Where NodePath padding lies in `bytes` (an encoding, decoded with objects as `objects`
 /// says), or `None` when the bytes do not decode.
-pub fn spans(bytes: &[u8], profile: Profile, objects: bool) -> Option<Vec<Range<usize>>> {
+pub(crate) fn spans(bytes: &[u8], profile: Profile, objects: bool) -> Option<Vec<Range<usize>>> {
     let mut trace = Spans {
         bytes,
         in_node_path: false,
@@ -32,7 +32,12 @@ pub fn spans(bytes: &[u8], profile: Profile, objects: bool) -> Option<Vec<Range<
 
 /// Whether the engine's bytes equal `ours` (the codec's) everywhere but in the NodePath padding
 /// of `ours`: the same length, and every other byte the same.
-pub fn equal_but_padding(engine: &[u8], ours: &[u8], profile: Profile, objects: bool) -> bool {
+pub(crate) fn equal_but_padding(
+    engine: &[u8],
+    ours: &[u8],
+    profile: Profile,
+    objects: bool,
+) -> bool {
     if engine.len() != ours.len() {
         return false;
     }
@@ -52,7 +57,7 @@ pub fn equal_but_padding(engine: &[u8], ours: &[u8], profile: Profile, objects: 
 
 /// Whether the engine's output in `r` equals the codec's encoding of the engine's value (its
 /// tree, or the value asked) but for NodePath padding.
-pub fn record_equal_but_padding(r: &Record, profile: Profile) -> bool {
+pub(crate) fn record_equal_but_padding(r: &Record, profile: Profile) -> bool {
     let (Some(out), Some(tree)) = (&r.output, r.tree.as_ref().or(r.value.as_ref())) else {
         return false;
     };

@@ -4,22 +4,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-/// Every `type` named in a tagged-JSON tree, as written there.
-pub fn types_in(tree: &Value, out: &mut BTreeSet<String>) {
-    match tree {
-        Value::Object(m) => {
-            if let Some(Value::String(t)) = m.get("type") {
-                out.insert(t.clone());
-            }
-            m.values().for_each(|v| types_in(v, out));
-        }
-        Value::Array(a) => a.iter().for_each(|v| types_in(v, out)),
-        _ => {}
-    }
-}
-
 /// Whether a node of type `ty` is anywhere in a tagged-JSON tree.
-pub fn mentions_type(tree: &Value, ty: &str) -> bool {
+pub(crate) fn mentions_type(tree: &Value, ty: &str) -> bool {
     match tree {
         Value::Object(m) => {
             m.get("type").and_then(Value::as_str) == Some(ty)
@@ -31,7 +17,7 @@ pub fn mentions_type(tree: &Value, ty: &str) -> bool {
 }
 
 /// Adds the class of every full object in a tagged-JSON tree to `out`.
-pub fn classes_in(tree: &Value, out: &mut BTreeSet<String>) {
+pub(crate) fn classes_in(tree: &Value, out: &mut BTreeSet<String>) {
     match tree {
         Value::Object(m) => {
             if m.get("type").and_then(Value::as_str) == Some("Object")
@@ -48,7 +34,7 @@ pub fn classes_in(tree: &Value, out: &mut BTreeSet<String>) {
 
 /// Every (class, script path) of a full object in a tagged-JSON tree whose `script` property is
 /// a String (the path a 4.x decoder loads), at any depth.
-pub fn scripted_in(tree: &Value, out: &mut BTreeSet<(String, String)>) {
+pub(crate) fn scripted_in(tree: &Value, out: &mut BTreeSet<(String, String)>) {
     match tree {
         Value::Object(m) => {
             if m.get("type").and_then(Value::as_str) == Some("Object")
@@ -75,7 +61,7 @@ pub fn scripted_in(tree: &Value, out: &mut BTreeSet<(String, String)>) {
 /// Every (class, script path) of a full object in what `input` decodes to with objects, in
 /// `profile`: the scripts the engine's decoder loads, which the engine's answer does not show
 /// where it could not set one (a script of another base class).
-pub fn scripted_in_input(
+pub(crate) fn scripted_in_input(
     input: &[u8],
     profile: gdmarshal::Profile,
     out: &mut BTreeSet<(String, String)>,
@@ -124,12 +110,6 @@ mod tests {
         assert!(
             !mentions_type(&t, "Object"),
             "text inside a string is no node"
-        );
-        let mut types = BTreeSet::new();
-        types_in(&t, &mut types);
-        assert_eq!(
-            types.into_iter().collect::<Vec<_>>(),
-            ["Array", "NodePath", "String"]
         );
     }
 }

@@ -31,7 +31,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the matrix's column order.
-    pub const ALL: [Category; 9] = [
+    pub(crate) const ALL: [Category; 9] = [
         Category::Scalars,
         Category::Strings,
         Category::Math,
@@ -49,7 +49,7 @@ impl Category {
     }
 
     /// Its column heading.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Category::Scalars => "scalars",
             Category::Strings => "strings",
@@ -103,7 +103,7 @@ impl Category {
     }
 
     /// The category of a type's values.
-    pub fn of_type(t: VariantType) -> Category {
+    pub(crate) fn of_type(t: VariantType) -> Category {
         match t.shape() {
             Shape::Empty | Shape::Bool | Shape::Int | Shape::Float => Category::Scalars,
             Shape::String | Shape::NodePath => Category::Strings,

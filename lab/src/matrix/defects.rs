@@ -57,7 +57,7 @@ impl Defect {
     }
 
     /// The column of the defect.
-    pub fn category(&self) -> Category {
+    pub(crate) fn category(&self) -> Category {
         self.reproducer.category
     }
 }

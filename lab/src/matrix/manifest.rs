@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// The file each adapter folder holds.
-pub const MANIFEST: &str = "implementation.json";
+pub(crate) const MANIFEST: &str = "implementation.json";
 
 /// Where a library is published.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,7 +24,7 @@ pub enum Registry {
 
 impl Registry {
     /// How the page names it.
-    pub fn title(self) -> &'static str {
+    pub(crate) fn title(self) -> &'static str {
         match self {
             Registry::Npm => "npm",
             Registry::Crates => "crates.io",
@@ -77,7 +77,7 @@ pub struct Unstable {
 
 impl Implementation {
     /// Whether the library's answer to the case `name` varies from run to run.
-    pub fn is_unstable(&self, name: &str) -> bool {
+    pub(crate) fn is_unstable(&self, name: &str) -> bool {
         self.unstable_set.is_match(name)
     }
 
@@ -101,14 +101,14 @@ impl Implementation {
     }
 
     /// Whether `other` is the same package (another version of it, or this one).
-    pub fn same_package(&self, other: &Implementation) -> bool {
+    pub(crate) fn same_package(&self, other: &Implementation) -> bool {
         self.registry == other.registry && self.package == other.package
     }
 }
 
 /// Compares two versions as dotted numbers (`0.1.10` after `0.1.9`); a part that is not a
 /// number compares as text after the numbers.
-pub fn compare_versions(a: &str, b: &str) -> Ordering {
+pub(crate) fn compare_versions(a: &str, b: &str) -> Ordering {
     let parts = |v: &str| -> Vec<(u64, String)> {
         v.split(['.', '-', '+'])
             .map(|p| (p.parse().unwrap_or(u64::MAX), p.to_string()))

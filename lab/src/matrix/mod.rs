@@ -5,7 +5,7 @@
 //! This room only counts and renders: the runs themselves are `conform`'s, started by the CLI
 //! (`gdmarshal implementations`).
 
-pub mod category;
+pub(crate) mod category;
 pub mod defects;
 pub mod manifest;
 pub mod page;
@@ -13,7 +13,8 @@ pub mod table;
 
 pub use category::Category;
 pub use defects::{Check, Defect, Newest, defects};
-pub use manifest::{Implementation, ManifestError, Registry, Unstable, read_all};
+pub use manifest::{Implementation, read_all};
+pub use manifest::{ManifestError, Registry, Unstable};
 pub use table::{Cell, Failure, Row};
 
 use serde::Serialize;
@@ -79,7 +80,7 @@ impl Matrix {
     }
 
     /// The rows of `imp`, in engine version order.
-    pub fn rows_of<'a>(&'a self, imp: &'a Implementation) -> impl Iterator<Item = &'a Row> {
+    pub(crate) fn rows_of<'a>(&'a self, imp: &'a Implementation) -> impl Iterator<Item = &'a Row> {
         self.rows.iter().filter(move |r| r.implementation == imp.id)
     }
 }

@@ -42,7 +42,7 @@ fn same_value(a: &Value, b: &Value, profile: Profile) -> bool {
 /// What a record settles before its case is asked of anyone: a skip when it holds no answer to
 /// compare with (the engine crashed, hung, could not build the value, or answered differently on
 /// two runs), a failure when it cannot be judged against. `None`: ask, then [`judge`].
-pub fn before_asking(expected: &Record) -> Option<Outcome> {
+pub(crate) fn before_asking(expected: &Record) -> Option<Outcome> {
     match expected.verdict {
         Verdict::Crashed => return Some(Outcome::Skip(SkipReason::EngineCrashed)),
         Verdict::Hung => return Some(Outcome::Skip(SkipReason::EngineHung)),

@@ -51,7 +51,7 @@ impl Rejection {
     }
 
     /// Whether the decoder or the encoder refused nesting past its limit.
-    pub fn is_too_deep(&self) -> bool {
+    pub(crate) fn is_too_deep(&self) -> bool {
         matches!(
             self.kind,
             Some(RejectKind::Decode(DecodeErrorKind::TooDeep { .. }))

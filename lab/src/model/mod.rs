@@ -8,21 +8,24 @@
 pub mod answer;
 pub mod answerer;
 pub mod case;
-pub mod engine_rejection;
+pub(crate) mod engine_rejection;
 pub mod incident;
 pub mod judge;
 pub mod mismatch;
 pub mod record;
-pub mod rejection_kind;
+pub(crate) mod rejection_kind;
 pub mod skip;
-pub mod tree_diff;
-pub mod unbuildable;
+pub(crate) mod tree_diff;
+pub(crate) mod unbuildable;
 
-pub use answer::{Answer, Reencoded};
+pub use answer::Answer;
+
+pub use answer::Reencoded;
 pub use answerer::{Answerer, EngineAnswerer, Wanted};
 pub use case::{Case, Direction};
 pub use engine_rejection::{EngineRejection, engine_rejection};
-pub use incident::{Incident, IncidentRecord, Resolution};
+pub use incident::Incident;
+pub use incident::{IncidentRecord, Resolution};
 pub use judge::{Outcome, judge};
 pub use mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind, Rejection};
 pub use record::{Field, Record, Verdict};

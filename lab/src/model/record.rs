@@ -150,7 +150,7 @@ impl Record {
     /// Whether the record holds an answer an implementation can be compared with: not a case
     /// the engine crashed or hung on or could not build, nor one whose verdict changed between
     /// runs.
-    pub fn comparable(&self) -> bool {
+    pub(crate) fn comparable(&self) -> bool {
         !matches!(
             self.verdict,
             Verdict::Crashed | Verdict::Hung | Verdict::Unsupported
@@ -329,13 +329,13 @@ impl Record {
     }
 
     /// Whether a field's content differed between two runs of the engine.
-    pub fn unsteady(&self, field: Field) -> bool {
+    pub(crate) fn unsteady(&self, field: Field) -> bool {
         self.nondeterministic.contains(&field)
     }
 
     /// [`Record::answer`] without the fields that differed between runs: what an answer can be
     /// judged against.
-    pub fn steady_answer(&self) -> Answer {
+    pub(crate) fn steady_answer(&self) -> Answer {
         let mut answer = self.answer();
         match &mut answer {
             Answer::Decoded {

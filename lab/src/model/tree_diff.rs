@@ -198,7 +198,11 @@ fn absent(path: &str, v: &Value, engine_has_it: bool) -> NodeDiff {
 
 /// The first node where `expected` (the engine's tree) and `got` differ as values of `profile`;
 /// `None` when they are the same value, however spelled.
-pub fn first_value_difference(expected: &Value, got: &Value, profile: Profile) -> Option<NodeDiff> {
+pub(crate) fn first_value_difference(
+    expected: &Value,
+    got: &Value,
+    profile: Profile,
+) -> Option<NodeDiff> {
     walk(expected, got, "$", profile)
 }
 

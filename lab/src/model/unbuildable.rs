@@ -66,7 +66,7 @@ impl Unbuildable {
     }
 
     /// The reason the oracle's `code` names; `None` for a code this list lacks.
-    pub fn from_code(code: &str) -> Option<Unbuildable> {
+    pub(crate) fn from_code(code: &str) -> Option<Unbuildable> {
         code.parse().ok()
     }
 }

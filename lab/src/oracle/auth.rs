@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use super::protocol::read_frame_capped;
 
 /// The environment variable that carries the port.
-pub const PORT_VAR: &str = "GDM_PORT";
+pub(crate) const PORT_VAR: &str = "GDM_PORT";
 /// The environment variable that carries the secret.
-pub const SECRET_VAR: &str = "GDM_SECRET";
+pub(crate) const SECRET_VAR: &str = "GDM_SECRET";
 
 /// The largest first frame read from a connection that has not proven itself yet.
 const AUTH_FRAME: usize = 1024;
@@ -24,7 +24,7 @@ const AUTH_FRAME: usize = 1024;
 const AUTH_WAIT: Duration = Duration::from_secs(5);
 
 /// A fresh 256-bit secret, hex, from the operating system's random source.
-pub fn new_secret() -> io::Result<String> {
+pub(crate) fn new_secret() -> io::Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)?;
     Ok(gdmarshal::hex::hex(&bytes))
@@ -42,7 +42,7 @@ pub struct Accepted {
 /// Accepts connections until one presents `secret` in its first frame (`{"auth":"SECRET"}`),
 /// closing every other one; gives up when the engine exits or `timeout` passes. Each connection
 /// is checked on its own thread, so a silent one cannot hold up the engine's.
-pub fn accept_engine(
+pub(crate) fn accept_engine(
     listener: &TcpListener,
     child: &mut Child,
     secret: &str,

@@ -21,14 +21,14 @@ impl Engine {
     }
 
     /// The engine's answer to the `classes` request, as it gave it.
-    pub fn classes_answer(&mut self) -> Result<Value, AskError> {
+    pub(crate) fn classes_answer(&mut self) -> Result<Value, AskError> {
         self.ask_one(r#"{"op":"classes"}"#.to_string())
     }
 
     /// Asks the engine for the stored properties and defaults of these classes: one entry for
     /// each that it can instantiate, read from its tree of a fresh object (as its decode answers
     /// give objects: a 3.x engine holds a null object where the bytes say nil).
-    pub fn class_defaults(
+    pub(crate) fn class_defaults(
         &mut self,
         classes: &[String],
     ) -> Result<Vec<(String, ClassDefaults)>, AskError> {
@@ -38,7 +38,7 @@ impl Engine {
 
     /// The engine's answer to the `class_defaults` request for these classes, and (4.x) these
     /// classes given the project's scripts, as it gave it.
-    pub fn class_defaults_answer(
+    pub(crate) fn class_defaults_answer(
         &mut self,
         classes: &[String],
         scripted: &[(String, String)],
@@ -102,7 +102,7 @@ pub fn scripted_defaults(
 /// The class list of a `classes` answer of an engine of `profile`, with the project's scripts
 /// where it has them and the profile's setters; `None` if it holds no list of `[name, parent,
 /// instantiable]`.
-pub fn class_list(j: &Value, profile: Profile) -> Option<ClassList> {
+pub(crate) fn class_list(j: &Value, profile: Profile) -> Option<ClassList> {
     let read = |c: &Value| {
         let [name, parent, instantiable] = c.as_array()?.as_slice() else {
             return None;
@@ -131,7 +131,7 @@ pub fn class_list(j: &Value, profile: Profile) -> Option<ClassList> {
 /// The defaults of a `class_defaults` answer, read in `profile`; `None` if it holds none. A class
 /// whose fresh object is not a full object of it (`EncodedObjectAsID` answers as an id) is left
 /// out.
-pub fn class_defaults(j: &Value, profile: Profile) -> Option<Vec<(String, ClassDefaults)>> {
+pub(crate) fn class_defaults(j: &Value, profile: Profile) -> Option<Vec<(String, ClassDefaults)>> {
     let read = |(class, d): (&String, &Value)| -> Option<(String, ClassDefaults)> {
         Some((class.clone(), defaults_of(class, d, profile)?))
     };

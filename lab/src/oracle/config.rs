@@ -44,7 +44,7 @@ impl Default for EngineConfig {
 
 /// The oracle's Godot project: `GDMARSHAL_ORACLE_PROJECT` if set, else `godot_project/` in this
 /// crate's source tree.
-pub fn default_project() -> PathBuf {
+pub(crate) fn default_project() -> PathBuf {
     match std::env::var_os("GDMARSHAL_ORACLE_PROJECT") {
         Some(p) if !p.is_empty() => PathBuf::from(p),
         _ => crate::repo_root().join("godot_project"),

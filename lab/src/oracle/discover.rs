@@ -117,7 +117,7 @@ pub fn from_manifest(path: &Path) -> Vec<EngineSpec> {
 
 /// Engines named by environment variables: `GDMARSHAL_GODOT<MAJOR>_<MINOR>=path` (named
 /// `MAJOR.MINOR`) and `GDMARSHAL_GODOT=path[,path...]` (named by file name).
-pub fn from_env(vars: impl Iterator<Item = (String, String)>) -> Vec<EngineSpec> {
+pub(crate) fn from_env(vars: impl Iterator<Item = (String, String)>) -> Vec<EngineSpec> {
     let mut vars: Vec<(String, String)> = vars
         .filter(|(k, _)| k.starts_with("GDMARSHAL_GODOT"))
         .collect();
@@ -151,7 +151,7 @@ pub fn from_env(vars: impl Iterator<Item = (String, String)>) -> Vec<EngineSpec>
 }
 
 /// `godot`, `godot4`, `godot3` and `godot3-server` found on `PATH`.
-pub fn from_path() -> Vec<EngineSpec> {
+pub(crate) fn from_path() -> Vec<EngineSpec> {
     PATH_NAMES
         .iter()
         .filter_map(|name| {

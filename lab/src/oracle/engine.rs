@@ -308,7 +308,7 @@ fn launch(
 pub const DOUBLE_SUFFIX: &str = "-double";
 
 /// The oracle protocol version this host speaks (godot_project/README.md).
-pub const PROTOCOL: u64 = 3;
+pub(crate) const PROTOCOL: u64 = 3;
 
 fn engine_info(hello: &Value) -> Result<EngineInfo, OracleError> {
     let protocol = hello.get("protocol").and_then(Value::as_u64);

@@ -14,7 +14,7 @@ pub const SUSPECT_TRIES: usize = 4;
 
 /// How many times in a row an engine may fail to start, or die before serving anything, before
 /// the requests left are unanswered.
-pub const START_TRIES: usize = 3;
+pub(crate) const START_TRIES: usize = 3;
 
 /// Where an exchange stands between rounds.
 pub(super) struct Exchange {

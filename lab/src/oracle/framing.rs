@@ -31,7 +31,7 @@ pub enum Via {
 
 impl Via {
     /// The APIs on in-memory buffers and files, in report order.
-    pub const ALL: [Via; 3] = [Via::File, Via::Stream, Via::Packet];
+    pub(crate) const ALL: [Via; 3] = [Via::File, Via::Stream, Via::Packet];
     /// The APIs over loopback sockets, in report order.
     pub const NET: [Via; 2] = [Via::Tcp, Via::Udp];
 

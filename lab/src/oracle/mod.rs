@@ -24,7 +24,7 @@
 mod answerer;
 mod auth;
 mod batch;
-pub(crate) mod classes;
+pub mod classes;
 mod config;
 mod discover;
 mod engine;
@@ -46,16 +46,16 @@ mod widen;
 use std::time::Duration;
 
 pub use crate::paths::engine_cache;
-pub use config::{EngineConfig, default_project};
-pub use discover::{
-    EngineSpec, Source, discover, from_env, from_manifest, from_path, manifest_path,
-};
-pub use engine::{DOUBLE_SUFFIX, Engine, EngineInfo};
+pub use config::EngineConfig;
+pub use discover::{EngineSpec, Source, discover, from_manifest, manifest_path};
+pub use engine::Engine;
+pub use engine::{DOUBLE_SUFFIX, EngineInfo};
 pub use engine_limits::EngineLimits;
 pub use error::OracleError;
-pub use exchange::{START_TRIES, SUSPECT_TRIES};
+pub use exchange::SUSPECT_TRIES;
 pub use framing::{AskError, Unframed, Via};
-pub use result::{DecodeResult, EncodeResult, EngineVerdict, Finding, IncidentSummary};
+pub use result::{DecodeResult, EncodeResult, Finding};
+pub use result::{EngineVerdict, IncidentSummary};
 
 use gdmarshal::value::Variant;
 

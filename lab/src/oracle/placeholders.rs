@@ -16,7 +16,7 @@ use serde_json::Value;
 
 /// The placeholders of an answer: (own instance id, id read), from the oracle's
 /// `"placeholders"` object; `None` where a pair is not two unsigned 64-bit numbers.
-pub fn of_answer(placeholders: &Value) -> Option<Vec<(u64, u64)>> {
+pub(crate) fn of_answer(placeholders: &Value) -> Option<Vec<(u64, u64)>> {
     placeholders
         .as_object()?
         .iter()
@@ -26,7 +26,7 @@ pub fn of_answer(placeholders: &Value) -> Option<Vec<(u64, u64)>> {
 
 /// Writes each id read over its placeholder's own id in every Object-as-id field of `bytes`;
 /// returns how many fields it rewrote.
-pub fn restore_read_ids(bytes: &mut [u8], ids: &[(u64, u64)], profile: Profile) -> usize {
+pub(crate) fn restore_read_ids(bytes: &mut [u8], ids: &[(u64, u64)], profile: Profile) -> usize {
     let Some(object) = profile.id_of(VariantType::Object) else {
         return 0;
     };

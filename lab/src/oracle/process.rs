@@ -24,7 +24,7 @@ const ENTRY: &str = "res://oracle/main.gd";
 
 /// Something the engine did.
 #[derive(Debug)]
-pub enum Event {
+pub(crate) enum Event {
     /// A line on its stderr.
     Stderr(String),
     /// Its stderr closed: the process is gone or going.
@@ -236,7 +236,7 @@ impl Drop for Process {
 const START_STDERR: usize = 16 << 10;
 
 /// The text with control characters (other than tab) written as `\u{..}` escapes.
-pub fn escape_controls(text: &str) -> String {
+pub(crate) fn escape_controls(text: &str) -> String {
     text.chars()
         .flat_map(|c| {
             let escaped: Vec<char> = if c.is_control() && c != '\t' {
@@ -282,7 +282,11 @@ fn stderr_reader(
 
 /// Reads one line into `line`, keeping at most `max` bytes of it and skipping the rest; returns
 /// the bytes read (0 at the end of the stream).
-pub fn read_capped_line(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<usize> {
+pub(crate) fn read_capped_line(
+    r: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<usize> {
     let mut total = 0;
     loop {
         let buf = r.fill_buf()?;

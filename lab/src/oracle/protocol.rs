@@ -10,7 +10,7 @@ use gdmarshal::json::parse_deep;
 const MAX_FRAME: usize = 1 << 30;
 
 /// Writes one frame (a little-endian u32 length, then the body) in a single write.
-pub fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
+pub(crate) fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
     let len = u32::try_from(body.len())
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "frame over 4 GiB"))?;
     let mut frame = Vec::with_capacity(4 + body.len());
@@ -21,12 +21,12 @@ pub fn write_frame(w: &mut impl Write, body: &[u8]) -> io::Result<()> {
 }
 
 /// Reads one frame's body.
-pub fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
+pub(crate) fn read_frame(r: &mut impl Read) -> io::Result<Vec<u8>> {
     read_frame_capped(r, MAX_FRAME)
 }
 
 /// Reads one frame's body, refusing one longer than `max` bytes before allocating for it.
-pub fn read_frame_capped(r: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
+pub(crate) fn read_frame_capped(r: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
     let mut len = [0u8; 4];
     r.read_exact(&mut len)?;
     let len = u32::from_le_bytes(len) as usize;
@@ -42,7 +42,7 @@ pub fn read_frame_capped(r: &mut impl Read, max: usize) -> io::Result<Vec<u8>> {
 }
 
 /// A request frame: the header line, then one request per line.
-pub fn request_body(seq: u64, requests: &[&str]) -> Vec<u8> {
+pub(crate) fn request_body(seq: u64, requests: &[&str]) -> Vec<u8> {
     let mut body = format!("{{\"seq\":{seq}}}").into_bytes();
     for r in requests {
         debug_assert!(!r.contains('\n'), "a request line must be one line");
@@ -54,7 +54,7 @@ pub fn request_body(seq: u64, requests: &[&str]) -> Vec<u8> {
 
 /// One result line of a response frame, parsed.
 #[derive(Debug)]
-pub struct Line {
+pub(crate) struct Line {
     /// The JSON document, or why it could not be read.
     pub json: Result<serde_json::Value, serde_json::Error>,
     /// Whether invalid UTF-8 (a string the engine holds with a lone surrogate) was replaced.
@@ -64,7 +64,7 @@ pub struct Line {
 }
 
 /// Splits a response frame into its sequence number and result lines.
-pub fn split_response(body: &[u8]) -> (Option<u64>, Vec<Line>) {
+pub(crate) fn split_response(body: &[u8]) -> (Option<u64>, Vec<Line>) {
     let mut lines = body.split(|&b| b == b'\n');
     let seq = lines
         .next()
@@ -120,7 +120,7 @@ fn sanitize(raw: &[u8]) -> Cow<'_, [u8]> {
 
 /// A line of the engine's stderr, classified.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Stderr<'a> {
+pub(crate) enum Stderr<'a> {
     /// `@gdm:b:SEQ:I`: request I of batch SEQ starts.
     Begin(u64, usize),
     /// `@gdm:m:SEQ:I`: request I has passed its decoding (or encoding) step.

@@ -16,7 +16,7 @@ pub const HELLO: &str = r#"{"op":"hello"}"#;
 
 /// What the oracle got for one request line.
 #[derive(Debug)]
-pub enum Reply {
+pub(crate) enum Reply {
     /// A result line from the engine.
     Line {
         /// The line's JSON, or why it could not be read.
@@ -36,7 +36,7 @@ const LOSSY: &str = "the engine holds a string that is not valid Unicode (e.g. a
                      it was replaced by U+FFFD";
 
 /// A decode request line.
-pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
+pub(crate) fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
     // Base64 needs no JSON escaping, and this is the hot path of a campaign.
     format!(
         r#"{{"op":"decode","objects":{allow_objects},"bytes":"{}"}}"#,
@@ -46,7 +46,7 @@ pub fn decode_line(bytes: &[u8], allow_objects: bool) -> String {
 
 /// An encode request line: the value as tagged JSON with exact float bits. A double-precision
 /// build is asked with single-precision components widened ([`super::widen`]).
-pub fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String {
+pub(crate) fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String {
     let value = if profile.double_reals() {
         super::widen::widened(value)
     } else {
@@ -62,7 +62,7 @@ pub fn encode_line(value: &Variant, profile: Profile, stand_ins: bool) -> String
 
 /// The same request asking, in the same round trip, whether the engine decodes the bytes it
 /// writes in answer (`"own":true`; the result then holds `own_accepted`).
-pub fn with_own_check(line: &str) -> String {
+pub(crate) fn with_own_check(line: &str) -> String {
     format!("{{\"own\":true,{}", line.strip_prefix('{').unwrap_or(line))
 }
 
@@ -76,12 +76,12 @@ pub fn own_accepted(reply: &Reply) -> Option<bool> {
 }
 
 /// A request that keeps the engine busy for `ms` milliseconds.
-pub fn sleep_line(ms: u128) -> String {
+pub(crate) fn sleep_line(ms: u128) -> String {
     format!(r#"{{"op":"sleep","ms":{ms}}}"#)
 }
 
 /// The answer to a decode request.
-pub fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
+pub(crate) fn decode_result(answer: Reply, profile: Profile) -> DecodeResult {
     let mut r = DecodeResult {
         verdict: EngineVerdict::Unanswered(String::new()),
         value: None,
@@ -147,7 +147,7 @@ fn placeholders_of(j: &Value, notes: &mut Vec<String>) -> Vec<(u64, u64)> {
 }
 
 /// The answer to an encode request.
-pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> EncodeResult {
+pub(crate) fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> EncodeResult {
     let mut r = EncodeResult {
         verdict: EngineVerdict::Unanswered(String::new()),
         full_objects,
@@ -192,7 +192,7 @@ pub fn encode_result(answer: Reply, profile: Profile, full_objects: bool) -> Enc
 }
 
 /// The verdict of a request that returns nothing but success (`sleep`).
-pub fn plain_verdict(answer: Reply) -> EngineVerdict {
+pub(crate) fn plain_verdict(answer: Reply) -> EngineVerdict {
     match open(answer, &mut String::new(), &mut Vec::new()) {
         Ok(_) => EngineVerdict::Accepted,
         Err(v) => v,

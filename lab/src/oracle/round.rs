@@ -15,7 +15,7 @@ use crate::model::Incident;
 const GRACE: Duration = Duration::from_secs(2);
 
 /// How one request frame went.
-pub enum Round {
+pub(crate) enum Round {
     /// The engine answered every line.
     Done(Vec<Reply>),
     /// The engine crashed or hung while serving line `index` (`None`: before starting any).
@@ -127,7 +127,7 @@ pub fn round(p: &mut Process, seq: u64, lines: &[&str], timeout: Duration) -> Ro
 }
 
 /// The most stderr text kept per request (and of a dying engine's last words).
-pub const MAX_TEXT: usize = 64 << 10;
+pub(crate) const MAX_TEXT: usize = 64 << 10;
 
 /// Appends a line to a request's stderr text unless the text is full; a full text ends with one
 /// line saying so.

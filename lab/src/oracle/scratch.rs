@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Once;
 
 /// The folder-name prefix.
-pub const PREFIX: &str = "gdmarshal-engine-";
+pub(crate) const PREFIX: &str = "gdmarshal-engine-";
 
 /// The file in each scratch folder that names the host process owning it.
 const OWNER: &str = "owner.pid";
@@ -24,7 +24,7 @@ pub fn create() -> io::Result<tempfile::TempDir> {
 }
 
 /// Removes the scratch folders under `tmp` whose owner process no longer runs; returns how many.
-pub fn sweep(tmp: &Path) -> usize {
+pub(crate) fn sweep(tmp: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(tmp) else {
         return 0;
     };

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 
 /// Longest text a table cell shows before it links to the appendix.
-pub const CELL: usize = 96;
+pub(crate) const CELL: usize = 96;
 
 /// One section's appendix: a file next to the report (`report/<name>.md`) holding every vector
 /// a table of that section clipped, each under a numbered anchor.
 #[derive(Clone, Debug)]
-pub struct Appendix {
+pub(crate) struct Appendix {
     /// The file name, relative to the report's folder (e.g. `report/s1-types.md`).
     pub file: String,
     /// The file's title.
@@ -58,11 +58,6 @@ impl Appendix {
         };
         self.entries.push((format!("{anchor}: {label}"), whole));
         anchor
-    }
-
-    /// Whether nothing was clipped.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// The appendix file's text.

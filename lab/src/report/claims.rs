@@ -40,15 +40,15 @@ pub struct Claim {
 
 /// The godot-docs commit of the 4.x page the corrected pages start from
 /// (`tutorials/io/binary_serialization_api.rst`).
-pub const PUBLISHED: &str = "1935d0678734066558c411aa007793e2ef897312";
+pub(crate) const PUBLISHED: &str = "1935d0678734066558c411aa007793e2ef897312";
 
 /// The godot-docs commit of the 3.x page the corrected 3.x page replaces
 /// (`tutorials/misc/binary_serialization_api.rst`, the newest 3.x revision of the page).
-pub const BASE_3X: &str = "48faee9f73d48982e3ae2173c37315ab7e93ff2a";
+pub(crate) const BASE_3X: &str = "48faee9f73d48982e3ae2173c37315ab7e93ff2a";
 
 /// The godot-docs commit of the current upstream page whose claims §3 adds
 /// (`tutorials/io/binary_serialization_api.rst`).
-pub const CURRENT: &str = "00eaffdace3507a489eba36dd4628e378841fa75";
+pub(crate) const CURRENT: &str = "00eaffdace3507a489eba36dd4628e378841fa75";
 
 fn id(p: Profile, t: VariantType) -> u8 {
     p.id_of(t).expect("type exists in the profile") as u8
@@ -81,7 +81,7 @@ fn output_bytes(r: &Record) -> Vec<u8> {
 
 /// The claims of the documented spec (the 4.x English page at [`PUBLISHED`] and at [`CURRENT`],
 /// and the 3.x pages) that the engines are asked about. docs/format-notes.md §7 gives the source for each.
-pub const CLAIMS: &[Claim] = &[
+pub(crate) const CLAIMS: &[Claim] = &[
     Claim {
         pages: "4.x en, 3.x fr, 3.x uk",
         says: "`base_type = val & 0xFFFF`: the type is the low two bytes of the header",

@@ -106,7 +106,7 @@ pub fn finding(f: &FindingFile) -> Cause {
 }
 
 /// The cause of a case two versions of one major answer differently.
-pub fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
+pub(crate) fn version_row(name: &str, a: &Record, b: &Record) -> Cause {
     let d = a.differences(b);
     if a.verdict == Verdict::Crashed || b.verdict == Verdict::Crashed {
         return if is_depth_case(name) {

@@ -100,7 +100,7 @@ pub fn ask_claims(
 
 /// A record's answer in one table cell; long trees and bytes are clipped and kept whole in the
 /// appendix under `label`. A field that differed between runs shows no bytes.
-pub fn answer_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
+pub(crate) fn answer_cell(r: &Record, app: &mut Appendix, label: &str) -> String {
     let mut s = format!("{:?}", r.verdict).to_lowercase();
     if let Some(t) = &r.tree
         && r.direction == Direction::Decode
@@ -153,7 +153,7 @@ fn probe_cell(p: &Probe, profile: Profile) -> String {
 }
 
 /// One engine's answers to the claims: its version, its profile, and answers by claim index.
-pub type EngineClaims = (String, Profile, Vec<(usize, ClaimAnswer)>);
+pub(crate) type EngineClaims = (String, Profile, Vec<(usize, ClaimAnswer)>);
 
 /// Everything the report is made from.
 pub struct Inputs<'a> {
@@ -591,11 +591,9 @@ fn type_table(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Result<(), R
 }
 
 /// One §2 row: the case, the two answers and the cause of the difference.
-pub struct VersionRow {
+pub(crate) struct VersionRow {
     /// The older and the newer version.
     pub versions: (String, String),
-    /// The case's name.
-    pub name: String,
     /// Why the answers differ.
     pub cause: Cause,
 }
@@ -660,7 +658,6 @@ fn version_differences(md: &mut String, inp: &Inputs, app: &mut Appendix) -> Vec
             .ok();
             out.push(VersionRow {
                 versions: (va.clone(), vb.clone()),
-                name: r.name.clone(),
                 cause,
             });
         }

@@ -145,7 +145,7 @@ impl Cgroup {
 
     /// Makes the command's process join this cgroup before `exec`, so that everything it starts
     /// is in it from the first instruction.
-    pub fn join_on(&self, cmd: &mut std::process::Command) {
+    pub(crate) fn join_on(&self, cmd: &mut std::process::Command) {
         use std::os::fd::{AsRawFd, BorrowedFd};
         use std::os::unix::process::CommandExt;
         let fds: Vec<i32> = self.procs.iter().map(AsRawFd::as_raw_fd).collect();
@@ -198,7 +198,7 @@ impl Drop for Cgroup {
 }
 
 /// Removes a killed tree's cgroup folders (best effort: a folder still holding a process stays).
-pub fn remove_dirs(dirs: &[PathBuf]) {
+pub(crate) fn remove_dirs(dirs: &[PathBuf]) {
     for d in dirs {
         let _ = fs::remove_dir(d);
     }
@@ -208,7 +208,7 @@ pub fn remove_dirs(dirs: &[PathBuf]) {
 /// and waits up to five seconds until none is left. v2: `cgroup.kill`; v1 (no `cgroup.kill`):
 /// the freezer folder is frozen so that nothing forks meanwhile, every member gets SIGKILL, and
 /// it is thawed so that the signals are delivered.
-pub fn kill_dirs(dirs: &[PathBuf]) {
+pub(crate) fn kill_dirs(dirs: &[PathBuf]) {
     let deadline = Instant::now() + Duration::from_secs(5);
     for d in dirs {
         let kill = d.join("cgroup.kill");

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 
 /// The host's variables passed on when set: where programs are, and how text is read and shown.
-pub const PASSED: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"];
+pub(crate) const PASSED: &[&str] = &["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"];
 
 /// The host's values of [`PASSED`] and of `extra`, where set.
 pub fn passed(extra: &[String]) -> Vec<(OsString, OsString)> {

@@ -114,7 +114,7 @@ fn kill_all(remove: bool) {
 
 /// A tree known to the signal handler while this value lives.
 #[derive(Debug)]
-pub struct Registered(u64);
+pub(crate) struct Registered(u64);
 
 impl Registered {
     /// Registers the process group `group` and the cgroup folders `dirs`.

@@ -10,7 +10,7 @@ pub mod bwrap;
 pub mod cgroup;
 pub mod env;
 pub mod interrupt;
-pub mod seccomp;
+pub(crate) mod seccomp;
 mod spawner;
 
 use std::ffi::{OsStr, OsString};
@@ -19,7 +19,9 @@ use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command};
 
-pub use cgroup::{Cgroup, CgroupError, TreeLimits};
+pub use cgroup::TreeLimits;
+
+pub use cgroup::{Cgroup, CgroupError};
 
 /// How much of the sandbox a run insists on (`--sandbox`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -317,7 +319,7 @@ impl Tree {
 
     /// The signal that ended the main process: its own, or under bubblewrap the one its exit
     /// status (128 + N) stands for.
-    pub fn signal_of(&self, status: std::process::ExitStatus) -> Option<i32> {
+    pub(crate) fn signal_of(&self, status: std::process::ExitStatus) -> Option<i32> {
         use std::os::unix::process::ExitStatusExt;
         status
             .signal()
@@ -327,7 +329,7 @@ impl Tree {
 
 /// The signal N an exit status of 128 + N stands for: how a parent that outlives its child
 /// reports the child's death by a signal (bubblewrap, a shell running a command).
-pub fn signal_in_exit_code(status: std::process::ExitStatus) -> Option<i32> {
+pub(crate) fn signal_in_exit_code(status: std::process::ExitStatus) -> Option<i32> {
     let code = status.code()?;
     (129..=128 + 64).contains(&code).then_some(code - 128)
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::InstallError;
 
 /// The engine cache, locked for the life of this value.
-pub struct Cache {
+pub(crate) struct Cache {
     /// Its folder.
     pub dir: PathBuf,
     _lock: File,
@@ -34,7 +34,7 @@ impl Cache {
     }
 
     /// Where an installed engine of this name lives.
-    pub fn engine_dir(&self, name: &str) -> PathBuf {
+    pub(crate) fn engine_dir(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
 
@@ -99,7 +99,7 @@ pub fn installed(dir: &Path, name: &str) -> Option<serde_json::Value> {
 }
 
 /// The text of a launcher that runs `binary` with `flags` before the caller's arguments.
-pub fn launcher_script(binary: &Path, flags: &[String], from: &str) -> String {
+pub(crate) fn launcher_script(binary: &Path, flags: &[String], from: &str) -> String {
     let mut line = format!("exec {}", shell_quote(&binary.display().to_string()));
     for f in flags {
         line.push(' ');
@@ -113,7 +113,7 @@ fn shell_quote(s: &str) -> String {
 }
 
 /// Removes a folder and all in it; a missing folder is no error.
-pub fn remove_dir(dir: &Path) -> Result<(), InstallError> {
+pub(crate) fn remove_dir(dir: &Path) -> Result<(), InstallError> {
     match fs::remove_dir_all(dir) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(InstallError::io(dir, e)),
         _ => Ok(()),

@@ -28,7 +28,7 @@ impl Base {
     }
 
     /// Where `file` of release `tag` is.
-    pub fn locate(&self, tag: &str, file: &str) -> String {
+    pub(crate) fn locate(&self, tag: &str, file: &str) -> String {
         match self {
             Base::Url(u) => format!("{u}/{tag}/{file}"),
             Base::Dir(d) => d.join(tag).join(file).display().to_string(),
@@ -54,7 +54,7 @@ fn fetch_error(url: &str, e: ureq::Error) -> InstallError {
 }
 
 /// Reads a small file (the release's checksum list) whole.
-pub fn read_small(base: &Base, tag: &str, file: &str) -> Result<Vec<u8>, InstallError> {
+pub(crate) fn read_small(base: &Base, tag: &str, file: &str) -> Result<Vec<u8>, InstallError> {
     let at = base.locate(tag, file);
     match base {
         Base::Dir(_) => {

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 pub use fetch::Base;
 #[cfg(feature = "download")]
 pub use official::{Official, base_from, install_official};
-pub use release::{DEFAULT_BASE, Release, SUMS_FILE};
+pub use release::{DEFAULT_BASE, Release};
 
 use super::{Engine, EngineConfig, EngineSpec, OracleError, Source};
 use cache::Cache;

@@ -7,7 +7,7 @@ use super::InstallError;
 pub const DEFAULT_BASE: &str = "https://github.com/godotengine/godot-builds/releases/download";
 
 /// The checksum file every release publishes beside its builds.
-pub const SUMS_FILE: &str = "SHA512-SUMS.txt";
+pub(crate) const SUMS_FILE: &str = "SHA512-SUMS.txt";
 
 /// One release, from the version a user asks for (`4.3`, `4.6.3`, `3.5.3-stable`, `4.4-rc1`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,7 +58,7 @@ impl Release {
 
     /// The files that hold a Linux x86_64 engine able to run without a display, best first:
     /// 4.x's standard build (run with `--headless`); 3.x's headless build, else its server build.
-    pub fn candidates(&self) -> Vec<String> {
+    pub(crate) fn candidates(&self) -> Vec<String> {
         let stem = format!("Godot_v{}", self.tag);
         if self.numbers[0] >= 4 {
             vec![format!("{stem}_linux.x86_64.zip")]

@@ -4,7 +4,7 @@ use super::InstallError;
 
 /// The SHA-512 of every file a `SHA512-SUMS.txt` lists (`HEX  NAME` lines, as `sha512sum`
 /// writes them; a `*` before the name marks binary mode).
-pub fn parse_sums(text: &str) -> Result<Vec<(String, [u8; 64])>, InstallError> {
+pub(crate) fn parse_sums(text: &str) -> Result<Vec<(String, [u8; 64])>, InstallError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

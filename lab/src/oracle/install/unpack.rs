@@ -26,7 +26,7 @@ pub fn sha512(path: &Path) -> Result<[u8; 64], InstallError> {
 /// Unpacks the zip `archive` into `dir` (which must not exist) and returns the engine binary
 /// in it: the entry named as the archive without `.zip`, else its only file. The binary is
 /// made executable (zip files made on other systems may not say it is).
-pub fn unzip(archive: &Path, dir: &Path) -> Result<PathBuf, InstallError> {
+pub(crate) fn unzip(archive: &Path, dir: &Path) -> Result<PathBuf, InstallError> {
     let name = file_name(archive);
     let bad = |reason: String| InstallError::BadArchive {
         file: name.clone(),

@@ -563,7 +563,7 @@ pub fn evidence_text(
 }
 
 /// A claim's vector and the answer of the newest engine of `major` that contradicts it.
-pub fn claim_evidence(i: usize, claims: &[EngineClaims], major: u32) -> Option<String> {
+pub(crate) fn claim_evidence(i: usize, claims: &[EngineClaims], major: u32) -> Option<String> {
     let (version, profile, a) = claims
         .iter()
         .rev()
@@ -613,7 +613,7 @@ fn line(
 
 /// The §3 claims a base makes that the engines of its major version contradict: (row index,
 /// claim, evidence).
-pub fn base_claims<'a>(
+pub(crate) fn base_claims<'a>(
     b: &'a Base,
     claims: &'a [EngineClaims],
 ) -> impl Iterator<Item = (usize, &'static Claim, String)> + 'a {
@@ -625,7 +625,7 @@ pub fn base_claims<'a>(
 }
 
 /// The link to a base's file at its commit.
-pub fn base_link(b: &Base) -> String {
+pub(crate) fn base_link(b: &Base) -> String {
     format!(
         "godot-docs `{}` at commit [{}](https://github.com/godotengine/godot-docs/blob/{}/{})",
         b.path,

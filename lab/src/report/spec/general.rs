@@ -23,7 +23,7 @@ fn functions(p: Profile) -> (&'static str, &'static str, &'static str) {
 }
 
 /// What the format is, where Godot uses it, and what the page covers.
-pub fn introduction(p: Profile, md: &mut String) {
+pub(crate) fn introduction(p: Profile, md: &mut String) {
     let (to, from, _) = functions(p);
     let file = if p.major() == 4 { "FileAccess" } else { "File" };
     writeln!(

@@ -20,7 +20,7 @@ pub struct Row {
 
 /// One part of a type's section: an optional sub-heading, text, a table, text.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Part {
+pub(crate) struct Part {
     /// A sub-heading.
     pub title: Option<String>,
     /// Text before the table.
@@ -50,7 +50,7 @@ fn var(offset: &str, size: &str, encoding: &'static str, field: impl Into<String
 }
 
 /// The encoding word of a fixed-size component.
-pub fn encoding_of(element: Element) -> (usize, &'static str) {
+pub(crate) fn encoding_of(element: Element) -> (usize, &'static str) {
     match element {
         Element::U8 => (1, "u8"),
         Element::I32 => (4, "i32"),
@@ -80,7 +80,7 @@ fn fixed(t: &TypeInfo, encoding: &'static str) -> Vec<Row> {
 }
 
 /// A string's two rows (its length, then its bytes and padding), starting at `offset`.
-pub fn string_rows(offset: &str, what: &str) -> Vec<Row> {
+pub(crate) fn string_rows(offset: &str, what: &str) -> Vec<Row> {
     let after = match offset.parse::<usize>() {
         Ok(o) => (o + 4).to_string(),
         Err(_) => format!("{offset}+4"),
@@ -112,7 +112,7 @@ const CLASS_KINDS: &str = "Unless full objects are written, every class or scrip
 const KINDS: &str = "A kind is a 2-bit number: 0, untyped (no type data); 1, a built-in type (type data: its type id as a u32, which a reader refuses unless it is a type id of the table above; id 0, Nil, reads as untyped, and id 24, Object, reads as the class ``EncodedObjectAsID`` unless objects are allowed); 2, a class (type data: the class name, as a String payload); 3, a script (type data: the script's resource path, as a String payload; with objects allowed, a reader fails unless the path starts with ``res://`` and names a script that loads, and the encoder fails for a script without such a path).";
 
 /// The parts of a type's section on the page of profile `p`.
-pub fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
+pub(crate) fn rows_of(t: &TypeInfo, p: Profile) -> Vec<Part> {
     let four = p.major() == 4;
     let table = |rows: Vec<Row>| Part {
         rows,

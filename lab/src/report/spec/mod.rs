@@ -8,7 +8,7 @@
 pub mod changes;
 pub mod general;
 pub mod layout;
-pub mod pull_request;
+pub(crate) mod pull_request;
 pub mod reading;
 pub mod rst;
 pub mod transports;
@@ -24,7 +24,7 @@ use gdmarshal::types::{TYPES, TypeInfo};
 
 use layout::{Row, rows_of};
 use rst::{grid, heading};
-pub use transports::{TRANSPORTS, Transport, recorded_seven};
+pub use transports::{TRANSPORTS, Transport};
 
 /// The page files, relative to the docs folder.
 pub const PAGE_4X: &str = "spec/binary_serialization_api.4x.rst";
@@ -34,7 +34,7 @@ pub const PAGE_3X: &str = "spec/binary_serialization_api.3x.rst";
 pub const CHANGES: &str = "spec/changes.md";
 
 /// The column headings of every layout table.
-pub const COLUMNS: [&str; 4] = ["Offset", "Size", "Encoding", "Field"];
+pub(crate) const COLUMNS: [&str; 4] = ["Offset", "Size", "Encoding", "Field"];
 
 /// The type's name on a page of this major version.
 pub fn page_name(t: &TypeInfo, major: u32) -> &'static str {
@@ -46,7 +46,7 @@ pub fn page_name(t: &TypeInfo, major: u32) -> &'static str {
 }
 
 /// The section heading of a type: `ID: :ref:`Name<class_Name>``.
-pub fn type_heading(id: u32, name: &str) -> String {
+pub(crate) fn type_heading(id: u32, name: &str) -> String {
     format!("{id}: :ref:`{name}<class_{name}>`")
 }
 

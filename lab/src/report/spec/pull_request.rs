@@ -10,10 +10,10 @@ use crate::corpus::EngineCorpus;
 use crate::framing_corpus::FramingRecord;
 
 /// The file, relative to the docs folder.
-pub const PULL_REQUEST: &str = "spec/pull-request.md";
+pub(crate) const PULL_REQUEST: &str = "spec/pull-request.md";
 
 /// `pull-request.md`.
-pub fn pull_request(
+pub(crate) fn pull_request(
     corpora: &[EngineCorpus],
     double: &[EngineCorpus],
     framing: &[(String, Vec<FramingRecord>)],

@@ -10,7 +10,7 @@ pub fn heading(title: &str, mark: char) -> String {
 }
 
 /// A grid table with a header row, as the documentation writes them.
-pub fn grid(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(crate) fn grid(header: &[&str], rows: &[Vec<String>]) -> String {
     let widths: Vec<usize> = (0..header.len())
         .map(|i| {
             rows.iter()

@@ -62,7 +62,7 @@ pub const WITH_LENGTH: &str = "length, then value";
 pub const BARE: &str = "value only";
 
 /// The bytes an engine of this page's version recorded for `put_var(7)` through `via`.
-pub fn recorded_seven<'a>(
+pub(crate) fn recorded_seven<'a>(
     framing: &'a [(String, Vec<FramingRecord>)],
     p: Profile,
     via: &str,
@@ -143,7 +143,7 @@ pub fn section(md: &mut String, p: Profile, framing: &[(String, Vec<FramingRecor
 
 /// What `get_var` does with a length that does not match the value (checked against the framing
 /// corpus by lab/tests/spec_page.rs, sentence by sentence).
-pub fn length_rules(p: Profile) -> String {
+pub(crate) fn length_rules(p: Profile) -> String {
     let mut s = String::new();
     s.push_str("What ``get_var`` does when the length and the value disagree:\n\n");
     s.push_str(SHORT);
