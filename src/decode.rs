@@ -18,7 +18,8 @@ use crate::trace::{NoTrace, Trace};
 use crate::typed::{self, Admitted};
 use crate::types::{Element, Shape, VariantType};
 use crate::value::{
-    Array, ContainerType, Dictionary, I32s, NodePath, Object, Reals, Signal, Text, Variant,
+    Array, ContainerType, Dictionary, ENCODED_OBJECT_AS_ID, I32s, NodePath, Object, Reals, Signal,
+    Text, Variant,
 };
 
 /// Decoding switches, matching the engine's API: `DecodeOptions::new()` (all off, as
@@ -148,9 +149,6 @@ fn holds_full_object(v: &Variant) -> bool {
     }
     false
 }
-
-/// The class Godot gives objects that were decoded from instance ids.
-pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
 
 impl<'a, T: Trace> Decoder<'a, '_, T> {
     /// Keeps what a typed container dropped where it holds a full object ([`Decoded::dropped`]).

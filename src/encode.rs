@@ -6,7 +6,7 @@
 //! strings inside a string array carry their NUL terminator in their length; a null object in 4.x is
 //! written as Nil.
 
-use crate::decode::ENCODED_OBJECT_AS_ID;
+use crate::value::ENCODED_OBJECT_AS_ID;
 
 /// What 3.x writes in place of a Dictionary key it cannot look up (a PoolRealArray with a NaN).
 pub const DELETED_OBJECT: &str = "[Deleted Object]";

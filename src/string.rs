@@ -5,6 +5,11 @@
 //! is Unicode text in the common case (inline up to 24 bytes, as before) and a boxed sequence of
 //! code units only when some unit is not a scalar value. That split is the one canonical form: the
 //! same units never have two representations, so equality, hashing and ordering are by units.
+//!
+//! This module and [`crate::text`] (through [`crate::utf8`]) use each other, on purpose: a `Text`
+//! is made straight from the window of plain bytes the reader found (`text::PlainWindow`, no copy
+//! in between), and the loose 3.x reader makes `Text`s. The reader's rules stay in `text` and
+//! `utf8`, the representation here.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;

@@ -20,13 +20,14 @@
 use crate::convert::{
     self, BLACK, Real, basis_from_quaternion, cast_i32, cast_i64, color_from_text, color_hex,
 };
-use crate::decode::ENCODED_OBJECT_AS_ID;
 use crate::profile::Profile;
 use crate::rotation;
 use crate::stringify::stringify;
 use crate::to_float::string_to_float;
 use crate::types::VariantType;
-use crate::value::{Array, Components, ContainerType, I32s, Object, Reals, Variant};
+use crate::value::{
+    Array, Components, ContainerType, ENCODED_OBJECT_AS_ID, I32s, Object, Reals, Variant,
+};
 
 use VariantType as T;
 

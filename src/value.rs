@@ -263,6 +263,9 @@ pub enum Object {
     },
 }
 
+/// The class Godot gives objects that were decoded from instance ids.
+pub const ENCODED_OBJECT_AS_ID: &str = "EncodedObjectAsID";
+
 /// The element type of a typed `Array`, or the key or value type of a typed `Dictionary`.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub enum ContainerType {
