@@ -27,7 +27,7 @@ struct Line {
 macro_rules! line {
     ($krate:ident, $version:literal, $major:literal) => {{
         mod $krate {
-            use super::{Outcome, float_token, skip, token_value};
+            use super::{Outcome, Unmapped, float_token, skip, token_value};
             use serde_json::{Value, json};
             use $krate::decoder::Decoder;
             use $krate::encoder::Encoder;
@@ -35,7 +35,7 @@ macro_rules! line {
             use $krate::types::structures::*;
             use $krate::types::variant::{AsVariant, GodotVariant};
 
-            fn to_tagged(v: &dyn GodotVariant) -> Result<Value, String> {
+            fn to_tagged(v: &dyn GodotVariant) -> Result<Value, Unmapped> {
                 Ok(if v.as_var::<GodotNull>().is_some() {
                     json!({"type": "Nil"})
                 } else if let Some(b) = v.as_var::<GodotBool>() {
@@ -59,14 +59,14 @@ macro_rules! line {
                     }
                     json!({"type": "Dictionary", "value": pairs})
                 } else {
-                    return Err(format!("a decoded {v:?} the adapter cannot map"));
+                    return Err(skip(&format!("a decoded {v:?} the adapter cannot map")));
                 })
             }
 
-            fn from_tagged(node: &Value) -> Result<Box<dyn GodotVariant>, String> {
+            fn from_tagged(node: &Value) -> Result<Box<dyn GodotVariant>, Unmapped> {
                 let value = &node["value"];
                 let text = || value.as_str().ok_or_else(|| skip("a string of code units"));
-                let reals = || -> Result<Vec<f32>, String> {
+                let reals = || -> Result<Vec<f32>, Unmapped> {
                     let list = value.as_array().ok_or("a math value without components")?;
                     // The crate's vectors are f32: a double build's components are not.
                     list.iter()
@@ -134,7 +134,7 @@ macro_rules! line {
                 match Decoder::decode_variant(bytes) {
                     Ok(v) => match to_tagged(v.as_ref()) {
                         Ok(tree) => Outcome::Decoded(tree, v.byte_length()),
-                        Err(why) => Outcome::Skipped(why),
+                        Err(why) => Outcome::Skipped(why.into_text()),
                     },
                     Err(e) => Outcome::Refused(e.to_string()),
                 }
@@ -146,10 +146,8 @@ macro_rules! line {
                         Ok(bytes) => Outcome::Encoded(bytes),
                         Err(e) => Outcome::Refused(e.to_string()),
                     },
-                    Err(why) if why.starts_with(super::SKIP) => {
-                        Outcome::Skipped(why[super::SKIP.len()..].to_string())
-                    }
-                    Err(why) => Outcome::Refused(why),
+                    Err(Unmapped::Skip(why)) => Outcome::Skipped(why),
+                    Err(Unmapped::Refuse(why)) => Outcome::Refused(why),
                 }
             }
         }
@@ -162,11 +160,30 @@ macro_rules! line {
     }};
 }
 
-/// Marks an error as a skip (the crate cannot hold the value), not a refusal.
-const SKIP: &str = "skip: ";
+/// Why a value does not map between tagged JSON and the crate's types.
+enum Unmapped {
+    /// The crate's types cannot hold it: the case is answered "skipped".
+    Skip(String),
+    /// The tree is not one the crate's API takes: answered as the crate's refusal.
+    Refuse(String),
+}
 
-fn skip(why: &str) -> String {
-    format!("{SKIP}{why}")
+impl Unmapped {
+    fn into_text(self) -> String {
+        match self {
+            Unmapped::Skip(why) | Unmapped::Refuse(why) => why,
+        }
+    }
+}
+
+impl From<&str> for Unmapped {
+    fn from(why: &str) -> Unmapped {
+        Unmapped::Refuse(why.to_string())
+    }
+}
+
+fn skip(why: &str) -> Unmapped {
+    Unmapped::Skip(why.to_string())
 }
 
 /// A float as a tagged-JSON token, exactly.
