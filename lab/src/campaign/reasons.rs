@@ -36,34 +36,32 @@ use gdmarshal::profile::Profile;
 #[strum(serialize_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Reason {
-    // Unsupported: the oracle cannot build the value from a script.
-    /// An Object that exists only by its instance id (no object has that id in the engine).
+    // Unsupported: the oracle cannot build the value from a script; one reason per code.
+    /// [`Unbuildable::ObjectById`].
     ObjectById,
-    /// A Signal whose object exists only by its id.
+    /// [`Unbuildable::SignalOfObjectById`].
     SignalOfObjectById,
-    /// A NodePath name that path text cannot spell (`/`, `:`, `@`, empty, ...).
+    /// [`Unbuildable::NodepathNameNotText`].
     NodepathNameNotText,
-    /// NodePath text that does not parse back to the same path.
+    /// [`Unbuildable::NodepathTextReparses`].
     NodepathTextReparses,
-    /// A full object of a class the engine cannot instantiate.
+    /// [`Unbuildable::ClassNotInstantiable`].
     ClassNotInstantiable,
-    /// A full object whose `script` cannot be loaded.
+    /// [`Unbuildable::ScriptNotLoadable`].
     ScriptNotLoadable,
-    /// float32 components that would pass through a GDScript float (f64), quieting a signalling
-    /// NaN.
+    /// [`Unbuildable::SignallingNanThroughDouble`].
     SignallingNanThroughDouble,
-    /// A 4.x String of code units that are not Unicode scalar values.
+    /// [`Unbuildable::NonScalarString`].
     NonScalarString,
-    /// A 3.x String holding a NUL code unit.
+    /// [`Unbuildable::NulInString`].
     NulInString,
-    /// A 3.x RID with a given id.
+    /// [`Unbuildable::RidById`].
     RidById,
-    /// A type (or typed container) the engine version does not have.
+    /// [`Unbuildable::TypeNotInVersion`].
     TypeNotInVersion,
-    /// A number past GDScript's 64-bit signed int (an unsigned 64-bit object id, RID or
-    /// Signal object past 2^63 - 1): the oracle refuses to read it.
+    /// [`Unbuildable::BeyondSignedInt`].
     BeyondSignedInt,
-    /// The oracle refused the request for another reason.
+    /// [`Unbuildable::OracleRefused`].
     OracleRefused,
     /// The codec skipped the case or its re-encoding.
     CodecSkipped,
