@@ -81,16 +81,6 @@ pub struct Unsupported {
     pub text: String,
 }
 
-impl Unsupported {
-    /// An unsupported case for `why`, in `text`.
-    pub fn new(why: Unbuildable, text: impl Into<String>) -> Unsupported {
-        Unsupported {
-            why: Some(why),
-            text: text.into(),
-        }
-    }
-}
-
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)

@@ -168,11 +168,16 @@ pub(crate) fn encode_result(answer: Reply, profile: Profile, full_objects: bool)
     };
     // A value built with a stand-in the full encoding would show (godot_project/README.md).
     if j.get("unsupported_full").is_some() && full_objects {
-        r.verdict = EngineVerdict::Unsupported(unsupported(&j, "unsupported_full", None));
+        r.verdict = EngineVerdict::Unsupported(unsupported(
+            &j,
+            "unsupported_full",
+            "unsupported_full_reason",
+            None,
+        ));
         return r;
     }
     if j.get("ok").and_then(Value::as_bool) != Some(true) {
-        r.verdict = EngineVerdict::Unsupported(unsupported(&j, "unsupported", None));
+        r.verdict = EngineVerdict::Unsupported(unsupported(&j, "unsupported", "reason", None));
         return r;
     }
     // The engine's own encoder refused the value it built (it nests past the engine's limit),
@@ -222,22 +227,21 @@ pub(super) fn open(
     }
     let j = json.map_err(|e| EngineVerdict::Unanswered(format!("unreadable result line: {e}")))?;
     if j.get("error").is_some() {
-        let mut refused = unsupported(&j, "error", Some(Unbuildable::OracleRefused));
+        let mut refused = unsupported(&j, "error", "reason", Some(Unbuildable::OracleRefused));
         refused.text = format!("the oracle refused the request: {}", refused.text);
         return Err(EngineVerdict::Unsupported(refused));
     }
     Ok(j)
 }
 
-/// Why the oracle could not build a value: the words under `key` and the code beside them
-/// (`reason`, or `unsupported_full_reason` for `unsupported_full`); `missing` when it gives no
-/// code this lab knows.
-fn unsupported(j: &Value, key: &str, missing: Option<Unbuildable>) -> Unsupported {
-    let reason_key = if key == "unsupported_full" {
-        "unsupported_full_reason"
-    } else {
-        "reason"
-    };
+/// Why the oracle could not build a value: the words under `key` and the code under `reason_key`;
+/// `missing` when it gives no code this lab knows.
+fn unsupported(
+    j: &Value,
+    key: &str,
+    reason_key: &str,
+    missing: Option<Unbuildable>,
+) -> Unsupported {
     Unsupported {
         why: j
             .get(reason_key)
