@@ -75,6 +75,8 @@ pub struct Cgroup {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each folder, opened before the fork: the child writes `0` (itself) to each.
     procs: Vec<File>,
+    /// The folders' place in the signal handler's list, from before they were made.
+    _registered: super::interrupt::Registered,
 }
 
 impl Cgroup {
@@ -95,16 +97,23 @@ impl Cgroup {
                 freezer,
             } => vec![memory, pids, freezer],
         };
+        let dirs: Vec<PathBuf> = parents.into_iter().map(|p| p.join(&name)).collect();
+        // Made under the signal handler's lock, so that a signal now removes them too.
+        let registered = super::interrupt::Registered::making(dirs.clone(), || {
+            for dir in &dirs {
+                if let Err(e) = fs::create_dir(dir) {
+                    remove_dirs(&dirs);
+                    return Err(io_at(dir)(e));
+                }
+            }
+            Ok(())
+        })?;
         let mut group = Cgroup {
             layout: layout.clone(),
-            dirs: Vec::new(),
+            dirs,
             procs: Vec::new(),
+            _registered: registered,
         };
-        for parent in parents {
-            let dir = parent.join(&name);
-            fs::create_dir(&dir).map_err(io_at(&dir))?;
-            group.dirs.push(dir);
-        }
         group.limit(limits)?;
         for dir in &group.dirs {
             let path = dir.join("cgroup.procs");

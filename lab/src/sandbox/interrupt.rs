@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
@@ -58,9 +58,9 @@ pub fn install(stop: Stop) -> std::io::Result<()> {
                 STOP.store(true, Ordering::SeqCst);
                 match (first, stop) {
                     (true, Stop::AfterBatch) => {}
-                    (true, Stop::AfterReport) => kill_all(false),
+                    (true, Stop::AfterReport) => drop(kill_all(false)),
                     _ => {
-                        kill_all(true);
+                        let _held = kill_all(true);
                         eprintln!("gdmarshal: interrupted by {}", name(sig));
                         std::process::exit(128 + sig);
                     }
@@ -95,21 +95,20 @@ pub fn name(sig: i32) -> &'static str {
 }
 
 /// Kills every registered tree; with `remove`, also removes their cgroup folders (the process
-/// is about to exit, so their owners will not).
-fn kill_all(remove: bool) {
-    let trees: Vec<_> = TREES
-        .lock()
-        .map(|t| t.values().cloned().collect())
-        .unwrap_or_default();
-    for (group, dirs) in trees {
+/// is about to exit, so their owners will not). Returns the list's lock, still held: a process
+/// about to exit keeps it, so that no thread makes a cgroup folder after the list was read.
+fn kill_all(remove: bool) -> MutexGuard<'static, BTreeMap<u64, Target>> {
+    let trees = TREES.lock().unwrap_or_else(PoisonError::into_inner);
+    for (group, dirs) in trees.values() {
         if let Some(pid) = group.and_then(rustix::process::Pid::from_raw) {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
-        super::cgroup::kill_dirs(&dirs);
+        super::cgroup::kill_dirs(dirs);
         if remove {
-            super::cgroup::remove_dirs(&dirs);
+            super::cgroup::remove_dirs(dirs);
         }
     }
+    trees
 }
 
 /// A tree known to the signal handler while this value lives.
@@ -117,21 +116,71 @@ fn kill_all(remove: bool) {
 pub(crate) struct Registered(u64);
 
 impl Registered {
-    /// Registers the process group `group` and the cgroup folders `dirs`.
-    pub fn new(group: Option<i32>, dirs: Vec<PathBuf>) -> Registered {
-        static NEXT: AtomicU64 = AtomicU64::new(0);
-        let id = NEXT.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut t) = TREES.lock() {
-            t.insert(id, (group, dirs));
-        }
+    /// Registers the process group `group` (its cgroup registers itself: [`Registered::making`]).
+    pub fn group(group: Option<i32>) -> Registered {
+        let id = next_id();
+        TREES
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, (group, Vec::new()));
         Registered(id)
     }
+
+    /// Registers the cgroup folders `dirs` as `make` creates them, under the lock the handler
+    /// takes: a signal finds them either made and registered or not made at all. `make`
+    /// removes what it made if it fails.
+    pub fn making<E>(
+        dirs: Vec<PathBuf>,
+        make: impl FnOnce() -> Result<(), E>,
+    ) -> Result<Registered, E> {
+        let id = next_id();
+        let mut trees = TREES.lock().unwrap_or_else(PoisonError::into_inner);
+        make()?;
+        trees.insert(id, (None, dirs));
+        Ok(Registered(id))
+    }
+}
+
+/// A number for a new entry of [`TREES`].
+fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        if let Ok(mut t) = TREES.lock() {
-            t.remove(&self.0);
-        }
+        TREES
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A signal that comes between a cgroup's making and its tree's spawning still finds its
+    /// folders, so that they are removed before the process exits.
+    #[test]
+    fn a_cgroup_is_known_to_the_handler_from_its_making() {
+        let group = super::super::Cgroup::create(super::super::TreeLimits {
+            memory: 64 << 20,
+            processes: 4,
+        })
+        .expect("this project's machines let a process make cgroups below its own");
+        let known = |dirs: &[PathBuf]| {
+            TREES
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .values()
+                .any(|(_, d)| d == dirs)
+        };
+        let dirs = group.dirs().to_vec();
+        assert!(dirs.iter().all(|d| d.is_dir()));
+        assert!(known(&dirs));
+        drop(group);
+        assert!(!known(&dirs));
+        assert!(dirs.iter().all(|d| !d.exists()));
     }
 }

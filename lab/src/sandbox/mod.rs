@@ -290,16 +290,12 @@ pub struct Tree {
 impl Tree {
     /// The tree of `child`, spawned from `jail` as the leader of its own process group.
     pub fn of(child: &Child, jail: Jail) -> Tree {
+        // The cgroup registered its folders itself when it made them.
         let group = i32::try_from(child.id()).ok();
-        let dirs = jail
-            .cgroup
-            .as_ref()
-            .map(|c| c.dirs().to_vec())
-            .unwrap_or_default();
         Tree {
             cgroup: jail.cgroup,
             wrapped: jail.wrapped,
-            _registered: interrupt::Registered::new(group, dirs),
+            _registered: interrupt::Registered::group(group),
         }
     }
 
