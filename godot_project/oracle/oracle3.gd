@@ -20,7 +20,7 @@ var spb = StreamPeerBuffer.new()  # float <-> bits conversions
 var sentinel_bytes = var2bytes(SENTINEL)
 var problem = ""  # first error met while building a value from a tree
 var unsupported = ""  # why a tree cannot be built inside the engine
-# The code of `problem` and `unsupported`: what the host reads (lab/src/model/unbuildable.rs); the
+# The code of `problem` and `unsupported`: what the host reads (model/src/unbuildable.rs); the
 # texts are for people.
 var problem_code = ""
 var unsupported_code = ""

@@ -22,7 +22,7 @@ var b8 := PackedByteArray()
 var problem := ""  # first error met while building a value from a tree
 var unsupported := ""  # why a tree cannot be built inside the engine
 # The code of `problem`, `unsupported` and `full_unsupported`: what the host reads
-# (lab/src/model/unbuildable.rs); the texts are for people.
+# (model/src/unbuildable.rs); the texts are for people.
 var problem_code := ""
 var unsupported_code := ""
 var full_unsupported_code := ""

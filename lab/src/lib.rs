@@ -32,7 +32,8 @@ pub mod fence;
 pub mod framing_corpus;
 pub mod group;
 pub mod matrix;
-pub mod model;
+/// The model every room shares (the `gdmarshal-model` crate, below the lab).
+pub use gdmarshal_model as model;
 pub mod oracle;
 pub mod paths;
 pub mod report;

@@ -1,5 +1,6 @@
-//! The lab and the CLI are layered: no module imports a module that imports it back, directly or
-//! through others; in the codec only the one cycle its module explains. The test reads every source file as Rust, resolves each path it names
+//! The crates are layered, each depending only on crates below it; within the model, the lab and
+//! the CLI no module imports a module that imports it back, directly or through others; in the
+//! codec only the one cycle its module explains. The test reads every source file as Rust, resolves each path it names
 //! (`use` items, types, calls; `crate::`, `super::` and `self::`, through re-exports) to the file
 //! that defines it, and fails on a cycle between the top-level modules of a crate (`oracle`,
 //! `corpus`, `conform`, ...) or between its files. Test modules (`#[cfg(test)]`) are left out:
@@ -320,6 +321,104 @@ fn the_codec_has_no_import_cycle_but_the_one_its_module_explains() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/string.rs"))
             .unwrap();
     assert!(string.contains("[`crate::text`] (through [`crate::utf8`]) use each other"));
+}
+
+/// The workspace's crates from the bottom up: each may depend (outside its tests) only on crates
+/// of a lower layer.
+const CRATE_LAYERS: &[&[&str]] = &[
+    &["gdmarshal"],
+    &["gdmarshal-corpus", "gdmarshal-kits", "gdmarshal-model"],
+    &["gdmarshal-lab"],
+    &["gdmarshal-testkit", "gdmarshal-cli"],
+    &[
+        "gdmarshal-own-testee",
+        "gdmarshal-web",
+        "gdmarshal-python",
+        "gdmarshal-npm",
+    ],
+];
+
+/// Each workspace crate's dependencies on other workspace crates, tests' own left out, from
+/// `cargo metadata`.
+fn crate_dependencies() -> BTreeMap<String, Vec<String>> {
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("cargo's JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    let names: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|d| d["kind"].as_str() != Some("dev"))
+                .filter_map(|d| d["name"].as_str())
+                .filter(|d| names.contains(d))
+                .map(str::to_string)
+                .collect();
+            (p["name"].as_str().unwrap_or_default().to_string(), deps)
+        })
+        .collect()
+}
+
+#[test]
+fn each_crate_depends_only_on_crates_below_it() {
+    let layer = |name: &str| CRATE_LAYERS.iter().position(|l| l.contains(&name));
+    let deps = crate_dependencies();
+    let mut wrong = Vec::new();
+    for (krate, on) in &deps {
+        let Some(at) = layer(krate) else {
+            wrong.push(format!("{krate}: in no layer of CRATE_LAYERS"));
+            continue;
+        };
+        for d in on {
+            if layer(d).is_none_or(|below| below >= at) {
+                wrong.push(format!("{krate} -> {d}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    // The model is what every room shares: the codec and data crates, no process, file-system,
+    // network or engine code.
+    assert_eq!(deps["gdmarshal-model"], ["gdmarshal"]);
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../model/Cargo.toml"))
+            .unwrap();
+    let table = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .expect("the model's dependencies");
+    let external: Vec<&str> = table
+        .lines()
+        .take_while(|l| !l.starts_with('['))
+        .filter_map(|l| l.split_once(" = ").map(|(name, _)| name.trim()))
+        .collect();
+    assert_eq!(
+        external,
+        ["gdmarshal", "serde", "serde_json", "strum", "thiserror"]
+    );
+}
+
+#[test]
+fn the_model_has_no_import_cycle() {
+    let (files, _) = check("model/src");
+    assert!(files > 15, "{files} file edges");
 }
 
 #[test]

@@ -17,7 +17,7 @@ import sys
 import threading
 
 ORACLE_LINE = re.compile(r"(res://oracle/[A-Za-z0-9_]+\.gd):\d+")
-# Records keep the first 600 characters of the engine's words (lab/src/model/record.rs,
+# Records keep the first 600 characters of the engine's words (model/src/record.rs,
 # ERROR_CHARS), line numbers included, so an edit of the oracle that adds a digit to them moves
 # the cut. A backtrace names the oracle at most 8 times there, a line number at most 5 digits
 # and its colon: the first 600 - 8 * 6 characters without them are the same either way.

@@ -4,11 +4,12 @@
 //! cgroup v2 (`memory.max`, `pids.max`, `cgroup.kill`) and the v1 controllers mounted side by
 //! side (`memory`, `pids`, `freezer`: freeze, SIGKILL every member, thaw).
 
+use super::cgroup_kill::{kill_dirs, members, remove_dirs, write_file};
+
 use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 /// Where cgroup file systems are mounted.
 const ROOT: &str = "/sys/fs/cgroup";
@@ -172,7 +173,7 @@ impl Cgroup {
         }
     }
 
-    /// The folders, for [`kill_dirs`].
+    /// The folders, for [`kill_dirs`](super::cgroup_kill::kill_dirs).
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
     }
@@ -206,59 +207,8 @@ impl Drop for Cgroup {
     }
 }
 
-/// Removes a killed tree's cgroup folders (best effort: a folder still holding a process stays).
-pub(crate) fn remove_dirs(dirs: &[PathBuf]) {
-    for d in dirs {
-        let _ = fs::remove_dir(d);
-    }
-}
-
-/// Kills every process in the cgroup folders `dirs` (one tree's, as [`Cgroup::dirs`] gives them)
-/// and waits up to five seconds until none is left. v2: `cgroup.kill`; v1 (no `cgroup.kill`):
-/// the freezer folder is frozen so that nothing forks meanwhile, every member gets SIGKILL, and
-/// it is thawed so that the signals are delivered.
-pub(crate) fn kill_dirs(dirs: &[PathBuf]) {
-    let deadline = Instant::now() + Duration::from_secs(5);
-    for d in dirs {
-        let kill = d.join("cgroup.kill");
-        if kill.exists() {
-            let _ = write(&kill, "1");
-        }
-    }
-    let freezer = dirs.iter().find(|d| d.join("freezer.state").exists());
-    loop {
-        let members: Vec<i32> = dirs.iter().flat_map(|d| members(d)).collect();
-        if members.is_empty() || Instant::now() > deadline {
-            return;
-        }
-        if let Some(f) = freezer {
-            let _ = write(&f.join("freezer.state"), "FROZEN");
-        }
-        for pid in members {
-            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
-                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-            }
-        }
-        if let Some(f) = freezer {
-            let _ = write(&f.join("freezer.state"), "THAWED");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// The processes in a cgroup folder.
-fn members(dir: &Path) -> Vec<i32> {
-    fs::read_to_string(dir.join("cgroup.procs"))
-        .map(|t| t.lines().filter_map(|l| l.trim().parse().ok()).collect())
-        .unwrap_or_default()
-}
-
 fn write(path: &Path, text: &str) -> Result<(), CgroupError> {
-    fs::OpenOptions::new()
-        .write(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(io_at(path))
+    write_file(path, text).map_err(io_at(path))
 }
 
 /// This machine's layout, worked out once.

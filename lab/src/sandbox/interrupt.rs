@@ -103,9 +103,9 @@ fn kill_all(remove: bool) -> MutexGuard<'static, BTreeMap<u64, Target>> {
         if let Some(pid) = group.and_then(rustix::process::Pid::from_raw) {
             let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         }
-        super::cgroup::kill_dirs(dirs);
+        super::cgroup_kill::kill_dirs(dirs);
         if remove {
-            super::cgroup::remove_dirs(dirs);
+            super::cgroup_kill::remove_dirs(dirs);
         }
     }
     trees

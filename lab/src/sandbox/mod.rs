@@ -8,6 +8,7 @@
 
 pub mod bwrap;
 pub mod cgroup;
+mod cgroup_kill;
 pub mod env;
 pub mod interrupt;
 pub(crate) mod seccomp;

@@ -12,12 +12,12 @@ use gdmarshal::hex::unhex;
 use gdmarshal::json::from_json;
 use gdmarshal::profile::Profile;
 
-use crate::model::answer::{Answer, Reencoded};
-use crate::model::mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind};
-use crate::model::record::{Field, Record, Verdict};
-use crate::model::skip::SkipReason;
-use crate::model::tree_diff::{NodeDiff, first_value_difference};
-use crate::model::{Direction, Rejection};
+use crate::answer::{Answer, Reencoded};
+use crate::mismatch::{ByteDiff, Mismatch, RecordDefect, RejectKind};
+use crate::record::{Field, Record, Verdict};
+use crate::skip::SkipReason;
+use crate::tree_diff::{NodeDiff, first_value_difference};
+use crate::{Direction, Rejection};
 
 /// How one case went.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,7 +42,7 @@ fn same_value(a: &Value, b: &Value, profile: Profile) -> bool {
 /// What a record settles before its case is asked of anyone: a skip when it holds no answer to
 /// compare with (the engine crashed, hung, could not build the value, or answered differently on
 /// two runs), a failure when it cannot be judged against. `None`: ask, then [`judge`].
-pub(crate) fn before_asking(expected: &Record) -> Option<Outcome> {
+pub fn before_asking(expected: &Record) -> Option<Outcome> {
     match expected.verdict {
         Verdict::Crashed => return Some(Outcome::Skip(SkipReason::EngineCrashed)),
         Verdict::Hung => return Some(Outcome::Skip(SkipReason::EngineHung)),
@@ -102,7 +102,7 @@ fn unanswered(got: &Answer) -> Option<Outcome> {
     Some(Outcome::Fail(Mismatch::NoAnswer { reason }))
 }
 
-fn engine_rejection(r: &Rejection) -> Option<crate::model::EngineRejection> {
+fn engine_rejection(r: &Rejection) -> Option<crate::EngineRejection> {
     match r.kind {
         Some(RejectKind::Engine(k)) => Some(k),
         _ => None,
@@ -232,7 +232,7 @@ fn judge_encode(want: &Answer, got: &Answer) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::EngineRejection;
+    use crate::EngineRejection;
     use serde_json::json;
 
     fn p46() -> Profile {

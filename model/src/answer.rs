@@ -1,16 +1,16 @@
-//! The answer model: what anything that answers a [`Case`](crate::model::case::Case) says back, as one
+//! The answer model: what anything that answers a [`Case`](crate::case::Case) says back, as one
 //! type passed between the engines, this codec, testees, the judge and the corpus.
 //!
 //! The verdict is the variant (as in protobuf's `ConformanceResponse`): a decoded value, encoded
 //! bytes, a refusal, a case the answerer cannot pose or declines, an engine defect, or no answer
-//! at all. A corpus [`Record`](crate::model::Record) is an engine's answer written to disk; the
+//! at all. A corpus [`Record`](crate::Record) is an engine's answer written to disk; the
 //! two convert into each other (`Record::of`, `Record::answer`).
 
 use serde_json::Value;
 
-use crate::model::Incident;
-use crate::model::Rejection;
-use crate::model::Unsupported;
+use crate::Incident;
+use crate::Rejection;
+use crate::Unsupported;
 
 /// One answer to one case.
 #[derive(Clone, Debug, PartialEq)]

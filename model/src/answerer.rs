@@ -1,6 +1,6 @@
-//! [`Answerer`]: the one trait for anything that answers cases — a live engine
-//! ([`crate::oracle::Engine`]), this crate's codec ([`crate::this_codec::ThisCodec`]), a
-//! conformance testee process ([`crate::conform::testee::Testee`]); and [`EngineAnswerer`], what
+//! [`Answerer`]: the one trait for anything that answers cases — a live engine (the lab's
+//! `oracle::Engine`), the codec itself (the lab's `this_codec::ThisCodec`), a conformance testee
+//! process (the lab's `conform::testee::Testee`); and [`EngineAnswerer`], what
 //! only an engine has beside its answers (crashes and hangs, refused connections, its classes,
 //! its own check of the bytes it wrote), which campaigns, corpus generation and drift checks use.
 //!
@@ -14,9 +14,9 @@ use std::sync::Arc;
 use gdmarshal::classes::ClassList;
 use gdmarshal::profile::Profile;
 
-use crate::model::IncidentRecord;
-use crate::model::answer::Answer;
-use crate::model::case::Case;
+use crate::IncidentRecord;
+use crate::answer::Answer;
+use crate::case::Case;
 
 /// The classes whose fresh objects' stored properties a batch of cases needs: classes alone, and
 /// (4.x) classes given one of the project's scripts, as (class, script path).
@@ -64,7 +64,7 @@ pub trait EngineAnswerer: Answerer {
     }
 
     /// Connections refused so far because they did not prove to be this answerer's engine
-    /// ([`crate::oracle::Engine::refused`]); none for an answerer that listens on nothing.
+    /// (the lab's `oracle::Engine::refused`); none for an answerer that listens on nothing.
     fn refused(&self) -> usize {
         0
     }

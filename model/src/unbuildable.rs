@@ -22,7 +22,8 @@ use serde::{Deserialize, Serialize};
 )]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
-#[non_exhaustive]
+// Exhaustive on purpose: the lab matches it whole, so that a new code has to be given its
+// campaign reason.
 pub enum Unbuildable {
     /// An Object that exists only by its instance id (no object has that id in the engine).
     ObjectById,
@@ -66,7 +67,7 @@ impl Unbuildable {
     }
 
     /// The reason the oracle's `code` names; `None` for a code this list lacks.
-    pub(crate) fn from_code(code: &str) -> Option<Unbuildable> {
+    pub fn from_code(code: &str) -> Option<Unbuildable> {
         code.parse().ok()
     }
 }

@@ -32,11 +32,11 @@ impl Incident {
 /// What became of a request that was running when its engine crashed or hung.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resolution {
-    /// A fresh engine crashed or hung on it the same way: an engine defect (a [`Finding`](crate::oracle::Finding)).
+    /// A fresh engine crashed or hung on it the same way: an engine defect (the lab's `oracle::Finding`).
     Reproduced,
     /// A fresh engine answered it: the incident was not this input's doing.
     AnsweredOnRetry,
-    /// It could not be settled within the retries: the request is [`Verdict::Unanswered`](crate::oracle::EngineVerdict::Unanswered).
+    /// It could not be settled within the retries: the request is unanswered (the lab's `oracle::EngineVerdict::Unanswered`).
     Unanswered,
     /// No request was running (the engine died or stopped between requests, or before the
     /// first one of a batch): the engine was started again and the batch sent again.

@@ -12,9 +12,9 @@ use gdmarshal::json::{from_json, to_json};
 use gdmarshal::profile::Profile;
 
 use super::mismatch::{RecordDefect, RejectKind, Rejection};
-use crate::model::answer::{Answer, Reencoded};
-use crate::model::case::{Case, Direction};
-use crate::model::{Incident, Unbuildable, Unsupported, engine_rejection};
+use crate::answer::{Answer, Reencoded};
+use crate::case::{Case, Direction};
+use crate::{Incident, Unbuildable, Unsupported, engine_rejection};
 
 /// Longest error text kept per record.
 const ERROR_CHARS: usize = 600;
@@ -150,7 +150,7 @@ impl Record {
     /// Whether the record holds an answer an implementation can be compared with: not a case
     /// the engine crashed or hung on or could not build, nor one whose verdict changed between
     /// runs.
-    pub(crate) fn comparable(&self) -> bool {
+    pub fn comparable(&self) -> bool {
         !matches!(
             self.verdict,
             Verdict::Crashed | Verdict::Hung | Verdict::Unsupported
@@ -329,7 +329,7 @@ impl Record {
     }
 
     /// Whether a field's content differed between two runs of the engine.
-    pub(crate) fn unsteady(&self, field: Field) -> bool {
+    pub fn unsteady(&self, field: Field) -> bool {
         self.nondeterministic.contains(&field)
     }
 

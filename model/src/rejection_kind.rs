@@ -32,7 +32,7 @@ pub enum RejectionKind {
 }
 
 /// Every kind, in the order docs/conformance.md lists them.
-pub(crate) const ALL: [RejectionKind; 7] = [
+const ALL: [RejectionKind; 7] = [
     RejectionKind::Truncated,
     RejectionKind::BadType,
     RejectionKind::BadCount,
@@ -58,7 +58,7 @@ impl RejectionKind {
 
     /// The kind of a decode error of this crate's codec; `None` for an input the codec cannot
     /// judge (a conversion it does not model), which is no rejection.
-    pub(crate) fn of_decode(kind: &DecodeErrorKind) -> Option<RejectionKind> {
+    pub fn of_decode(kind: &DecodeErrorKind) -> Option<RejectionKind> {
         Some(match kind {
             DecodeErrorKind::Truncated { .. } => RejectionKind::Truncated,
             DecodeErrorKind::UnknownType { .. } | DecodeErrorKind::BadContainerType { .. } => {

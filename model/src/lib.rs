@@ -1,22 +1,22 @@
-//! The one model every room of the lab shares, below all of them: a [`Case`] is asked of an
-//! [`Answerer`] (a live engine, this codec, a testee), which gives an [`Answer`]; a corpus
+//! The one model every room of gdmarshal's lab shares, below all of them: a [`Case`] is asked of
+//! an [`Answerer`] (a live engine, this codec, a testee), which gives an [`Answer`]; a corpus
 //! [`Record`] is an engine's answer written down; [`judge()`] compares an answer with a record and
-//! returns an [`Outcome`] ([`Mismatch`] when they differ). It depends on the codec only: no process,
-//! file or engine code, so the oracle, the corpus, campaigns, conform and the report all build on
-//! it and none of them on each other through it.
+//! returns an [`Outcome`] ([`Mismatch`] when they differ). A crate of its own that depends on the
+//! codec only: no process, file or engine code, so the oracle, the corpus, campaigns, conform and
+//! the report all build on it and none of them on each other through it.
 
 pub mod answer;
 pub mod answerer;
 pub mod case;
-pub(crate) mod engine_rejection;
+pub mod engine_rejection;
 pub mod incident;
 pub mod judge;
 pub mod mismatch;
 pub mod record;
-pub(crate) mod rejection_kind;
+pub mod rejection_kind;
 pub mod skip;
-pub(crate) mod tree_diff;
-pub(crate) mod unbuildable;
+pub mod tree_diff;
+pub mod unbuildable;
 
 pub use answer::Answer;
 

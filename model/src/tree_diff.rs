@@ -198,11 +198,7 @@ fn absent(path: &str, v: &Value, engine_has_it: bool) -> NodeDiff {
 
 /// The first node where `expected` (the engine's tree) and `got` differ as values of `profile`;
 /// `None` when they are the same value, however spelled.
-pub(crate) fn first_value_difference(
-    expected: &Value,
-    got: &Value,
-    profile: Profile,
-) -> Option<NodeDiff> {
+pub fn first_value_difference(expected: &Value, got: &Value, profile: Profile) -> Option<NodeDiff> {
     walk(expected, got, "$", profile)
 }
 

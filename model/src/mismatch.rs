@@ -1,6 +1,6 @@
 //! How an implementation's answer parts from the engine's record, as data.
 //!
-//! [`crate::model::judge::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
+//! [`crate::judge::judge`] returns a [`Mismatch`]; campaigns, the differential check and the
 //! conformance runner classify it by variant and by the [`RejectKind`] of a rejection, never by
 //! its text. [`Mismatch`]'s `Display` is the message people read.
 
@@ -9,8 +9,8 @@ use std::fmt;
 use serde_json::Value;
 
 use super::rejection_kind::RejectionKind;
-use crate::model::EngineRejection;
-use crate::model::tree_diff::NodeDiff;
+use crate::EngineRejection;
+use crate::tree_diff::NodeDiff;
 use gdmarshal::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use gdmarshal::hex::hex;
 use gdmarshal::json::JsonError;
@@ -34,7 +34,7 @@ pub enum RejectKind {
     Encode(EncodeErrorKind),
     /// The tagged JSON is no value of the profile.
     Json,
-    /// An engine refused the input, for a reason [`crate::model::engine_rejection()`] reads from
+    /// An engine refused the input, for a reason [`crate::engine_rejection()`] reads from
     /// its error output.
     Engine(EngineRejection),
     /// A testee refused it and stated the kind (`"kind"` in its answer).
@@ -51,7 +51,7 @@ impl Rejection {
     }
 
     /// Whether the decoder or the encoder refused nesting past its limit.
-    pub(crate) fn is_too_deep(&self) -> bool {
+    pub fn is_too_deep(&self) -> bool {
         matches!(
             self.kind,
             Some(RejectKind::Decode(DecodeErrorKind::TooDeep { .. }))
@@ -184,7 +184,7 @@ pub enum Mismatch {
     AcceptsRejected {
         /// The engine's error text (its stderr), whole.
         engine_error: String,
-        /// What the engine's error says, where [`crate::model::engine_rejection()`] reads it.
+        /// What the engine's error says, where [`crate::engine_rejection()`] reads it.
         engine_rejection: Option<EngineRejection>,
         /// What the implementation decoded.
         tree: Value,
