@@ -1,4 +1,4 @@
-//! The fuzzers' decode property (`gdmarshal::properties::check_decode`) without a fuzzer: checks a
+//! The fuzzers' decode property (`gdmarshal_testkit::properties::check_decode`) without a fuzzer: checks a
 //! second over a directory of inputs, next to plain decoding of the same inputs in the same run.
 //! What libFuzzer adds on top is in docs/fuzzing.md.
 //!
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use gdmarshal::DecodeOptions;
-use gdmarshal::properties::{check_decode, select};
+use gdmarshal_testkit::properties::{check_decode, select};
 
 /// Time spent on each measurement.
 const BUDGET: Duration = Duration::from_secs(3);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every crate a user installs packs and builds from its package alone, as crates.io would take it:
-# `cargo publish --dry-run` of the codec (gdmarshal), the corpus, the kits, the lab's model, the
-# lab and the command line, each verified by building the packed crate against the others packed the same way. Then
+# `cargo publish --dry-run` of the codec (gdmarshal), the corpus, the kits, the vector-file reader,
+# the lab's model, the lab and the command line, each verified by building the packed crate against the others packed the same way. Then
 # the declared minimum Rust version against the dependencies (scripts/check-msrv.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +11,7 @@ cd "$root"
 # copies, or a second run would build against the first run's sources.
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 # Likewise their builds: cargo takes a registry crate of a version it has built as unchanged.
-for krate in gdmarshal gdmarshal-corpus gdmarshal-kits gdmarshal-model gdmarshal-lab gdmarshal-cli; do
+for krate in gdmarshal gdmarshal-corpus gdmarshal-kits gdmarshal-vectors gdmarshal-model gdmarshal-lab gdmarshal-cli; do
   rm -rf "$cargo_home"/registry/src/*/"$krate"-[0-9]*
   rm -rf "$root"/target/package-check/debug/.fingerprint/"$krate"-*
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzing with cargo-fuzz (libFuzzer). Targets live in fuzz/fuzz_targets; their checks are
-# gdmarshal::properties (src/properties.rs), which tests/fuzz_replay.rs also runs on stable.
+# the testkit crate's properties (testkit/src/properties.rs), which tests/fuzz_replay.rs also runs on stable.
 #
 #   scripts/fuzz.sh install                  cargo-fuzz, if missing
 #   scripts/fuzz.sh seeds                    fuzz/seeds/* from tests/vectors/*.txt
@@ -93,7 +93,7 @@ install() {
     cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 }
 
-# The selector byte that gdmarshal::properties::select maps to a profile: 2 * (index in
+# The selector byte that the testkit's properties::select maps to a profile: 2 * (index in
 # all_profiles(): 3.m is m, 4.m is 7 + m) + objects. tests/fuzz_replay.rs checks this mapping.
 selector() {
     local version=$1 objects=$2 major=${1%%.*} minor=${1#*.}

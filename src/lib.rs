@@ -91,7 +91,7 @@ pub mod error;
 pub mod excerpt;
 pub mod float;
 pub mod framing;
-#[cfg(feature = "test-support")]
+#[cfg(feature = "generate")]
 pub mod generate;
 pub mod header;
 pub mod hex;
@@ -102,8 +102,6 @@ mod keys;
 mod packed;
 pub mod pool;
 pub mod profile;
-#[cfg(feature = "test-support")]
-pub mod properties;
 mod reader;
 mod rotation;
 mod stack;
@@ -116,8 +114,6 @@ pub mod typed;
 pub mod types;
 mod utf8;
 pub mod value;
-#[cfg(feature = "test-support")]
-pub mod vectors;
 
 pub use decode::{DecodeOptions, Decoded, decode};
 pub use encode::{EncodeOptions, encode};

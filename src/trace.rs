@@ -13,7 +13,7 @@ use crate::value::Text;
 pub trait Trace {
     /// Whether this trace records anything. When it doesn't, the decoder skips building labels and
     /// reads common fields (short strings, ints) by shortcuts that report no fields of their own;
-    /// `gdmarshal::properties::check_traced_agrees` checks that both ways decode alike.
+    /// the testkit's `properties::check_traced_agrees` checks that both ways decode alike.
     const ACTIVE: bool;
 
     /// Whether the caller keeps the value decoded. A trace that only watches the bytes (the rows

@@ -1,5 +1,5 @@
 //! Replays the fuzz seeds and every saved crash input (`fuzz/seeds/*/`, `fuzz/regressions/*/`)
-//! through the fuzz targets' own checks (`gdmarshal::properties`), on stable and without the fuzzer.
+//! through the fuzz targets' own checks (`gdmarshal_testkit::properties`), on stable and without the fuzzer.
 //! With `GDMARSHAL_REPLAY_CORPUS=DIR` set, `DIR/decode/` and `DIR/roundtrip/` (a fuzzing corpus,
 //! e.g. `fuzz/corpus`) are replayed too: scripts/coverage.sh measures coverage that way.
 
@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use gdmarshal::Profile;
-use gdmarshal::properties as checks;
+use gdmarshal_testkit::properties as checks;
 
 type Check = fn(&[u8]) -> Result<(), checks::PropertyFailure>;
 

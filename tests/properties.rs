@@ -1,4 +1,4 @@
-//! The codec's properties (`gdmarshal::properties`, the same functions the fuzz targets check) over
+//! The codec's properties (`gdmarshal_testkit::properties`, the same functions the fuzz targets check) over
 //! random input, for every profile: decode(encode(v)) == v bit for bit and encode(decode(b)) == b
 //! for canonical b; decoding arbitrary bytes never panics, and whatever it accepts re-encodes to a
 //! fixed point.
@@ -7,7 +7,7 @@ use arbitrary::Unstructured;
 use gdmarshal::encode;
 use gdmarshal::generate::{GenOptions, canonical_value};
 use gdmarshal::profile::all_profiles;
-use gdmarshal::properties::{
+use gdmarshal_testkit::properties::{
     PropertyFailure, check_decode, check_roundtrip, check_traced_agrees, selector,
 };
 use quickcheck::{Gen, QuickCheck, TestResult};

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::input::{MaxInputArg, Source};
 use super::{EXIT_FOUND, fail};
-use gdmarshal::vectors::{VectorFile, check, parse};
+use gdmarshal_vectors::{VectorFile, check, parse};
 
 /// Options of `gdmarshal check-vectors`.
 #[derive(clap::Args, Debug)]

@@ -7,8 +7,8 @@ use std::path::Path;
 use gdmarshal::float::FloatStyle;
 use gdmarshal::hex::hex;
 use gdmarshal::json::{from_json, to_json};
-use gdmarshal::vectors::{VectorFile, check, read};
 use gdmarshal::{DecodeOptions, decode};
+use gdmarshal_vectors::{VectorFile, check, read};
 
 fn files() -> Vec<VectorFile> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors");

@@ -1,4 +1,4 @@
-//! The fuzz targets' checks live in the library (`gdmarshal::properties`), where the quickcheck
+//! The fuzz targets' checks live in the library (`gdmarshal_testkit::properties`), where the quickcheck
 //! tests and `tests/fuzz_replay.rs` call them too.
 
-pub use gdmarshal::properties::*;
+pub use gdmarshal_testkit::properties::*;

@@ -327,7 +327,12 @@ fn the_codec_has_no_import_cycle_but_the_one_its_module_explains() {
 /// of a lower layer.
 const CRATE_LAYERS: &[&[&str]] = &[
     &["gdmarshal"],
-    &["gdmarshal-corpus", "gdmarshal-kits", "gdmarshal-model"],
+    &[
+        "gdmarshal-corpus",
+        "gdmarshal-kits",
+        "gdmarshal-vectors",
+        "gdmarshal-model",
+    ],
     &["gdmarshal-lab"],
     &["gdmarshal-testkit", "gdmarshal-cli"],
     &[

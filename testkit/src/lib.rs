@@ -1,5 +1,7 @@
 //! Test support for gdmarshal's own crates; not published, not shipped.
 //!
+//! - [`properties`]: the codec's properties as plain functions, which the fuzz targets, the
+//!   quickcheck tests and the replay of saved crash inputs share.
 //! - [`process`]: every process a test starts leads its own process group and dies with the
 //!   test, so that a failed assertion or a hang leaves nothing running.
 //! - [`engines`] (feature `engines`): the one policy for a test that needs a Godot engine. An
@@ -11,5 +13,6 @@
 #[cfg(feature = "engines")]
 pub mod engines;
 pub mod process;
+pub mod properties;
 
 pub use process::{Group, command, signal};

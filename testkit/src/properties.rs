@@ -3,17 +3,17 @@
 //!
 //! Each takes raw bytes whose first byte selects the profile and the objects switch ([`select`]).
 
-use crate::decode::Decoded;
-use crate::decode::{decode_reusing, decode_traced};
-use crate::encode::encode_without_shortcuts;
-use crate::error::{DecodeError, EncodeError};
-use crate::generate::{GenOptions, canonical_value};
-use crate::hex::hex;
-use crate::pool::BufferPool;
-use crate::profile::all_profiles;
-use crate::trace::Trace;
-use crate::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 use arbitrary::Unstructured;
+use gdmarshal::decode::Decoded;
+use gdmarshal::decode::{decode_reusing, decode_traced};
+use gdmarshal::encode::encode_without_shortcuts;
+use gdmarshal::error::{DecodeError, EncodeError};
+use gdmarshal::generate::{GenOptions, canonical_value};
+use gdmarshal::hex::hex;
+use gdmarshal::pool::BufferPool;
+use gdmarshal::profile::all_profiles;
+use gdmarshal::trace::Trace;
+use gdmarshal::{DecodeOptions, EncodeOptions, Profile, Variant, decode, encode};
 
 /// How an input failed a property: what the codec did and what the property expected, with the
 /// input (hex in the words for people).
@@ -173,12 +173,8 @@ pub fn check_decode(data: &[u8]) -> Result<(), PropertyFailure> {
     let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
-    let dopts = DecodeOptions {
-        allow_objects: objects,
-    };
-    let eopts = EncodeOptions {
-        full_objects: objects,
-    };
+    let dopts = DecodeOptions::new().allow_objects(objects);
+    let eopts = EncodeOptions::new().full_objects(objects);
     let Ok(d) = decode(bytes, profile, dopts) else {
         return Ok(());
     };
@@ -266,9 +262,7 @@ pub fn check_traced_agrees(data: &[u8]) -> Result<(), PropertyFailure> {
     let Some((profile, objects, bytes)) = selected(data) else {
         return Ok(());
     };
-    let opts = DecodeOptions {
-        allow_objects: objects,
-    };
+    let opts = DecodeOptions::new().allow_objects(objects);
     let fast = decode(bytes, profile, opts);
     let traced = decode_traced(bytes, profile, opts, &mut Traced);
     let differs = |other, recycled| PropertyFailure::DecodesDiffer {
@@ -308,7 +302,7 @@ pub fn check_roundtrip(data: &[u8]) -> Result<(), PropertyFailure> {
     let Ok(v) = canonical_value(&mut Unstructured::new(rest), &o) else {
         return Ok(());
     };
-    let eopts = EncodeOptions { full_objects };
+    let eopts = EncodeOptions::new().full_objects(full_objects);
     shortcuts_agree(&v, profile, eopts)?;
     let fail = |what| PropertyFailure::NoRoundTrip {
         profile,
@@ -316,9 +310,7 @@ pub fn check_roundtrip(data: &[u8]) -> Result<(), PropertyFailure> {
         what,
     };
     let bytes = encode(&v, profile, eopts).map_err(|e| fail(RoundTrip::NoEncode(e)))?;
-    let dopts = DecodeOptions {
-        allow_objects: full_objects,
-    };
+    let dopts = DecodeOptions::new().allow_objects(full_objects);
     let d = decode(&bytes, profile, dopts).map_err(|error| {
         fail(RoundTrip::NoDecode {
             bytes: bytes.clone(),

@@ -1,16 +1,16 @@
-//! Engine-written vector files (`tests/vectors/godot-VERSION.txt`) and the check that the codec
-//! reproduces each vector exactly.
+//! Engine-written vector files (`tests/vectors/godot-VERSION.txt` in gdmarshal's repository) and
+//! the check that the codec reproduces each vector exactly.
 //!
 //! A file starts with `#` comment lines, then one `NAME HEX` line per vector: the bytes a real engine
 //! wrote for a named edge value. Names ending in `/full_objects` were written with full objects.
 
 use std::path::{Path, PathBuf};
 
-use crate::decode::{DecodeOptions, decode};
-use crate::encode::{EncodeOptions, encode};
-use crate::error::{DecodeError, EncodeError};
-use crate::hex::{HexError, hex, unhex};
-use crate::profile::{Profile, UnknownVersion};
+use gdmarshal::decode::{DecodeOptions, decode};
+use gdmarshal::encode::{EncodeOptions, encode};
+use gdmarshal::error::{DecodeError, EncodeError};
+use gdmarshal::hex::{HexError, hex, unhex};
+use gdmarshal::profile::{Profile, UnknownVersion};
 
 /// One engine-written vector.
 #[derive(Clone, Debug)]
@@ -166,9 +166,7 @@ pub fn check(v: &Vector, profile: Profile) -> Result<(), VectorFailure> {
     let d = decode(
         &v.bytes,
         profile,
-        DecodeOptions {
-            allow_objects: v.full_objects,
-        },
+        DecodeOptions::new().allow_objects(v.full_objects),
     )
     .map_err(VectorFailure::NoDecode)?;
     if d.consumed != v.bytes.len() {
@@ -180,9 +178,7 @@ pub fn check(v: &Vector, profile: Profile) -> Result<(), VectorFailure> {
     let again = encode(
         &d.value,
         profile,
-        EncodeOptions {
-            full_objects: v.full_objects,
-        },
+        EncodeOptions::new().full_objects(v.full_objects),
     )
     .map_err(VectorFailure::NoEncode)?;
     if again != v.bytes {
