@@ -1490,7 +1490,7 @@ mod tests {
     #[test]
     fn a_full_objects_script_may_be_a_resource_path() {
         // corpus decode/objects/script_property_not_a_path with the script "res://fixtures/item.gd",
-        // a script the oracle's project holds (tests/engine_rules.rs `script/res://fixtures/item.gd`).
+        // a script the oracle's project holds (corpus `decode/rules/script/res_fixtures_item_gd`).
         // marshalls.cpp refuses a `script` value only when it is no String, or the path is empty,
         // not under res:// or not an existing Script; this one it loads.
         let bytes = unhex(concat!(

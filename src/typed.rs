@@ -644,8 +644,8 @@ mod tests {
     #[test]
     fn one_nan_payload_comes_out_quieted_at_double_width() {
         // Godot 4.6.3 turns the quaternion (quiet NaN 1, signalling NaN 1, 1, 2) into a Basis
-        // whose nine components are all 0x7fc00001, the one payload quieted (tests/engine_rules.rs,
-        // basis/from_quaternion_one_nan_payload_quiet_and_signalling). A double build runs the
+        // whose nine components are all 0x7fc00001, the one payload quieted (corpus
+        // decode/rules/basis/from_quaternion_one_nan_payload_quiet_and_signalling). A double build runs the
         // same `Basis::set_quaternion` on doubles, and x86-64 arithmetic passes a NaN operand's
         // payload on, quieted, at either width: the two NaNs are one payload, not two.
         let quiet = f64::from_bits(0x7ff8_0000_0000_0001);
@@ -671,7 +671,7 @@ mod tests {
 
     #[test]
     fn vectors_into_a_packed_array_at_double_width() {
-        // Godot 4.6.3's answer to packed_vector3/from_vectors (tests/engine_rules.rs): a Vector2 is
+        // Godot 4.6.3's answer to decode/rules/packed_vector3/from_vectors (corpus): a Vector2 is
         // padded with 0, a Vector4i cut to three components, a String is the zero vector. A double
         // build runs the same `Variant::operator Vector3()` (core/variant/variant.cpp) with real_t
         // double, and every value here is exact at both widths.

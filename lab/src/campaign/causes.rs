@@ -52,6 +52,9 @@ pub enum Cause {
     /// Decoding an Object id makes an `EncodedObjectAsID`; re-encoding writes that new object's
     /// own instance id, which is fresh on every run.
     FreshObjectId,
+    /// A typed Array of RIDs converts a decoded full object to the RID of its resource; the
+    /// object is made anew on every run, and its RID with it.
+    FreshObjectRid,
     /// The 3.x oracle reads a float32 through a GDScript float (f64): a signalling NaN comes
     /// back quiet in the tree while the engine keeps its bits.
     F32ThroughF64,
@@ -83,9 +86,10 @@ impl Cause {
             Cause::NodePathPadding | Cause::DeletedObjectKey | Cause::DeepDecodeCrash => {
                 Kind::EngineDefect
             }
-            Cause::FreshObjectId | Cause::F32ThroughF64 | Cause::ProbeNesting => {
-                Kind::OracleArtefact
-            }
+            Cause::FreshObjectId
+            | Cause::FreshObjectRid
+            | Cause::F32ThroughF64
+            | Cause::ProbeNesting => Kind::OracleArtefact,
             Cause::DepthLimitAdded | Cause::SurrogateWriting | Cause::NanKeysLost => {
                 Kind::VersionDifference
             }
@@ -99,6 +103,7 @@ impl Cause {
         match self {
             Cause::NodePathPadding => "nodepath-padding",
             Cause::FreshObjectId => "fresh-object-id",
+            Cause::FreshObjectRid => "fresh-object-rid",
             Cause::F32ThroughF64 => "f32-through-f64",
             Cause::DeletedObjectKey => "deleted-object-key",
             Cause::DeepDecodeCrash => "deep-decode-crash",
@@ -116,6 +121,7 @@ impl Cause {
         [
             Cause::NodePathPadding,
             Cause::FreshObjectId,
+            Cause::FreshObjectRid,
             Cause::Unexplained(Kind::EngineDefect),
         ]
         .into_iter()
@@ -127,6 +133,7 @@ impl Cause {
         match self {
             Cause::NodePathPadding => "NodePath padding uninitialised",
             Cause::FreshObjectId => "fresh EncodedObjectAsID id",
+            Cause::FreshObjectRid => "fresh object's RID",
             Cause::F32ThroughF64 => "float32 read through f64",
             Cause::DeletedObjectKey => "\"[Deleted Object]\" key",
             Cause::DeepDecodeCrash => "no depth limit: stack overflow",
@@ -151,6 +158,11 @@ impl Cause {
                 "bytes2var makes an `EncodedObjectAsID` holding the id read; the oracle's re-encoding of it \
                  writes that wrapper's own instance id, new on every run (the id read is stable: see the tree), \
                  as does the wrapper's text where a typed PackedStringArray converts it to a String"
+            }
+            Cause::FreshObjectRid => {
+                "a typed Array[RID] converts a full object read with objects allowed to its \
+                 resource's RID (`Variant::operator RID` calls its `get_rid`); bytes2var makes that object anew on every \
+                 run, and the RID with it (the codec refuses that conversion)"
             }
             Cause::F32ThroughF64 => {
                 "the 3.x oracle reads a float32 through a GDScript float (f64): a signalling NaN comes back \
@@ -225,7 +237,8 @@ fn names_a_placeholder(v: &Value) -> bool {
 /// The cause of an answer, as the engine wrote it, that differed between two runs of the same
 /// case (corpus records, saved reproducers).
 pub fn nondeterministic(r: &Record) -> Cause {
-    if [&r.tree, &r.value].into_iter().flatten().any(has_object_id) {
+    let trees = || [&r.tree, &r.value].into_iter().flatten();
+    if trees().any(has_object_id) || trees().any(names_a_placeholder) {
         Cause::FreshObjectId
     } else {
         nondeterministic_apart_from_ids(r)
@@ -251,6 +264,10 @@ pub(crate) fn nondeterministic_in_campaign(r: &Record) -> Cause {
 fn nondeterministic_apart_from_ids(r: &Record) -> Cause {
     if mentions(r.tree.as_ref(), "NodePath") || mentions(r.value.as_ref(), "NodePath") {
         Cause::NodePathPadding
+    } else if r.objects && mentions(r.tree.as_ref(), "RID") {
+        // A RID read from bytes is a number and reads the same every run; one that varies with
+        // objects allowed was made from an object the decoder made.
+        Cause::FreshObjectRid
     } else {
         Cause::Unexplained(Kind::EngineDefect)
     }
@@ -302,10 +319,43 @@ mod tests {
             "value": [{"type": "PackedStringArray", "value": ["<EncodedObjectAsID#-9223371994122123445>"]}]}),
         );
         assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectId);
+        // As a corpus record too (4.6.3, decode/rules/packed_string/from_object_id).
+        assert_eq!(nondeterministic(&r), Cause::FreshObjectId);
         r.tree = Some(serde_json::json!({"type": "String", "value": "EncodedObjectAsID"}));
         assert_eq!(
             nondeterministic_in_campaign(&r),
             Cause::Unexplained(Kind::EngineDefect)
         );
+    }
+
+    #[test]
+    fn a_rid_that_varies_with_objects_is_a_fresh_object_s() {
+        // 4.6.3, decode/rules/rid/from_full_object: an ImageTexture in an Array typed as RID.
+        let mut r = Record {
+            name: "t".into(),
+            direction: Direction::Decode,
+            input: None,
+            value: None,
+            objects: true,
+            verdict: Verdict::Accepted,
+            consumed: None,
+            tree: Some(
+                serde_json::json!({"type": "Array", "element_type": {"builtin": "RID"},
+                "value": [{"type": "RID", "value": "94489280514"}]}),
+            ),
+            output: None,
+            nondeterministic: Vec::new(),
+            unbuildable: None,
+            error: String::new(),
+        };
+        assert_eq!(nondeterministic(&r), Cause::FreshObjectRid);
+        assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectRid);
+        assert_eq!(
+            Cause::nondeterministic_by_key("fresh-object-rid"),
+            Some(Cause::FreshObjectRid)
+        );
+        // Without objects no object is made: a RID read is a number.
+        r.objects = false;
+        assert_eq!(nondeterministic(&r), Cause::Unexplained(Kind::EngineDefect));
     }
 }

@@ -89,6 +89,8 @@ pub enum Reason {
     // Engine-nondeterministic: the cause (`causes::Cause`).
     /// Decoding an object id made a placeholder whose own id is fresh on every run.
     FreshObjectId,
+    /// A full object converted to a RID: the object, and its RID, are fresh on every run.
+    FreshObjectRid,
     /// No known cause of nondeterminism fits.
     Unexplained,
 }
@@ -154,6 +156,7 @@ impl Reason {
         match cause {
             Cause::NodePathPadding => Reason::NodepathPadding,
             Cause::FreshObjectId => Reason::FreshObjectId,
+            Cause::FreshObjectRid => Reason::FreshObjectRid,
             _ => Reason::Unexplained,
         }
     }

@@ -18,12 +18,14 @@ use crate::model::case::Case;
 
 mod conversions;
 mod measured;
+mod rules;
 mod scripted;
 mod stringify;
 mod windows;
 
 use conversions::{conversion_edges, typed_conversions};
 use measured::measured_conversions;
+use rules::engine_rules;
 use scripted::scripted_objects;
 use stringify::stringify;
 use windows::string_windows;
@@ -164,6 +166,11 @@ pub fn all_cases(profile: Profile) -> Vec<Case> {
         (family.cases)(&mut ctx);
     }
     encode_limit_cases(profile, &mut out);
+    engine_rules(&mut Ctx {
+        profile,
+        values: &values,
+        out: &mut out,
+    });
     out
 }
 
