@@ -279,25 +279,33 @@ mod tests {
     use crate::model::Verdict;
     use crate::model::case::Direction;
 
-    #[test]
-    fn object_ids_are_a_cause_only_with_objects_and_no_nodepath() {
-        let mut r = Record {
+    /// An accepted decode record with objects allowed or not, whose engine decoded `tree`.
+    fn decoded(objects: bool, tree: Value) -> Record {
+        Record {
             name: "t".into(),
             direction: Direction::Decode,
             input: None,
             value: None,
-            objects: false,
+            objects,
             verdict: Verdict::Accepted,
             consumed: None,
-            tree: Some(serde_json::json!({"type": "Array", "value": [
-                {"type": "Object", "id": "5"},
-                {"type": "NodePath", "names": ["a"], "subnames": [], "absolute": false}
-            ]})),
+            tree: Some(tree),
             output: None,
             nondeterministic: Vec::new(),
             unbuildable: None,
             error: String::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn object_ids_are_a_cause_only_with_objects_and_no_nodepath() {
+        let mut r = decoded(
+            false,
+            serde_json::json!({"type": "Array", "value": [
+                {"type": "Object", "id": "5"},
+                {"type": "NodePath", "names": ["a"], "subnames": [], "absolute": false}
+            ]}),
+        );
         assert_eq!(nondeterministic_in_campaign(&r), Cause::NodePathPadding);
         // As the engine wrote it (a corpus record), the placeholder's id is there.
         assert_eq!(nondeterministic(&r), Cause::FreshObjectId);
@@ -331,23 +339,11 @@ mod tests {
     #[test]
     fn a_rid_that_varies_with_objects_is_a_fresh_object_s() {
         // 4.6.3, decode/rules/rid/from_full_object: an ImageTexture in an Array typed as RID.
-        let mut r = Record {
-            name: "t".into(),
-            direction: Direction::Decode,
-            input: None,
-            value: None,
-            objects: true,
-            verdict: Verdict::Accepted,
-            consumed: None,
-            tree: Some(
-                serde_json::json!({"type": "Array", "element_type": {"builtin": "RID"},
+        let mut r = decoded(
+            true,
+            serde_json::json!({"type": "Array", "element_type": {"builtin": "RID"},
                 "value": [{"type": "RID", "value": "94489280514"}]}),
-            ),
-            output: None,
-            nondeterministic: Vec::new(),
-            unbuildable: None,
-            error: String::new(),
-        };
+        );
         assert_eq!(nondeterministic(&r), Cause::FreshObjectRid);
         assert_eq!(nondeterministic_in_campaign(&r), Cause::FreshObjectRid);
         assert_eq!(
