@@ -346,17 +346,21 @@ const CRATE_LAYERS: &[&[&str]] = &[
 /// Each workspace crate's dependencies on other workspace crates, tests' own left out, from
 /// `cargo metadata`.
 fn crate_dependencies() -> BTreeMap<String, Vec<String>> {
-    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or("cargo".into()))
-        .args([
-            "metadata",
-            "--no-deps",
-            "--format-version",
-            "1",
-            "--offline",
-        ])
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("cargo runs");
+    // Its own process group, killed with whatever it left when it ends or the test fails.
+    let out = gdmarshal_testkit::Group::spawn(
+        gdmarshal_testkit::command(std::env::var("CARGO").unwrap_or("cargo".into()))
+            .args([
+                "metadata",
+                "--no-deps",
+                "--format-version",
+                "1",
+                "--offline",
+            ])
+            .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    )
+    .wait_with_output();
     assert!(
         out.status.success(),
         "{}",
