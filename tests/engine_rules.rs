@@ -15,11 +15,14 @@
 //! - Typed containers convert elements and typed Dictionaries keys (`src/typed.rs`): the pairs of
 //!   `typed::CONVERSIONS`, each with a case, and keys that become equal merge. Elements of
 //!   other types are dropped, values of a typed Dictionary are never converted.
+//! - The conversions the codec computes as the engine does: a value's text (`str()`, what a
+//!   PackedStringArray makes of another type, `src/stringify.rs`), Quaternion from Basis and
+//!   Basis from a Quaternion holding NaNs (`src/rotation.rs`).
 //!
 //! The engines' answers are read from the corpus (`corpus/godot-VERSION.jsonl`, recorded by
 //! `gdmarshal corpus generate`): the records of the `decode/rules/*` cases
 //! (`lab/src/corpus/cases/rules.txt`) and of the cases of other families that show a rule too
-//! ([`ALSO`]), on every single-precision engine the corpus has.
+//! ([`ALSO`], [`ALSO_FAMILIES`]), on every engine the corpus has.
 
 use gdmarshal::error::DecodeErrorKind;
 use gdmarshal::float::FloatStyle;
@@ -28,11 +31,13 @@ use gdmarshal::json::{from_json, to_json};
 use gdmarshal::{DecodeOptions, EncodeOptions, Profile, decode, encode};
 use serde_json::Value;
 
-/// The corpus's single-precision engines, by profile.
-const ENGINES: [(&str, &str); 3] = [
+/// The corpus's engines, by profile. The `decode/rules/*` cases are asked of single-precision
+/// builds only.
+const ENGINES: [(&str, &str); 4] = [
     ("3.2", "godot-3.2.3.stable"),
     ("3.6", "godot-3.6.2.stable"),
     ("4.6", "godot-4.6.3.stable"),
+    ("4.6-double", "godot-4.6.3.stable-double"),
 ];
 
 /// Cases of other families that show one of the rules above.
@@ -41,6 +46,15 @@ const ALSO: &[&str] = &[
     "decode/noncanonical/nodepath_count_wraps_to_one_name",
     "decode/noncanonical/typed_dict_color_key_from_empty_string",
     "decode/objects/typed_script_not_in_project",
+];
+
+/// Families of cases (by the start of their names) whose answers the codec computes as the
+/// engine does rather than reads: texts and rotations.
+const ALSO_FAMILIES: &[&str] = &[
+    "decode/stringify/",
+    "decode/typed_conversions/Quaternion_from_Basis",
+    "decode/typed_conversions/Basis_from_Quaternion_nan",
+    "decode/typed_conversions/Transform3D_from_Quaternion_nan",
 ];
 
 /// Inputs the engine refuses because its project has no Script resource at the path: the codec
@@ -102,9 +116,13 @@ fn records(wanted: impl Fn(&str) -> bool) -> Vec<Record> {
     out
 }
 
-/// The records of the rules: `decode/rules/*` and [`ALSO`].
+/// The records of the rules: `decode/rules/*`, [`ALSO`] and [`ALSO_FAMILIES`].
 fn rule_records() -> Vec<Record> {
-    records(|name| name.starts_with("decode/rules/") || ALSO.contains(&name))
+    records(|name| {
+        name.starts_with("decode/rules/")
+            || ALSO.contains(&name)
+            || ALSO_FAMILIES.iter().any(|f| name.starts_with(f))
+    })
 }
 
 /// A tree in tagged JSON with every float as its bits, whatever its spelling.
@@ -123,6 +141,13 @@ fn the_codec_answers_as_the_engines_did() {
             records.iter().any(|r| r.name == *name),
             "{name} is recorded"
         );
+    }
+    for family in ALSO_FAMILIES {
+        let n = records
+            .iter()
+            .filter(|r| r.name.starts_with(family))
+            .count();
+        assert!(n > 1, "{family}*: {n} records");
     }
     let (mut failures, mut unmodelled) = (Vec::new(), 0);
     for r in &records {
