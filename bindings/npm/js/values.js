@@ -338,6 +338,15 @@ const KINDS = new Map([
   [Map, 50],
 ]);
 
+/** A lone surrogate: a high one not followed by a low one, or a low one not after a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether a string holds no lone surrogate (`isWellFormed` where the engine has it: Node.js 20). */
+export const isWellFormedString =
+  typeof String.prototype.isWellFormed === "function"
+    ? (s) => s.isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
+
 export function kindOf(v) {
   switch (typeof v) {
     case "boolean":

@@ -22,6 +22,8 @@ extern "C" {
     #[wasm_bindgen(js_name = entriesOf)]
     fn entries_of(v: &JsValue) -> js_sys::Array;
     fn describe(v: &JsValue) -> String;
+    #[wasm_bindgen(js_name = isWellFormedString)]
+    fn is_well_formed_string(s: &JsString) -> bool;
     #[wasm_bindgen(js_name = makeEncodeError)]
     fn make_encode_error(message: &str, path: &str) -> JsValue;
 }
@@ -122,9 +124,11 @@ fn float_bits(v: &JsValue) -> R<u64> {
 }
 
 /// A string; one with lone surrogates (which JavaScript strings may hold) as its code units.
+/// Whether it has any is asked of JavaScript in one call (`JsString::is_valid_utf16` would cross
+/// the boundary once per code unit).
 fn text(v: &JsValue) -> R<Text> {
     let s: &JsString = v.unchecked_ref();
-    if s.is_valid_utf16() {
+    if is_well_formed_string(s) {
         return Ok(Text::from(String::from(s)));
     }
     let units: Vec<u16> = s.iter().collect();

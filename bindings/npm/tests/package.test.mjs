@@ -66,6 +66,28 @@ for (const version of Object.keys(CORPORA)) {
   });
 }
 
+test("strings with lone surrogates encode as the engines write their code units", () => {
+  const wanted = /^encode\/String\/units_(lone_high|lone_low|reversed_pair|mixed)$/;
+  let checked = 0;
+  for (const version of ["3.6", "4.6"]) {
+    for (const line of readFileSync(join(ROOT, "corpus", CORPORA[version]), "utf8").split("\n")) {
+      if (!line) continue;
+      const r = JSON.parse(line);
+      if (!wanted.test(r.name)) continue;
+      const units = r.value.value.code_units;
+      assert.ok(units.every((u) => u <= 0xffff), r.name);
+      const text = String.fromCharCode(...units);
+      if (r.verdict === "accepted") {
+        assert.equal(hex(g.encode(text, { godot: version })), r.output, `${version} ${r.name}`);
+      } else {
+        assert.throws(() => g.encode(text, { godot: version }), g.EncodeError, `${version} ${r.name}`);
+      }
+      checked += 1;
+    }
+  }
+  assert.ok(checked >= 8, `${checked} records`);
+});
+
 test("the README examples run as written", async () => {
   for (const readme of ["README.md", "bindings/npm/README.md"]) {
     const text = readFileSync(join(ROOT, readme), "utf8");
