@@ -24,17 +24,17 @@ const opts = { godot: format };
 const runner = mode === "strings" ? "npm-strings" : "npm";
 const head = `GDMARSHAL_PEER runner=${runner} format=${format} family=${family} bytes=${bytes.length} version=${pkg.version}`;
 
-/** Every string a decoded value holds (in arrays, Maps, Dictionaries and typed Arrays). */
+/** Every string a decoded value holds (in arrays, Maps, Dictionaries, typed Arrays, PackedStringArrays). */
 function stringsOf(value) {
   const out = [];
   const stack = [value];
   while (stack.length) {
     const v = stack.pop();
     if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) stack.push(...v);
+    else if (Array.isArray(v)) for (const x of v) stack.push(x);
     else if (v instanceof Map) for (const [k, x] of v) stack.push(k, x);
     else if (v instanceof pkg.Dictionary) for (const [k, x] of v.entries) stack.push(k, x);
-    else if (v instanceof pkg.TypedArray) stack.push(...v.items);
+    else if (v instanceof pkg.TypedArray || v instanceof pkg.PackedStringArray) for (const x of v.items) stack.push(x);
   }
   return out;
 }
