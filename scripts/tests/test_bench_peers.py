@@ -4,17 +4,14 @@ library, from result lines as scripts/bench-peers.sh writes them.
 Run: python3 -m unittest discover -s scripts/tests"""
 
 import contextlib
-import importlib.util
 import io
 import os
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPEC = importlib.util.spec_from_file_location(
-    "bench_peers", os.path.join(HERE, "..", "bench-peers.py"))
-bench = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(bench)
+import load_script
+
+bench = load_script.load("bench-peers.py", "bench_peers")
 
 
 def line(runner, family, decode_us, alone_us, extra=""):

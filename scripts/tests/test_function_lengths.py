@@ -1,14 +1,12 @@
 """scripts/function-lengths.py: the scanner, and the rule it holds src/, lab/ and cli/ to."""
 
-import importlib.util
 import os
 import unittest
 
+import load_script
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-spec = importlib.util.spec_from_file_location(
-    "function_lengths", os.path.join(ROOT, "scripts", "function-lengths.py"))
-lengths = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(lengths)
+lengths = load_script.load("function-lengths.py", "function_lengths")
 
 
 class Scanner(unittest.TestCase):

@@ -3,17 +3,14 @@ code they were measured on changes, follows code that moved, and matches equival
 page shows the scores, the open survivors in full and the reviewed ones by kind.
 Run: python3 -m unittest discover -s scripts/tests"""
 
-import importlib.util
 import json
 import os
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-SPEC = importlib.util.spec_from_file_location(
-    "mutation_report", os.path.join(HERE, "..", "mutation-report.py"))
-report = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(report)
+import load_script
+
+report = load_script.load("mutation-report.py", "mutation_report")
 
 SOURCE = "fn a() {\n    x + 1\n}\n\nfn b() {\n    y > 2\n}\n"
 
