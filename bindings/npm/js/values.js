@@ -203,6 +203,8 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
   let i = 0;
   let t = 0;
   let u = 0;
+  // Dictionary keys the tape writes once (op 27) and names again by index (op 28).
+  const kept = [];
   const string = () => {
     switch (ops[o++]) {
       case 6: {
@@ -304,11 +306,12 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
         const count = ops[o++];
         const map = new Map();
         const start = o;
-        const [n0, i0, t0, u0] = [n, i, t, u];
+        const [n0, i0, t0, u0, k0] = [n, i, t, u, kept.length];
         for (let k = 0; k < count; k++) map.set(value(), value());
         if (map.size === count) return map;
         // Keys a Map holds as one: read the entries again as pairs.
         [o, n, i, t, u] = [start, n0, i0, t0, u0];
+        kept.length = k0;
         return new Dictionary(entries(count));
       }
       case 21: {
@@ -319,6 +322,12 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
       }
       case 24: return objs[ops[o++]];
       case 25: return new PackedStringArray(strings(ops[o++]));
+      case 27: {
+        const v = value();
+        kept.push(v);
+        return v;
+      }
+      case 28: return kept[ops[o++]];
       default:
         throw new Error(`gdmarshal: op ${ops[o - 1]} at ${o - 1} of the tape is unknown`);
     }

@@ -6,7 +6,11 @@
 //! `ints` (i64: ints, ids, NaN bits), `ascii` and `utf16` (every string, one after the other: the
 //! ASCII ones as bytes, the others as UTF-16 units, which JavaScript engines turn into strings
 //! several times faster than UTF-8; an op gives each one's length) and `objs` (values made here
-//! whole: packed arrays). `op` below names the ops; values.js reads the same numbers.
+//! whole: packed arrays). A Dictionary's short string keys are written once and named by index
+//! where they come again (`KEPT`, `REPEAT`). `op` below names the ops; values.js reads the same
+//! numbers.
+
+use std::collections::HashMap;
 
 use gdmarshal::Variant;
 use gdmarshal::float::widen;
@@ -77,25 +81,40 @@ mod op {
     pub const PACKED_STRINGS: u32 = 25;
     /// length in UTF-16 units; utf16.
     pub const STRING16: u32 = 26;
+    /// then a value (a Dictionary's key), which `REPEAT` names later by the order it came in.
+    pub const KEPT: u32 = 27;
+    /// the index of a `KEPT` value among them.
+    pub const REPEAT: u32 = 28;
 }
+
+/// Dictionary keys longer than this (in bytes) are written out each time: keys that repeat are
+/// short names, and a long key costs more to hash than to write.
+const KEPT_KEY_BYTES: usize = 64;
+
+/// At most this many distinct keys are kept, so that keys that never repeat (ids written as
+/// strings) stop costing a hash table insertion each.
+const KEPT_KEYS: usize = 4096;
 
 /// The f64 bits of JavaScript's NaN; f32's NaN widens to it.
 const JS_NAN: u64 = 0x7ff8_0000_0000_0000;
 
 /// The tape of a value.
 #[derive(Default)]
-pub struct Tape {
+pub struct Tape<'a> {
     ops: Vec<u32>,
     nums: Vec<f64>,
     ints: Vec<i64>,
     ascii: Vec<u8>,
     utf16: Vec<u16>,
     objs: Vec<JsValue>,
+    /// The string keys written so far (`KEPT`), by their index: records decoded by the thousand
+    /// share their keys, and a key made once in JavaScript is one string fewer to make and collect.
+    kept: HashMap<&'a str, u32, foldhash::fast::RandomState>,
 }
 
-impl Tape {
+impl<'a> Tape<'a> {
     /// The tape of `v`.
-    pub fn of(v: &Variant) -> Tape {
+    pub fn of(v: &'a Variant) -> Tape<'a> {
         let mut t = Tape::default();
         t.value(v);
         t
@@ -118,7 +137,25 @@ impl Tape {
         self.objs.push(v);
     }
 
-    fn value(&mut self, v: &Variant) {
+    /// A Dictionary's key: a short string key already written is named by its index.
+    fn key(&mut self, k: &'a Variant) {
+        if let Variant::String(t) = k
+            && let Some(s) = t.as_str()
+            && s.len() <= KEPT_KEY_BYTES
+        {
+            if let Some(&i) = self.kept.get(s) {
+                self.ops.extend([op::REPEAT, i]);
+                return;
+            }
+            if self.kept.len() < KEPT_KEYS {
+                self.kept.insert(s, self.kept.len() as u32);
+                self.ops.push(op::KEPT);
+            }
+        }
+        self.value(k);
+    }
+
+    fn value(&mut self, v: &'a Variant) {
         match v {
             Variant::Nil => self.ops.push(op::NIL),
             Variant::Bool(b) => self.ops.push(if *b { op::TRUE } else { op::FALSE }),
@@ -194,7 +231,7 @@ impl Tape {
                     }
                 }
                 for (k, x) in d.entries() {
-                    self.value(k);
+                    self.key(k);
                     self.value(x);
                 }
             }

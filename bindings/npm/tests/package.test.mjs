@@ -126,6 +126,19 @@ test("strings of every short length decode whole (a 32-bit target's inline stora
   }
 });
 
+test("repeated Dictionary keys decode as written", () => {
+  // The tape writes a short string key once and names it by its order later (src/to_js.rs).
+  const opts = { godot: "4.6" };
+  const long = "x".repeat(65);
+  const value = [
+    new Map([["k", 1n], ["m", new Map([["k", 2n], [long, 3n]])]]),
+    new Map([["m", 4n], [long, 5n], ["k", 6n], ["", 7n]]),
+    new g.Dictionary([["k", 8n], ["", 9n]], new g.ContainerType("builtin", "String"), null),
+    ["k", new g.StringName("k")],
+  ];
+  assert.deepEqual(g.decode(g.encode(value, opts), opts), value);
+});
+
 test("a NaN other than JavaScript's own keeps its bits as FloatBits", () => {
   // A Vector2 of two NaNs 0x7f800001 and a float NaN of payload 1, as 4.6.3 writes them.
   const records = Object.fromEntries(Array.from(engineOutputs("4.6"), ([n, , d]) => [n, d]));
