@@ -76,7 +76,8 @@ build_npm() {
     # shellcheck source=scripts/lib/wasm-build.sh
     . scripts/lib/wasm-build.sh
     local wasm stage=$work/npm-stage
-    wasm=$(wasm_build gdmarshal-npm)
+    # WebAssembly SIMD (Node.js 16.4, every current browser) for the UTF-8 checks of strings.
+    wasm=$(wasm_build gdmarshal-npm +simd128)
     rm -rf "$stage"
     mkdir -p "$stage"
     wasm_bindgen --target web --out-dir "$stage" --out-name gdmarshal_wasm "$wasm"

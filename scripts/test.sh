@@ -19,6 +19,8 @@ cargo clippy -p gdmarshal-lab --no-default-features --all-targets --quiet -- -D 
 # The codec without tagged JSON and with nothing but its core (a user's smallest build).
 cargo clippy -p gdmarshal --no-default-features --lib --quiet -- -D warnings
 cargo test --all-targets --quiet
+# The npm package's own Rust (the tape's transcoding), on the host.
+cargo test -p gdmarshal-npm --lib --quiet
 cargo test --doc --quiet
 # The project's Python scripts (the mutation ledger).
 python3 -m unittest discover -q -s scripts/tests
