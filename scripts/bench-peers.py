@@ -32,16 +32,10 @@ NAMES = {
     "npm": "gdmarshal npm package",
     "python": "gdmarshal Python package",
     "python-kit": "pure-Python kit (testees/python)",
-    "npm-strings": "Node.js making the value's strings (TextDecoder)",
-    "python-strings": "CPython making the value's strings (bytes.decode)",
 }
 # The packages against what their users would otherwise run, on the same bytes in the same loops:
 # (ours, theirs).
 PACKAGE_PAIRS = [("npm", "gd-com"), ("python", "python-kit")]
-# Each package's runtime making the strings of the family's value, from UTF-8 and back: a part of
-# any decoder in that runtime, so the other library's time over it bounds what any decoder can
-# gain on it.
-STRINGS = {"npm": "npm-strings", "python": "python-strings"}
 
 
 def fail(msg, code=1):
@@ -98,8 +92,7 @@ def table(results):
         for k in results:
             if k[0] == fmt and k[1] not in families:
                 families.append(k[1])
-        runners = [r for r in NAMES if r not in STRINGS.values()
-                   and any(k[0] == fmt and k[2] == r for k in results)]
+        runners = [r for r in NAMES if any(k[0] == fmt and k[2] == r for k in results)]
         print(f"\nFormat {fmt}: MB/s (bytes over the median time), and gdmarshal's speed over each "
               "runner's (×)\n")
         print("| family | runner | decode, alternating | encode, alternating | decode, alone | "
@@ -132,7 +125,6 @@ def table(results):
                 print(f"| {family} | {name} | {' | '.join(cells)} | {same} | {' | '.join(xs)} |")
         reused(results, fmt, families)
         package_ratios(results, fmt, families)
-        string_bounds(results, fmt, families)
 
 
 def package_ratios(results, fmt, families):
@@ -149,33 +141,6 @@ def package_ratios(results, fmt, families):
               "otherwise run\n")
         print("| family | package | against | × decode | × encode | × decode alone |")
         print("|---|---|---|---:|---:|---:|")
-        print("\n".join(rows))
-
-
-def string_bounds(results, fmt, families):
-    """Where the runtime's own making of strings leaves room: its share of each package's decode,
-    and the other library's decode time over it (no decoder in that runtime can be faster than
-    the strings it has to make, so no decoder can be more than this many times as fast)."""
-    rows = []
-    for ours, theirs in PACKAGE_PAIRS:
-        floor = STRINGS[ours]
-        for family in families:
-            if not results.get((fmt, family, floor)):
-                continue
-            share = [ratio(results, fmt, family, m, floor, ours) for m in ("decode", "decode_alone")]
-            bound = [ratio(results, fmt, family, m, theirs, floor) for m in ("decode", "decode_alone")]
-            if any(x is None for x in share + bound):
-                continue
-            rows.append(f"| {family} | {NAMES[ours]} | "
-                        + " | ".join(f"{x:.0%}" for x in share) + " | "
-                        + " | ".join(f"{x:.2f}×" for x in bound) + f" | {NAMES[theirs]} |")
-    if rows:
-        print(f"\nFormat {fmt}: the runtime's making of the value's strings (UTF-8 to its own "
-              "strings): its share of each package's decode, and the most any decoder in that "
-              "runtime could be over the other library (its decode time over the strings')\n")
-        print("| family | package | strings' share of decode | of decode alone | at most × decode "
-              "| at most × decode alone | against |")
-        print("|---|---|---:|---:|---:|---:|---|")
         print("\n".join(rows))
 
 

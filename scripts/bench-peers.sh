@@ -3,8 +3,7 @@
 # crate godot-binary-serialization, the npm package @gd-com/utils (under Node, if Node is here),
 # Godot 4.6.3 and Godot 3.6.2 (GDScript loops), a memcpy of the same bytes, and this project's own
 # packages as users install them (scripts/bindings.sh build): the npm package (runner npm) and the
-# Python package (runner python) beside the pure-Python kit (runner python-kit), and each runtime's
-# own making of the value's strings (runners npm-strings and python-strings), on the families of
+# Python package (runner python) beside the pure-Python kit (runner python-kit), on the families of
 # benches/support/families.rs (peer_families), in the loops of benches/support/loops.rs; every
 # runner in its own process.
 # Prints the table of docs/benchmarks.md.
@@ -103,8 +102,7 @@ godot() { # format family
 packages() { # runner format family
     case "$1" in
         npm) node "$root/benches/peers/npm.mjs" "$npm_entry" "$scratch/bytes" "$2" "$3" ;;
-        npm-strings) node "$root/benches/peers/npm.mjs" "$npm_entry" "$scratch/bytes" "$2" "$3" strings ;;
-        python | python-strings) "$python_bin" "$root/benches/peers/python.py" "$1" "$scratch/bytes" "$2" "$3" ;;
+        python) "$python_bin" "$root/benches/peers/python.py" python "$scratch/bytes" "$2" "$3" ;;
         python-kit) "$python_bin" "$root/benches/peers/python.py" python-kit "$scratch/bytes" "$2" "$3" \
             "$root/testees/python/gdmarshal_testee.py" ;;
     esac
@@ -127,12 +125,12 @@ for run in $(seq "$runs"); do
             # The gate measures the formats its floors name.
             [ -z "$gate" ] || grep -v '^#' "$floors" | awk '{print $1}' | grep -qx "$format" || continue
             for runner in gdmarshal gdmarshal-reusing memcpy floor walk godot-binary-serialization godot gd-com \
-                npm npm-strings python python-kit python-strings; do
+                npm python python-kit; do
                 needs "$runner" || [ "$runner" = gdmarshal ] || continue
                 case "$runner" in
                     godot) godot "$format" "$family" ;;
                     gd-com) gdcom "$format" "$family" ;;
-                    npm | npm-strings | python | python-kit | python-strings) packages "$runner" "$format" "$family" ;;
+                    npm | python | python-kit) packages "$runner" "$format" "$family" ;;
                     *) bench --runner "$runner" --format "$format" --family "$family" ;;
                 esac >>"$out"
             done

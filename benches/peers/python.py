@@ -1,17 +1,13 @@
 #!/usr/bin/env python3
 """The side-by-side benchmark's runners in Python: this project's Python package (bindings/python,
-runner ``python``), the pure-Python kit (testees/python, runner ``python-kit``) and CPython's own
-part of any decoder (runner ``python-strings``), in the loops of benches/support/loops.rs (15
-rounds of decode then encode, then 15 decodes alone; medians) on one family's bytes as
-benches/peers.rs wrote them. Run by scripts/bench-peers.sh:
+runner ``python``) and the pure-Python kit (testees/python, runner ``python-kit``), in the loops
+of benches/support/loops.rs (15 rounds of decode then encode, then 15 decodes alone; medians) on
+one family's bytes as benches/peers.rs wrote them. Run by scripts/bench-peers.sh:
 
     python benches/peers/python.py RUNNER BYTES_DIR FORMAT FAMILY [KIT_FILE]
 
 Prints one GDMARSHAL_PEER line like the other runners. The kit decodes to tagged JSON and
-encodes from it (its own value form); what it does not handle it says so and is not measured.
-``python-strings`` decodes the bytes once with the package, then times only making every ``str``
-the value holds from its UTF-8 bytes (``bytes.decode``, as a decode must) and back
-(``str.encode``): what no decoder written for CPython can do without."""
+encodes from it (its own value form); what it does not handle it says so and is not measured."""
 
 import importlib.util
 import os
@@ -43,41 +39,6 @@ def kit_codec(fmt, kit_file):
     return decode, encode, "testees/python", kit.Skip
 
 
-def strings_of(value):
-    """Every str a decoded value holds (in lists, tuples, dicts and Dictionaries), walked without
-    recursion."""
-    out, stack = [], [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            out.append(v)
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-        elif isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif hasattr(v, "entries"):
-            stack.extend(v.entries)
-    return out
-
-
-def strings_codec(fmt):
-    """CPython making the strings of the family's value: decode makes each str from its UTF-8
-    bytes, encode the bytes from the str."""
-    import gdmarshal
-    blobs = []
-
-    def decode(b):
-        if not blobs:
-            blobs.extend(str(s).encode("utf-8", "surrogatepass")
-                         for s in strings_of(gdmarshal.decode(b, godot=fmt)))
-        return [x.decode("utf-8", "surrogatepass") for x in blobs]
-
-    def encode(strs):
-        return [s.encode("utf-8", "surrogatepass") for s in strs]
-    return decode, encode, gdmarshal.__version__
-
-
 def main():
     runner, folder, fmt, family = sys.argv[1:5]
     with open(os.path.join(folder, f"{fmt}-{family}.bin"), "rb") as f:
@@ -86,8 +47,6 @@ def main():
     skip = ()
     if runner == "python":
         decode, encode, version = package_codec(fmt)
-    elif runner == "python-strings":
-        decode, encode, version = strings_codec(fmt)
     else:
         decode, encode, version, skip = kit_codec(fmt, sys.argv[5])
         skip = (skip,)
@@ -111,9 +70,8 @@ def main():
         decode(data)
         alone_us.append((time.perf_counter_ns() - t) // 1000)
     med = statistics.median_low
-    same = "" if runner == "python-strings" else f" same_bytes={'yes' if again == data else 'no'}"
     print(f"{head} decode_median_us={med(decode_us)} decode_alone_median_us={med(alone_us)} "
-          f"encode_median_us={med(encode_us)}{same}")
+          f"encode_median_us={med(encode_us)} same_bytes={'yes' if again == data else 'no'}")
 
 
 if __name__ == "__main__":
