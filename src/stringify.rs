@@ -456,6 +456,17 @@ mod tests {
         }
     }
 
+    /// A null object's text: `Variant::stringify`'s OBJECT case when it holds no object gives
+    /// `<Object#null>` (core/variant/variant.cpp). The corpus's null objects decode as Nil
+    /// (`<null>`); an object id 0 decodes to this one.
+    #[test]
+    fn a_null_object_is_written_as_godot_s_source_writes_it() {
+        assert_eq!(
+            stringify(&Variant::object(Object::Null)).unwrap(),
+            "<Object#null>"
+        );
+    }
+
     #[test]
     fn booleans_as_godot_4_6_makes_them() {
         use Variant as V;
