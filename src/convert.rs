@@ -1,7 +1,8 @@
 //! The engine's own conversions between values, as Godot 4.6 makes them when a typed container
 //! converts an element (`typed`): `NodePath` from and to `String`, `String::to_int`, `Color` from a
 //! string or an int, C++ float-to-int casts and `Basis(Quaternion)`. Each was checked against
-//! Godot 4.6.3 (the vectors are in `tests/engine_rules.rs`).
+//! Godot 4.6.3 (the inputs are corpus cases, `decode/rules/*`; `tests/engine_rules.rs` holds the
+//! codec to the engines' records of them).
 
 use std::ops::{Add, Div, Mul, Sub};
 

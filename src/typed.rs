@@ -10,12 +10,12 @@
 //! else with an error print while the decode still succeeds.
 //!
 //! [`CONVERSIONS`] states which element types each type converts from, as the engine showed them;
-//! [`admit`] applies it. Every conversion was checked against Godot 4.6.3, and the vectors that show
-//! each rule are in `tests/engine_rules.rs`. A few conversions depend on things the bytes do not
-//! carry (the live objects of the engine process) or that were measured only on single-precision
-//! builds (the rotation check of Quaternion from Basis, the NaN payloads of Basis from
-//! Quaternion): for those [`admit`] answers [`Unmodelled`] rather than guess, and the decoder
-//! reports it as an error.
+//! [`admit`] applies it. Every conversion was checked against Godot 4.6.3; the inputs that show
+//! each rule are corpus cases (`decode/rules/*`), whose records `tests/engine_rules.rs` holds the
+//! codec to. A few conversions depend on things the bytes do not carry (the live objects of the
+//! engine process) or that were measured only on single-precision builds (the rotation check of
+//! Quaternion from Basis, the NaN payloads of Basis from Quaternion): for those [`admit`] answers
+//! [`Unmodelled`] rather than guess, and the decoder reports it as an error.
 
 use crate::convert::{
     self, BLACK, Real, basis_from_quaternion, cast_i32, cast_i64, color_from_text, color_hex,
@@ -643,11 +643,11 @@ mod tests {
 
     #[test]
     fn one_nan_payload_comes_out_quieted_at_double_width() {
-        // Godot 4.6.3 turns the quaternion (quiet NaN 1, signalling NaN 1, 1, 2) into a Basis
-        // whose nine components are all 0x7fc00001, the one payload quieted (corpus
-        // decode/rules/basis/from_quaternion_one_nan_payload_quiet_and_signalling). A double build runs the
-        // same `Basis::set_quaternion` on doubles, and x86-64 arithmetic passes a NaN operand's
-        // payload on, quieted, at either width: the two NaNs are one payload, not two.
+        // Godot 4.6.3 turns the quaternion (quiet NaN 1, signalling NaN 1, 1, 2) into a Basis whose
+        // nine components are all 0x7fc00001, the one payload quieted (corpus
+        // decode/rules/basis/from_quaternion_one_nan_payload_quiet_and_signalling). A double build
+        // runs the same `Basis::set_quaternion` on doubles, and x86-64 arithmetic passes a NaN
+        // operand's payload on, quieted, at either width: the two NaNs are one payload, not two.
         let quiet = f64::from_bits(0x7ff8_0000_0000_0001);
         let signalling = f64::from_bits(0x7ff0_0000_0000_0001);
         let q = Variant::Quaternion(vec![quiet, signalling, 1.0, 2.0].into());

@@ -10,8 +10,9 @@
 //!   (absolute) and 2 are ignored.
 //! - Script paths of typed containers, with objects: the engine refuses a path that is empty, not
 //!   under `res://` (case-sensitive: `uid://`, `user://` and `RES://` are refused whatever the
-//!   project holds) or that names no Script resource in its project (`res://N`, and `res://` alone).
-//!   Only the last depends on the project; the codec accepts such paths (an expected difference).
+//!   project holds) or that names no Script resource in its project (`res://N`, and `res://`
+//!   alone). Only the last depends on the project; the codec accepts such paths (an expected
+//!   difference).
 //! - Typed containers convert elements and typed Dictionaries keys (`src/typed.rs`): the pairs of
 //!   `typed::CONVERSIONS`, each with a case, and keys that become equal merge. Elements of
 //!   other types are dropped, values of a typed Dictionary are never converted.
