@@ -192,12 +192,39 @@ export const makePackedColors = (data) => new PackedColorArray(data);
 const ASCII = new TextDecoder("utf-8");
 // ignoreBOM: a BOM in the units is text, kept (the default would drop a leading one).
 const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+// Under Node.js, Buffer makes a string of UTF-16 units in about two thirds of TextDecoder's time
+// (and keeps a BOM too); elsewhere, or where Buffer is a bundler's stand-in, TextDecoder.
+const NODE_BUFFER = globalThis.process?.versions?.node ? globalThis.Buffer : undefined;
+const fromUtf16 =
+  typeof NODE_BUFFER === "function"
+    ? (u) => NODE_BUFFER.from(u.buffer, u.byteOffset, u.byteLength).toString("utf16le")
+    : (u) => UTF16.decode(u);
 
-/** The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs` (src/to_js.rs). */
+/**
+ * A math value of class `cls` from `count` components of `nums` at `at`, passed one by one: a
+ * view of the array and its spread would cost more than the value itself.
+ */
+function mathFrom(cls, nums, at, count) {
+  switch (count) {
+    case 2: return new cls(nums[at], nums[at + 1]);
+    case 3: return new cls(nums[at], nums[at + 1], nums[at + 2]);
+    case 4: return new cls(nums[at], nums[at + 1], nums[at + 2], nums[at + 3]);
+    default: {
+      const c = new Array(count);
+      for (let k = 0; k < count; k++) c[k] = nums[at + k];
+      return new cls(...c);
+    }
+  }
+}
+
+/**
+ * The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs` (src/to_js.rs).
+ * The first five are views of the module's memory: read here, before the module is called again.
+ */
 export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
   // Each string table made in one call, its strings sliced from it.
   const ascii = asciiBytes.length ? ASCII.decode(asciiBytes) : "";
-  const utf16 = utf16Units.length ? UTF16.decode(utf16Units) : "";
+  const utf16 = utf16Units.length ? fromUtf16(utf16Units) : "";
   let o = 0;
   let n = 0;
   let i = 0;
@@ -257,7 +284,7 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
       case 9: {
         const cls = MATH_BY_INDEX[ops[o++]];
         const count = ops[o++];
-        const v = new cls(...nums.subarray(n, n + count));
+        const v = mathFrom(cls, nums, n, count);
         n += count;
         return v;
       }

@@ -1,6 +1,7 @@
 //! A decoded [`Variant`] as the package's JavaScript value, written as a tape that `values.js`
 //! (`build`) reads into values. Building each value by a call across the module's boundary costs
-//! more than the decoding itself; a tape crosses it once, in a few typed arrays and one string.
+//! more than the decoding itself; a tape crosses it once, as views of a few arrays in the
+//! module's memory, which the next decode writes again.
 //!
 //! The tape: `ops` (u32: an op, then its small operands), `nums` (f64 components and floats),
 //! `ints` (i64: ints, ids, NaN bits), `ascii` and `utf16` (every string, one after the other: the
@@ -10,6 +11,7 @@
 //! where they come again (`KEPT`, `REPEAT`). `op` below names the ops; values.js reads the same
 //! numbers.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use gdmarshal::Variant;
@@ -98,8 +100,23 @@ const KEPT_KEYS: usize = 4096;
 /// The f64 bits of JavaScript's NaN; f32's NaN widens to it.
 const JS_NAN: u64 = 0x7ff8_0000_0000_0000;
 
-/// The tape of a value.
+/// The tape's arrays, kept from one decode to the next: a decode reuses the room the last one
+/// grew, and JavaScript reads them in place (`Tape::into_js`).
 #[derive(Default)]
+struct Arrays {
+    ops: Vec<u32>,
+    nums: Vec<f64>,
+    ints: Vec<i64>,
+    ascii: Vec<u8>,
+    utf16: Vec<u16>,
+}
+
+thread_local! {
+    /// The last tape's arrays (the module is single-threaded: one per instance).
+    static KEPT_ARRAYS: RefCell<Arrays> = RefCell::default();
+}
+
+/// The tape of a value.
 pub struct Tape<'a> {
     ops: Vec<u32>,
     nums: Vec<f64>,
@@ -113,22 +130,52 @@ pub struct Tape<'a> {
 }
 
 impl<'a> Tape<'a> {
-    /// The tape of `v`.
+    /// The tape of `v`, in the arrays the last tape left.
     pub fn of(v: &'a Variant) -> Tape<'a> {
-        let mut t = Tape::default();
+        let mut a = KEPT_ARRAYS.take();
+        a.ops.clear();
+        a.nums.clear();
+        a.ints.clear();
+        a.ascii.clear();
+        a.utf16.clear();
+        let mut t = Tape {
+            ops: a.ops,
+            nums: a.nums,
+            ints: a.ints,
+            ascii: a.ascii,
+            utf16: a.utf16,
+            objs: Vec::new(),
+            kept: HashMap::default(),
+        };
         t.value(v);
         t
     }
 
-    /// `[ops, nums, ints, ascii, utf16, objs]`, as values.js's `build` takes them.
+    /// `[ops, nums, ints, ascii, utf16, objs]`, as values.js's `build` takes them: the first five
+    /// are views of the module's memory, valid until the module is next called (its memory may
+    /// then grow, or the arrays be written again). `build` reads them before that.
     pub fn into_js(self) -> Array {
         let parts = Array::new_with_length(6);
-        parts.set(0, Uint32Array::from(&self.ops[..]).into());
-        parts.set(1, Float64Array::from(&self.nums[..]).into());
-        parts.set(2, BigInt64Array::from(&self.ints[..]).into());
-        parts.set(3, Uint8Array::from(&self.ascii[..]).into());
-        parts.set(4, Uint16Array::from(&self.utf16[..]).into());
         parts.set(5, self.objs.into_iter().collect::<Array>().into());
+        KEPT_ARRAYS.with_borrow_mut(|a| {
+            *a = Arrays {
+                ops: self.ops,
+                nums: self.nums,
+                ints: self.ints,
+                ascii: self.ascii,
+                utf16: self.utf16,
+            };
+            // SAFETY: nothing below allocates in the module's memory, so it does not grow while
+            // the views are made; the arrays stay where they are until the next decode takes
+            // them.
+            unsafe {
+                parts.set(0, Uint32Array::view(&a.ops).into());
+                parts.set(1, Float64Array::view(&a.nums).into());
+                parts.set(2, BigInt64Array::view(&a.ints).into());
+                parts.set(3, Uint8Array::view(&a.ascii).into());
+                parts.set(4, Uint16Array::view(&a.utf16).into());
+            }
+        });
         parts
     }
 
