@@ -388,7 +388,7 @@ export function kindOf(v) {
     case "boolean":
       return 1;
     case "bigint":
-      return 2;
+      return BigInt.asIntN(64, v) === v ? 2 : 7;
     case "number":
       return 3;
     case "string":
@@ -407,6 +407,11 @@ export function kindOf(v) {
       return v === undefined ? 254 : 255;
   }
 }
+
+/** A number as it is (the module takes it as an f64). */
+export const numberOf = (v) => v;
+/** A BigInt in the 64-bit range as it is (the module takes it as an i64). */
+export const int64Of = (v) => v;
 
 /**
  * The components of a math value, into `out` (a view of the module's memory). A FloatBits
