@@ -4,6 +4,7 @@
 
 mod from_js;
 mod to_js;
+mod utf16;
 
 use gdmarshal::framing::{self, Framing};
 use gdmarshal::inspect::fields;

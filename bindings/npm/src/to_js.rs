@@ -15,6 +15,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use gdmarshal::Variant;
+
+use crate::utf16::utf16_into;
 use gdmarshal::float::widen;
 use gdmarshal::value::{Components, ContainerType, Object, Reals, Text};
 use js_sys::{
@@ -399,66 +401,10 @@ impl<'a> Tape<'a> {
     }
 }
 
-/// Appends `s` as UTF-16 units to `out` and returns how many: one pass over the bytes into room
-/// made beforehand (a string has no more units than bytes), several times as fast as pushing
-/// `encode_utf16`'s units one by one.
-fn utf16_into(s: &str, out: &mut Vec<u16>) -> usize {
-    let bytes = s.as_bytes();
-    let start = out.len();
-    out.resize(start + bytes.len(), 0);
-    let room = &mut out[start..];
-    let (mut i, mut n) = (0, 0);
-    // `s` is UTF-8, so each leading byte has its continuation bytes after it.
-    let cont = |k: usize| u32::from(bytes[k] & 0x3f);
-    while i < bytes.len() {
-        let b = u32::from(bytes[i]);
-        let (c, len) = match b {
-            0..0x80 => (b, 1),
-            0xc0..0xe0 => ((b & 0x1f) << 6 | cont(i + 1), 2),
-            0xe0..0xf0 => ((b & 0x0f) << 12 | cont(i + 1) << 6 | cont(i + 2), 3),
-            _ => (
-                (b & 0x07) << 18 | cont(i + 1) << 12 | cont(i + 2) << 6 | cont(i + 3),
-                4,
-            ),
-        };
-        if c < 0x1_0000 {
-            room[n] = c as u16;
-            n += 1;
-        } else {
-            let c = c - 0x1_0000;
-            room[n] = 0xd800 | (c >> 10) as u16;
-            room[n + 1] = 0xdc00 | (c & 0x3ff) as u16;
-            n += 2;
-        }
-        i += len;
-    }
-    out.truncate(start + n);
-    n
-}
-
 /// Components at their width, in a typed array.
 fn flat(r: &Reals) -> JsValue {
     match r.components() {
         Components::F32(c) => Float32Array::from(c).into(),
         Components::F64(c) => Float64Array::from(c).into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::utf16_into;
-
-    #[test]
-    fn utf16_units_are_those_of_encode_utf16() {
-        // Every scalar value (so every UTF-8 length and both surrogate halves of each plane),
-        // after units already on the tape.
-        let all: String = (0..=0x10_ffff).filter_map(char::from_u32).collect();
-        for s in [all.as_str(), "é", "a✓😀b", ""] {
-            let mut out = vec![7u16, 8];
-            let n = utf16_into(s, &mut out);
-            let want: Vec<u16> = [7, 8].into_iter().chain(s.encode_utf16()).collect();
-            assert_eq!(n, want.len() - 2);
-            assert!(out == want, "{}", s.chars().take(8).collect::<String>());
-        }
     }
 }

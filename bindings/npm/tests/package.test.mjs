@@ -129,6 +129,33 @@ test("strings of every short length decode whole (a 32-bit target's inline stora
   }
 });
 
+test("strings of every scalar value and of mixed lengths decode whole", () => {
+  // The module turns UTF-8 into UTF-16 16 bytes at a time where it can (src/utf16.rs): every
+  // scalar value but NUL, at three alignments, and mixes of 1- to 4-byte values across the
+  // blocks' edges, each against the string encoded (which does not pass through that code).
+  const opts = { godot: "4.6" };
+  const check = (s) => {
+    const all = ["", "a", "ab"].map((p) => p + s);
+    assert.deepEqual(g.decode(g.encode(all, opts), opts), all);
+  };
+  const scalars = [];
+  for (let c = 1; c <= 0x10ffff; c++) if (c < 0xd800 || c > 0xdfff) scalars.push(String.fromCodePoint(c));
+  for (let k = 0; k < scalars.length; k += 4096) check(scalars.slice(k, k + 4096).join(""));
+  const widths = [[0x20, 0x7f], [0x80, 0x7ff], [0x800, 0xffff], [0x10000, 0x10ffff]];
+  let seed = 7;
+  const next = (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let t = 0; t < 3000; t++) {
+    const allowed = widths.filter((_, w) => (t >> w) & 1 || t % 16 === 0);
+    let s = "";
+    for (let k = next(70); k > 0; k--) {
+      const [lo, hi] = allowed[next(allowed.length)];
+      const c = lo + next(hi - lo + 1);
+      s += String.fromCodePoint(c >= 0xd800 && c <= 0xdfff ? 0xe000 : c);
+    }
+    check(s);
+  }
+});
+
 test("repeated Dictionary keys decode as written", () => {
   // The tape writes a short string key once and names it by its order later (src/to_js.rs).
   const opts = { godot: "4.6" };
