@@ -1,32 +1,34 @@
 //! UTF-8 text as UTF-16 units, the form JavaScript engines make strings from fastest.
 //!
 //! The text is already valid UTF-8 (the codec checked it), so nothing here validates. With
-//! WebAssembly SIMD the bulk goes 16 bytes at a time ([`blocks`]); the rest, and every block that
-//! holds a four-byte sequence, one scalar value at a time. No crate does this for wasm32:
-//! `encoding_rs`'s stable path measured slower here than the scalar loop below, and simdutf is C++.
+//! WebAssembly SIMD the bulk goes 16 bytes at a time ([`blocks`]); the rest one scalar value at a
+//! time. No crate does this for wasm32: `encoding_rs`'s stable path measured slower here than the
+//! scalar loop below, and simdutf is C++.
 
 /// Appends `s` as UTF-16 units to `out` and returns how many.
 pub fn utf16_into(s: &str, out: &mut Vec<u16>) -> usize {
     let bytes = s.as_bytes();
     let start = out.len();
-    // A string has no more units than bytes; the blocks write up to 8 units past their last.
-    out.resize(start + bytes.len() + SLACK, 0);
-    let room = &mut out[start..];
+    // A string has no more units than bytes; the blocks write up to 16 units past their last.
+    // The room is written, not filled first: filling it cost as much as the transcoding.
+    out.reserve(bytes.len() + SLACK);
+    let room = &mut out.spare_capacity_mut()[..bytes.len() + SLACK];
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     let (mut i, mut n) = blocks(bytes, room);
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     let (mut i, mut n) = (0, 0);
     while i < bytes.len() {
         let (units, len) = scalar_at(bytes, i);
-        room[n] = units[0];
+        room[n].write(units[0]);
         if units[1] != 0 {
-            room[n + 1] = units[1];
+            room[n + 1].write(units[1]);
             n += 1;
         }
         n += 1;
         i += len;
     }
-    out.truncate(start + n);
+    // SAFETY: the blocks and the loop above wrote units `0..n` of the room, in order.
+    unsafe { out.set_len(start + n) };
     n
 }
 
@@ -88,70 +90,115 @@ const COMPRESS: [[u8; 16]; 256] = {
     table
 };
 
-/// Transcodes whole 16-byte blocks from the start of `bytes` into `room` while 17 bytes are left
-/// (each block looks at the byte after it); returns the bytes read and the units written. Each
-/// block starts at a scalar value and takes the values that end inside it: every byte's value
-/// is computed as if the value ended there, from the byte and the two before it, and the lanes
-/// where one does end are packed together.
+/// Transcodes the 16-byte blocks of `bytes` while 17 bytes are left (each block looks at the byte
+/// after it) into `room`; returns the bytes whose values are all written and the units written.
+/// Every byte's unit is computed as if a value ended there, from the byte and the two before it
+/// (of this block or the one before), and the lanes where one does end are packed together: a
+/// value that spans two blocks is written by the second. A four-byte value is two units, the high
+/// surrogate in the lane of its third byte and the low one in the lane of its fourth. The blocks
+/// are a fixed 16 bytes apart, so that one block's work does not wait for the last one's.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn blocks(bytes: &[u8], room: &mut [u16]) -> (usize, usize) {
+fn blocks(bytes: &[u8], room: &mut [std::mem::MaybeUninit<u16>]) -> (usize, usize) {
     use core::arch::wasm32::*;
-    let (mut i, mut n) = (0, 0);
-    while i + 17 <= bytes.len() && n + SLACK <= room.len() {
+    let zero = u8x16_splat(0);
+    // Of the block before: its payloads, its `prev1`, and where its four-byte values start.
+    let (mut last_payload, mut last_prev1, mut last_lead4) = (zero, zero, zero);
+    // The bytes before `done` are written; `dangling`: the last block wrote a value's high
+    // surrogate whose low one is in the next block.
+    let (mut i, mut n, mut done, mut dangling) = (0, 0, 0, false);
+    // `n <= i`, so room holds 16 more units than there are bytes before `i + 17`.
+    while i + 17 <= bytes.len() {
         // SAFETY: `i + 17 <= bytes.len()`, so both 16-byte loads are inside `bytes`.
         let (v, next) = unsafe {
             let p = bytes.as_ptr().add(i);
             (v128_load(p.cast()), v128_load(p.add(1).cast()))
         };
-        let high = i8x16_bitmask(v) as u32;
-        if high == 0 {
-            // ASCII: each byte is a unit.
-            // SAFETY: `n + SLACK <= room.len()`: 16 units fit.
+        if !v128_any_true(v128_and(v, u8x16_splat(0x80))) {
+            // ASCII (so no value of the block before continues here): each byte is a unit.
+            // SAFETY: `n + 16 <= room.len()` (above).
             unsafe {
                 let out = room.as_mut_ptr().add(n);
                 v128_store(out.cast(), u16x8_extend_low_u8x16(v));
                 v128_store(out.add(8).cast(), u16x8_extend_high_u8x16(v));
             }
+            (last_payload, last_prev1, last_lead4) = (v, zero, zero);
             i += 16;
             n += 16;
+            done = i;
+            dangling = false;
             continue;
         }
-        let four = i8x16_bitmask(u8x16_ge(v, u8x16_splat(0xf0))) as u32;
+        // The byte before each lane's, the first from the block before.
+        let before = |x: v128, last: v128| {
+            i8x16_shuffle::<15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30>(last, x)
+        };
         // Continuation bytes are 0x80..=0xbf: below 0xc0 as signed bytes.
         let cont_bits = |x: v128| i8x16_lt(x, i8x16_splat(0xc0u8 as i8));
         let cont = cont_bits(v);
-        // A value ends at each byte not followed by a continuation byte; a block with a four-byte
-        // sequence keeps only what ends before it.
-        let mut ends = !(i8x16_bitmask(cont_bits(next)) as u32) & 0xffff;
-        if four != 0 {
-            ends &= (1 << four.trailing_zeros()) - 1;
-            if ends == 0 {
-                let (units, len) = scalar_at(bytes, i);
-                room[n] = units[0];
-                room[n + 1] = units[1];
-                n += 1 + usize::from(units[1] != 0);
-                i += len;
-                continue;
-            }
-        }
+        // A value ends at each byte not followed by a continuation byte.
+        let value_ends = !(i8x16_bitmask(cont_bits(next)) as u32) & 0xffff;
         // Each byte's payload bits, by its high nibble: 7 of ASCII, 6 of a continuation, 5, 4
         // or 3 of a leading byte.
-        let bits = i8x16_swizzle(PAYLOAD_BITS, u8x16_shr(v, 4));
-        let payload = v128_and(v, bits);
-        // The byte before each (zero before the first: a block starts at a leading byte).
-        let before = |x: v128| {
-            i8x16_shuffle::<16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14>(x, u8x16_splat(0))
-        };
+        let payload = v128_and(v, i8x16_swizzle(PAYLOAD_BITS, u8x16_shr(v, 4)));
         // The payload of the byte before a continuation, and of the one before that where
         // both are continuations: a value's bits 6-11 and 12-15 at the byte where it ends.
-        let prev1 = v128_and(before(payload), cont);
-        let prev2 = v128_and(before(prev1), cont);
+        let prev1 = v128_and(before(payload, last_payload), cont);
+        let prev2 = v128_and(before(prev1, last_prev1), cont);
         // Each unit's low byte and high byte, then the two interleaved.
-        let low_bytes = v128_or(payload, v128_and(i16x8_shl(prev1, 6), u8x16_splat(0xc0)));
-        let high_bytes = v128_or(
+        let mut low_bytes = v128_or(payload, v128_and(i16x8_shl(prev1, 6), u8x16_splat(0xc0)));
+        let mut high_bytes = v128_or(
             v128_and(u16x8_shr(prev1, 2), u8x16_splat(0x3f)),
             v128_and(i16x8_shl(prev2, 4), u8x16_splat(0xf0)),
         );
+        let lead4 = u8x16_ge(v, u8x16_splat(0xf0));
+        let mut ends = value_ends;
+        let mut third_last = false;
+        if v128_any_true(v128_or(lead4, last_lead4)) {
+            // The lanes two and three bytes after a four-byte value's leading byte.
+            let third =
+                i8x16_shuffle::<14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29>(
+                    last_lead4, lead4,
+                );
+            let fourth =
+                i8x16_shuffle::<13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28>(
+                    last_lead4, lead4,
+                );
+            let third_bits = i8x16_bitmask(third) as u32;
+            ends |= third_bits;
+            third_last = third_bits & 0x8000 != 0;
+            // At the third byte: prev2 holds the leading byte's 3 bits, prev1 the second byte's
+            // 6, payload the third's. The high surrogate is 0xd800 | (plane - 1) << 6 | the
+            // second byte's low 4 bits << 2 | the third's top 2, where plane (1 to 16) is the
+            // leading byte's bits and the second byte's top 2.
+            let plane = v128_or(
+                v128_and(i16x8_shl(prev2, 2), u8x16_splat(0x1c)),
+                v128_and(u16x8_shr(prev1, 4), u8x16_splat(0x03)),
+            );
+            let plane = i8x16_sub(plane, u8x16_splat(1));
+            let high_low = v128_or(
+                v128_or(
+                    v128_and(i16x8_shl(plane, 6), u8x16_splat(0xc0)),
+                    i16x8_shl(v128_and(prev1, u8x16_splat(0x0f)), 2),
+                ),
+                v128_and(u16x8_shr(payload, 4), u8x16_splat(0x03)),
+            );
+            let high_high = v128_or(
+                u8x16_splat(0xd8),
+                v128_and(u16x8_shr(plane, 2), u8x16_splat(0x03)),
+            );
+            // At the fourth byte the low byte is as computed above; the high one is 0xdc | the
+            // third byte's bits 2 and 3.
+            let low_high = v128_or(
+                u8x16_splat(0xdc),
+                v128_and(u16x8_shr(prev1, 2), u8x16_splat(0x03)),
+            );
+            low_bytes = v128_bitselect(high_low, low_bytes, third);
+            high_bytes = v128_bitselect(
+                high_high,
+                v128_bitselect(low_high, high_bytes, fourth),
+                third,
+            );
+        }
         let low = i8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(
             low_bytes, high_bytes,
         );
@@ -159,7 +206,7 @@ fn blocks(bytes: &[u8], room: &mut [u16]) -> (usize, usize) {
             low_bytes, high_bytes,
         );
         let (low_ends, high_ends) = ((ends & 0xff) as usize, (ends >> 8) as usize);
-        // SAFETY: `n + SLACK <= room.len()`: each store writes 8 units, at most 8 apart.
+        // SAFETY: `n + 16 <= room.len()` (above): each store writes 8 units, at most 8 apart.
         unsafe {
             let out = room.as_mut_ptr().add(n);
             let pack = |x: v128, m: usize| i8x16_swizzle(x, v128_load(COMPRESS[m].as_ptr().cast()));
@@ -167,10 +214,15 @@ fn blocks(bytes: &[u8], room: &mut [u16]) -> (usize, usize) {
             let k = low_ends.count_ones() as usize;
             v128_store(out.add(k).cast(), pack(high, high_ends));
         }
+        (last_payload, last_prev1, last_lead4) = (payload, prev1, lead4);
         n += ends.count_ones() as usize;
-        i += 32 - ends.leading_zeros() as usize;
+        // A block of 16 bytes holds the end of at least one value.
+        done = i + 32 - value_ends.leading_zeros() as usize;
+        dangling = third_last;
+        i += 16;
     }
-    (i, n)
+    // A high surrogate written without its low one: the scalar loop writes the value again.
+    (done, n - usize::from(dangling))
 }
 
 #[cfg(test)]
