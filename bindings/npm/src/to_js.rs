@@ -15,8 +15,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use gdmarshal::Variant;
-
-use crate::utf16::utf16_into;
 use gdmarshal::float::widen;
 use gdmarshal::value::{Components, ContainerType, Object, Reals, Text};
 use js_sys::{
@@ -24,6 +22,8 @@ use js_sys::{
     Uint32Array,
 };
 use wasm_bindgen::prelude::*;
+
+use crate::utf16::utf16_into;
 
 /// The helpers of `values.js` that make packed arrays of vectors and colors.
 #[wasm_bindgen(raw_module = "./values.js")]
@@ -113,6 +113,17 @@ struct Arrays {
     utf16: Vec<u16>,
 }
 
+impl Arrays {
+    /// Empties them, keeping their room.
+    fn clear(&mut self) {
+        self.ops.clear();
+        self.nums.clear();
+        self.ints.clear();
+        self.ascii.clear();
+        self.utf16.clear();
+    }
+}
+
 thread_local! {
     /// The last tape's arrays (the module is single-threaded: one per instance).
     static KEPT_ARRAYS: RefCell<Arrays> = RefCell::default();
@@ -120,11 +131,7 @@ thread_local! {
 
 /// The tape of a value.
 pub struct Tape<'a> {
-    ops: Vec<u32>,
-    nums: Vec<f64>,
-    ints: Vec<i64>,
-    ascii: Vec<u8>,
-    utf16: Vec<u16>,
+    arrays: Arrays,
     objs: Vec<JsValue>,
     /// The string keys written so far (`KEPT`), by their index: records decoded by the thousand
     /// share their keys, and a key made once in JavaScript is one string fewer to make and collect.
@@ -134,18 +141,10 @@ pub struct Tape<'a> {
 impl<'a> Tape<'a> {
     /// The tape of `v`, in the arrays the last tape left.
     pub fn of(v: &'a Variant) -> Tape<'a> {
-        let mut a = KEPT_ARRAYS.take();
-        a.ops.clear();
-        a.nums.clear();
-        a.ints.clear();
-        a.ascii.clear();
-        a.utf16.clear();
+        let mut arrays = KEPT_ARRAYS.take();
+        arrays.clear();
         let mut t = Tape {
-            ops: a.ops,
-            nums: a.nums,
-            ints: a.ints,
-            ascii: a.ascii,
-            utf16: a.utf16,
+            arrays,
             objs: Vec::new(),
             kept: HashMap::default(),
         };
@@ -160,13 +159,7 @@ impl<'a> Tape<'a> {
         let parts = Array::new_with_length(6);
         parts.set(5, self.objs.into_iter().collect::<Array>().into());
         KEPT_ARRAYS.with_borrow_mut(|a| {
-            *a = Arrays {
-                ops: self.ops,
-                nums: self.nums,
-                ints: self.ints,
-                ascii: self.ascii,
-                utf16: self.utf16,
-            };
+            *a = self.arrays;
             // SAFETY: nothing below allocates in the module's memory, so it does not grow while
             // the views are made; the arrays stay where they are until the next decode takes
             // them.
@@ -182,7 +175,7 @@ impl<'a> Tape<'a> {
     }
 
     fn obj(&mut self, v: JsValue) {
-        self.ops.extend([op::OBJ, self.objs.len() as u32]);
+        self.arrays.ops.extend([op::OBJ, self.objs.len() as u32]);
         self.objs.push(v);
     }
 
@@ -193,12 +186,12 @@ impl<'a> Tape<'a> {
             && s.len() <= KEPT_KEY_BYTES
         {
             if let Some(&i) = self.kept.get(s) {
-                self.ops.extend([op::REPEAT, i]);
+                self.arrays.ops.extend([op::REPEAT, i]);
                 return;
             }
             if self.kept.len() < KEPT_KEYS {
                 self.kept.insert(s, self.kept.len() as u32);
-                self.ops.push(op::KEPT);
+                self.arrays.ops.push(op::KEPT);
             }
         }
         self.value(k);
@@ -206,43 +199,45 @@ impl<'a> Tape<'a> {
 
     fn value(&mut self, v: &'a Variant) {
         match v {
-            Variant::Nil => self.ops.push(op::NIL),
-            Variant::Bool(b) => self.ops.push(if *b { op::TRUE } else { op::FALSE }),
+            Variant::Nil => self.arrays.ops.push(op::NIL),
+            Variant::Bool(b) => self.arrays.ops.push(if *b { op::TRUE } else { op::FALSE }),
             Variant::Int(i) => {
-                self.ops.push(op::INT);
-                self.ints.push(*i);
+                self.arrays.ops.push(op::INT);
+                self.arrays.ints.push(*i);
             }
             Variant::Float(f) => self.float(*f),
             Variant::String(t) => self.text(t),
             Variant::StringName(t) => {
-                self.ops.push(op::STRING_NAME);
+                self.arrays.ops.push(op::STRING_NAME);
                 self.text(t);
             }
             Variant::Color(rgba) => self.math32(v, rgba),
             Variant::NodePath(np) => {
-                self.ops.extend([
+                self.arrays.ops.extend([
                     op::NODE_PATH,
                     np.names.len() as u32,
                     np.subnames.len() as u32,
                 ]);
-                self.ops.push(u32::from(np.absolute));
+                self.arrays.ops.push(u32::from(np.absolute));
                 np.names
                     .iter()
                     .chain(&np.subnames)
                     .for_each(|t| self.text(t));
             }
             Variant::Rid(id) => {
-                self.ops.push(op::RID);
-                self.ints.push(*id as i64);
+                self.arrays.ops.push(op::RID);
+                self.arrays.ints.push(*id as i64);
             }
             Variant::Object(o) => match &**o {
-                Object::Null => self.ops.push(op::NULL_OBJECT),
+                Object::Null => self.arrays.ops.push(op::NULL_OBJECT),
                 Object::Id(id) => {
-                    self.ops.push(op::OBJECT_ID);
-                    self.ints.push(*id as i64);
+                    self.arrays.ops.push(op::OBJECT_ID);
+                    self.arrays.ints.push(*id as i64);
                 }
                 Object::Full { class, properties } => {
-                    self.ops.extend([op::OBJECT, properties.len() as u32]);
+                    self.arrays
+                        .ops
+                        .extend([op::OBJECT, properties.len() as u32]);
                     self.str(class);
                     for (name, value) in properties {
                         self.str(name);
@@ -250,18 +245,18 @@ impl<'a> Tape<'a> {
                     }
                 }
             },
-            Variant::Callable => self.ops.push(op::CALLABLE),
+            Variant::Callable => self.arrays.ops.push(op::CALLABLE),
             Variant::Signal(s) => {
-                self.ops.push(op::SIGNAL);
+                self.arrays.ops.push(op::SIGNAL);
                 self.str(&s.name);
-                self.ints.push(s.object_id as i64);
+                self.arrays.ints.push(s.object_id as i64);
             }
             Variant::Array(a) => {
                 let n = a.items().len() as u32;
                 match a.element_type() {
-                    ContainerType::None => self.ops.extend([op::ARRAY, n]),
+                    ContainerType::None => self.arrays.ops.extend([op::ARRAY, n]),
                     t => {
-                        self.ops.extend([op::TYPED_ARRAY, n]);
+                        self.arrays.ops.extend([op::TYPED_ARRAY, n]);
                         self.container_type(t);
                     }
                 }
@@ -271,10 +266,10 @@ impl<'a> Tape<'a> {
                 let n = d.entries().len() as u32;
                 match (d.key_type(), d.value_type()) {
                     (ContainerType::None, ContainerType::None) => {
-                        self.ops.extend([op::DICTIONARY, n])
+                        self.arrays.ops.extend([op::DICTIONARY, n])
                     }
                     (k, x) => {
-                        self.ops.extend([op::TYPED_DICTIONARY, n]);
+                        self.arrays.ops.extend([op::TYPED_DICTIONARY, n]);
                         self.container_type(k);
                         self.container_type(x);
                     }
@@ -290,7 +285,7 @@ impl<'a> Tape<'a> {
             Variant::PackedFloat32Array(x) => self.obj(Float32Array::from(&x[..]).into()),
             Variant::PackedFloat64Array(x) => self.obj(Float64Array::from(&x[..]).into()),
             Variant::PackedStringArray(x) => {
-                self.ops.extend([op::PACKED_STRINGS, x.len() as u32]);
+                self.arrays.ops.extend([op::PACKED_STRINGS, x.len() as u32]);
                 x.iter().for_each(|t| self.text(t));
             }
             Variant::PackedVector2Array(r) => self.obj(make_packed_vectors(2, &flat(r))),
@@ -305,9 +300,10 @@ impl<'a> Tape<'a> {
                     Components::F64(c) => self.math64(v, c),
                 },
                 (None, Some(ints)) => {
-                    self.ops
+                    self.arrays
+                        .ops
                         .extend([op::MATH, v.get_type() as u32, ints.len() as u32]);
-                    self.nums.extend(ints.iter().map(|&x| f64::from(x)));
+                    self.arrays.nums.extend(ints.iter().map(|&x| f64::from(x)));
                 }
                 // Every other type is matched above.
                 (None, None) => unreachable!("{} has no JavaScript form", v.get_type()),
@@ -319,22 +315,22 @@ impl<'a> Tape<'a> {
     /// JavaScript engine may rewrite.
     fn float(&mut self, x: f64) {
         if x.is_nan() && x.to_bits() != JS_NAN {
-            self.ops.extend([op::FLOAT_BITS, 64]);
-            self.ints.push(x.to_bits() as i64);
+            self.arrays.ops.extend([op::FLOAT_BITS, 64]);
+            self.arrays.ints.push(x.to_bits() as i64);
         } else {
-            self.ops.push(op::FLOAT);
-            self.nums.push(x);
+            self.arrays.ops.push(op::FLOAT);
+            self.arrays.nums.push(x);
         }
     }
 
     /// An f32 component: a number, or `FloatBits` for a NaN other than JavaScript's own.
     fn float32(&mut self, x: f32) {
         if x.is_nan() && widen(x).to_bits() != JS_NAN {
-            self.ops.extend([op::FLOAT_BITS, 32]);
-            self.ints.push(i64::from(x.to_bits()));
+            self.arrays.ops.extend([op::FLOAT_BITS, 32]);
+            self.arrays.ints.push(i64::from(x.to_bits()));
         } else {
-            self.ops.push(op::FLOAT);
-            self.nums.push(f64::from(x));
+            self.arrays.ops.push(op::FLOAT);
+            self.arrays.nums.push(f64::from(x));
         }
     }
 
@@ -342,13 +338,13 @@ impl<'a> Tape<'a> {
     fn math32(&mut self, v: &Variant, c: &[f32]) {
         let head = [v.get_type() as u32, c.len() as u32];
         if c.iter().any(|x| x.is_nan()) {
-            self.ops.push(op::MATH_OF);
-            self.ops.extend(head);
+            self.arrays.ops.push(op::MATH_OF);
+            self.arrays.ops.extend(head);
             c.iter().for_each(|&x| self.float32(x));
         } else {
-            self.ops.push(op::MATH);
-            self.ops.extend(head);
-            self.nums.extend(c.iter().map(|&x| f64::from(x)));
+            self.arrays.ops.push(op::MATH);
+            self.arrays.ops.extend(head);
+            self.arrays.nums.extend(c.iter().map(|&x| f64::from(x)));
         }
     }
 
@@ -356,13 +352,13 @@ impl<'a> Tape<'a> {
     fn math64(&mut self, v: &Variant, c: &[f64]) {
         let head = [v.get_type() as u32, c.len() as u32];
         if c.iter().any(|x| x.is_nan()) {
-            self.ops.push(op::MATH_OF);
-            self.ops.extend(head);
+            self.arrays.ops.push(op::MATH_OF);
+            self.arrays.ops.extend(head);
             c.iter().for_each(|&x| self.float(x));
         } else {
-            self.ops.push(op::MATH);
-            self.ops.extend(head);
-            self.nums.extend_from_slice(c);
+            self.arrays.ops.push(op::MATH);
+            self.arrays.ops.extend(head);
+            self.arrays.nums.extend_from_slice(c);
         }
     }
 
@@ -371,29 +367,29 @@ impl<'a> Tape<'a> {
         match t.as_str() {
             Some(s) => self.str(s),
             None => {
-                let at = self.ops.len();
-                self.ops.extend([op::CODE_UNITS, 0]);
-                self.ops.extend(t.units());
-                self.ops[at + 1] = (self.ops.len() - at - 2) as u32;
+                let at = self.arrays.ops.len();
+                self.arrays.ops.extend([op::CODE_UNITS, 0]);
+                self.arrays.ops.extend(t.units());
+                self.arrays.ops[at + 1] = (self.arrays.ops.len() - at - 2) as u32;
             }
         }
     }
 
     fn str(&mut self, s: &str) {
         if s.is_ascii() {
-            self.ops.extend([op::STRING, s.len() as u32]);
-            self.ascii.extend_from_slice(s.as_bytes());
+            self.arrays.ops.extend([op::STRING, s.len() as u32]);
+            self.arrays.ascii.extend_from_slice(s.as_bytes());
         } else {
-            let units = utf16_into(s, &mut self.utf16);
-            self.ops.extend([op::STRING16, units as u32]);
+            let units = utf16_into(s, &mut self.arrays.utf16);
+            self.arrays.ops.extend([op::STRING16, units as u32]);
         }
     }
 
     fn container_type(&mut self, t: &ContainerType) {
         match t.kind_and_name() {
-            None => self.ops.push(op::NO_TYPE),
+            None => self.arrays.ops.push(op::NO_TYPE),
             Some((kind, name)) => {
-                self.ops.push(op::CONTAINER_TYPE);
+                self.arrays.ops.push(op::CONTAINER_TYPE);
                 self.str(kind);
                 self.str(name);
             }
