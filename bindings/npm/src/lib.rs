@@ -3,8 +3,24 @@
 //! and throws its errors as the package's. README.md documents the values.
 
 mod from_js;
+#[cfg(target_arch = "wasm32")]
+mod region;
 mod to_js;
 mod utf16;
+
+/// Builds on hosts (lints): the system allocator alone.
+#[cfg(not(target_arch = "wasm32"))]
+mod region {
+    /// `make`'s value, as the module's `region::build` returns it.
+    pub fn build<T>(make: impl FnOnce() -> T) -> Box<T> {
+        Box::new(make())
+    }
+}
+
+/// Decoded trees are built in a region given up whole (src/region.rs).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: region::Allocator = region::Allocator;
 
 use gdmarshal::framing::{self, Framing};
 use gdmarshal::inspect::fields;
@@ -67,8 +83,18 @@ pub fn decode_prefix(
 ) -> Result<Array, JsValue> {
     let (profile, payload, before) = input(data, godot, framing)?;
     let opts = DecodeOptions::new().allow_objects(objects);
-    let decoded = gdmarshal::decode(payload, profile, opts)
-        .map_err(|e| decode_error(&e.kind.to_string(), before + e.offset, e.kind.name()))?;
+    // The tree is built in the region and given up whole once its tape is written.
+    let built = region::build(|| gdmarshal::decode(payload, profile, opts));
+    let decoded = match &*built {
+        Ok(d) => d,
+        Err(e) => {
+            return Err(decode_error(
+                &e.kind.to_string(),
+                before + e.offset,
+                e.kind.name(),
+            ));
+        }
+    };
     let tape = to_js::Tape::of(&decoded.value).into_js();
     Ok(Array::of2(
         &tape,

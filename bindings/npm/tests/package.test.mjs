@@ -181,6 +181,20 @@ test("a decoded value stays as it was through the decodes after it", () => {
   assert.deepEqual(kept, first);
 });
 
+test("values of growing and shrinking size, and refused bytes, decode whole one after another", () => {
+  // Each decoded tree is built in a region sized by the decode before (src/region.rs): a tree
+  // larger than the last spills over into the system allocator, a much smaller one shrinks the
+  // region, and a refused input leaves the region as a decoded one does.
+  const opts = { godot: "4.6" };
+  const of = (n) => Array.from({ length: n }, (_, k) => [`key number ${k}`, new Map([[`é${k}`, BigInt(k)]])]);
+  for (const n of [10, 50000, 3, 200000, 120000, 1, 200000]) {
+    const value = of(n);
+    const bytes = g.encode(value, opts);
+    assert.deepEqual(g.decode(bytes, opts), value, `${n} records`);
+    assert.throws(() => g.decode(bytes.subarray(0, bytes.length - 1), opts), g.DecodeError);
+  }
+});
+
 test("a NaN other than JavaScript's own keeps its bits as FloatBits", () => {
   // A Vector2 of two NaNs 0x7f800001 and a float NaN of payload 1, as 4.6.3 writes them.
   const records = Object.fromEntries(Array.from(engineOutputs("4.6"), ([n, , d]) => [n, d]));
