@@ -222,19 +222,49 @@ function mathFrom(cls, nums, at, count) {
   }
 }
 
+/** Units of a table of long strings made into one string at least. */
+const PIECE = 32768;
+
+/**
+ * The strings of a table of long strings, `units` long, made by `make(start, end)`: each a slice
+ * of a piece of about PIECE units made from where it starts. Text of long strings in one string
+ * of megabytes lives in V8's large-object space, whose pages a program decoding again and again
+ * gets back from the system each time: a third more time, in spells. The short strings have
+ * their own tables, each made into one string (`build`): many are sliced faster from one string
+ * than from many pieces, which the young generation moves.
+ */
+function longStrings(make, units) {
+  let start = 0;
+  let end = 0;
+  let piece = "";
+  return (at, len) => {
+    if (at < start || at + len > end) {
+      start = at;
+      end = Math.min(units, at + Math.max(len, PIECE));
+      piece = make(start, end);
+    }
+    return piece.slice(at - start, at - start + len);
+  };
+}
+
 /**
  * The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs` (src/to_js.rs).
  * The first five are views of the module's memory: read here, before the module is called again.
  */
-export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
-  // Each string table made in one call, its strings sliced from it.
+export function build([ops, nums, ints, asciiBytes, utf16Units, objs, longAsciiBytes, longUtf16Units]) {
+  // Each table of short strings made in one call, its strings sliced from it.
   const ascii = asciiBytes.length ? fromAscii(asciiBytes) : "";
   const utf16 = utf16Units.length ? fromUtf16(utf16Units) : "";
+  const longAscii = longStrings((s, e) => fromAscii(longAsciiBytes.subarray(s, e)), longAsciiBytes.length);
+  const longUtf16 = longStrings((s, e) => fromUtf16(longUtf16Units.subarray(s, e)), longUtf16Units.length);
   let o = 0;
   let n = 0;
   let i = 0;
+  // Where the next string of each table starts: ascii, utf16, long ascii, long utf16.
   let t = 0;
   let u = 0;
+  let lt = 0;
+  let lu = 0;
   // Dictionary keys the tape writes once (op 27) and names again by index (op 28).
   const kept = [];
   const string = () => {
@@ -249,10 +279,23 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
         u += len;
         return utf16.slice(u - len, u);
       }
+      default:
+        return rareString(ops[o - 1]);
+    }
+  };
+  // Long strings and code units: apart, so that `string` stays small enough to be inlined.
+  const rareString = (op) => {
+    const len = ops[o++];
+    switch (op) {
+      case 29:
+        lt += len;
+        return longAscii(lt - len, len);
+      case 30:
+        lu += len;
+        return longUtf16(lu - len, len);
       default: {
-        const count = ops[o++];
-        const units = Array.from(ops.subarray(o, o + count));
-        o += count;
+        const units = Array.from(ops.subarray(o, o + len));
+        o += len;
         return new CodeUnits(units);
       }
     }
@@ -283,6 +326,8 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
       case 6:
       case 7:
       case 26:
+      case 29:
+      case 30:
         o--;
         return string();
       case 8: return new StringName(string());
@@ -338,11 +383,11 @@ export function build([ops, nums, ints, asciiBytes, utf16Units, objs]) {
         const count = ops[o++];
         const map = new Map();
         const start = o;
-        const [n0, i0, t0, u0, k0] = [n, i, t, u, kept.length];
+        const n0 = n, i0 = i, t0 = t, u0 = u, lt0 = lt, lu0 = lu, k0 = kept.length;
         for (let k = 0; k < count; k++) map.set(value(), value());
         if (map.size === count) return map;
         // Keys a Map holds as one: read the entries again as pairs.
-        [o, n, i, t, u] = [start, n0, i0, t0, u0];
+        o = start, n = n0, i = i0, t = t0, u = u0, lt = lt0, lu = lu0;
         kept.length = k0;
         return new Dictionary(entries(count));
       }

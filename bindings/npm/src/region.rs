@@ -38,7 +38,10 @@ struct Region {
     wanted: Cell<usize>,
 }
 
-// SAFETY: the module is built for wasm32 without atomics: one thread touches the region.
+#[cfg(target_feature = "atomics")]
+compile_error!("the region's state is not synchronized: the module is built for one thread");
+
+// SAFETY: the module is built for wasm32 without atomics (above): one thread touches the region.
 unsafe impl Sync for Region {}
 
 static REGION: Region = Region {

@@ -6,8 +6,9 @@
 //! The tape: `ops` (u32: an op, then its small operands), `nums` (f64 components and floats),
 //! `ints` (i64: ints, ids, NaN bits), `ascii` and `utf16` (every string, one after the other: the
 //! ASCII ones as bytes, the others as UTF-16 units, which JavaScript engines turn into strings
-//! several times faster than UTF-8; an op gives each one's length) and `objs` (values made here
-//! whole: packed arrays). A Dictionary's short string keys are written once and named by index
+//! several times faster than UTF-8; an op gives each one's length), `objs` (values made here
+//! whole: packed arrays), and `long_ascii` and `long_utf16`, the same for strings of
+//! [`LONG_BYTES`] or more, which values.js makes into strings a piece at a time. A Dictionary's short string keys are written once and named by index
 //! where they come again (`KEPT`, `REPEAT`). `op` below names the ops; values.js reads the same
 //! numbers.
 
@@ -89,7 +90,17 @@ mod op {
     pub const KEPT: u32 = 27;
     /// the index of a `KEPT` value among them.
     pub const REPEAT: u32 = 28;
+    /// length; long_ascii.
+    pub const LONG_STRING: u32 = 29;
+    /// length in UTF-16 units; long_utf16.
+    pub const LONG_STRING16: u32 = 30;
 }
+
+/// Strings of this many bytes or more go to the long tables: values.js makes the short tables
+/// into one string each and slices every short string from it, and makes the long tables into
+/// pieces, so that text mostly of long strings is not one string of megabytes (see
+/// `longStrings` there).
+const LONG_BYTES: usize = 256;
 
 /// Dictionary keys longer than this (in bytes) are written out each time: keys that repeat are
 /// short names, and a long key costs more to hash than to write.
@@ -111,6 +122,8 @@ struct Arrays {
     ints: Vec<i64>,
     ascii: Vec<u8>,
     utf16: Vec<u16>,
+    long_ascii: Vec<u8>,
+    long_utf16: Vec<u16>,
 }
 
 impl Arrays {
@@ -121,6 +134,8 @@ impl Arrays {
         self.ints.clear();
         self.ascii.clear();
         self.utf16.clear();
+        self.long_ascii.clear();
+        self.long_utf16.clear();
     }
 }
 
@@ -152,11 +167,12 @@ impl<'a> Tape<'a> {
         t
     }
 
-    /// `[ops, nums, ints, ascii, utf16, objs]`, as values.js's `build` takes them: the first five
-    /// are views of the module's memory, valid until the module is next called (its memory may
-    /// then grow, or the arrays be written again). `build` reads them before that.
+    /// `[ops, nums, ints, ascii, utf16, objs, long_ascii, long_utf16]`, as values.js's `build`
+    /// takes them: all but `objs` are views of the module's memory, valid until the module is
+    /// next called (its memory may then grow, or the arrays be written again). `build` reads
+    /// them before that.
     pub fn into_js(self) -> Array {
-        let parts = Array::new_with_length(6);
+        let parts = Array::new_with_length(8);
         parts.set(5, self.objs.into_iter().collect::<Array>().into());
         KEPT_ARRAYS.with_borrow_mut(|a| {
             *a = self.arrays;
@@ -169,6 +185,8 @@ impl<'a> Tape<'a> {
                 parts.set(2, BigInt64Array::view(&a.ints).into());
                 parts.set(3, Uint8Array::view(&a.ascii).into());
                 parts.set(4, Uint16Array::view(&a.utf16).into());
+                parts.set(6, Uint8Array::view(&a.long_ascii).into());
+                parts.set(7, Uint16Array::view(&a.long_utf16).into());
             }
         });
         parts
@@ -376,12 +394,27 @@ impl<'a> Tape<'a> {
     }
 
     fn str(&mut self, s: &str) {
+        if s.len() >= LONG_BYTES {
+            return self.long_str(s);
+        }
         if s.is_ascii() {
             self.arrays.ops.extend([op::STRING, s.len() as u32]);
             self.arrays.ascii.extend_from_slice(s.as_bytes());
         } else {
             let units = utf16_into(s, &mut self.arrays.utf16);
             self.arrays.ops.extend([op::STRING16, units as u32]);
+        }
+    }
+
+    /// A string of [`LONG_BYTES`] or more, to the long tables.
+    #[inline(never)]
+    fn long_str(&mut self, s: &str) {
+        if s.is_ascii() {
+            self.arrays.ops.extend([op::LONG_STRING, s.len() as u32]);
+            self.arrays.long_ascii.extend_from_slice(s.as_bytes());
+        } else {
+            let units = utf16_into(s, &mut self.arrays.long_utf16);
+            self.arrays.ops.extend([op::LONG_STRING16, units as u32]);
         }
     }
 

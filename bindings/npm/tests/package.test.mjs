@@ -181,6 +181,20 @@ test("a decoded value stays as it was through the decodes after it", () => {
   assert.deepEqual(kept, first);
 });
 
+test("short and long strings, ASCII and not, decode whole wherever they come", () => {
+  // Strings of 256 bytes or more cross in tables of their own, made into strings a piece at a
+  // time (src/to_js.rs, values.js): mixed with short ones, across pieces, as keys and values.
+  const opts = { godot: "4.6" };
+  const long = (k) => (k % 2 ? "é" : "e").repeat(200 + ((k * 7919) % 40000)) + k;
+  const strings = Array.from({ length: 300 }, (_, k) => (k % 3 ? long(k) : `short ${k} ${k % 2 ? "é" : ""}`));
+  assert.deepEqual(g.decode(g.encode(strings, opts), opts), strings);
+  const text = new g.ContainerType("builtin", "String");
+  const typed = new g.Dictionary([[long(1), long(2)], ["é", "short é"], [long(3), "e"]], text, text);
+  const map = new Map([[long(4), long(5)], ["k", long(6)], [long(7), "v"]]);
+  const value = [long(8), typed, map, "after", new g.StringName(long(9)), new g.PackedStringArray([long(10), "s"])];
+  assert.deepEqual(g.decode(g.encode(value, opts), opts), value);
+});
+
 test("values of growing and shrinking size, and refused bytes, decode whole one after another", () => {
   // Each decoded tree is built in a region sized by the decode before (src/region.rs): a tree
   // larger than the last spills over into the system allocator, a much smaller one shrinks the
