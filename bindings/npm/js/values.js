@@ -227,11 +227,11 @@ const PIECE = 32768;
 
 /**
  * The strings of a table of long strings, `units` long, made by `make(start, end)`: each a slice
- * of a piece of about PIECE units made from where it starts. Text of long strings in one string
- * of megabytes lives in V8's large-object space, whose pages a program decoding again and again
- * gets back from the system each time: a third more time, in spells. The short strings have
- * their own tables, each made into one string (`build`): many are sliced faster from one string
- * than from many pieces, which the young generation moves.
+ * of a piece of about PIECE units made from where it starts. A string of megabytes lives in V8's
+ * large-object space; made on every decode of `unicode_strings`, it cost a third more time in
+ * spells of several decodes (Node.js 20), which pieces of the ordinary heap do not. The short
+ * strings have their own tables, each made into one string (`build`): many short strings are
+ * sliced faster from one string than from many pieces.
  */
 function longStrings(make, units) {
   let start = 0;
