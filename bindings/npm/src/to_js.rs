@@ -151,7 +151,14 @@ pub struct Tape<'a> {
     /// The string keys written so far (`KEPT`), by their index: records decoded by the thousand
     /// share their keys, and a key made once in JavaScript is one string fewer to make and collect.
     kept: HashMap<&'a str, u32, foldhash::fast::RandomState>,
+    /// The kept key last written at each of a Dictionary's first [`RECENT`] places, with its
+    /// index: records of one shape have the same key at the same place, found here without
+    /// hashing.
+    recent: [(&'a str, u32); RECENT],
 }
+
+/// A Dictionary's places whose last kept key is remembered (`Tape::recent`).
+const RECENT: usize = 8;
 
 impl<'a> Tape<'a> {
     /// The tape of `v`, in the arrays the last tape left.
@@ -162,6 +169,8 @@ impl<'a> Tape<'a> {
             arrays,
             objs: Vec::new(),
             kept: HashMap::default(),
+            // No key is empty and kept at once: "" is at no place until one is written there.
+            recent: [("", u32::MAX); RECENT],
         };
         t.value(v);
         t
@@ -197,19 +206,35 @@ impl<'a> Tape<'a> {
         self.objs.push(v);
     }
 
-    /// A Dictionary's key: a short string key already written is named by its index.
-    fn key(&mut self, k: &'a Variant) {
+    /// The key at place `at` of a Dictionary: a short string key already written is named by
+    /// its index.
+    fn key(&mut self, k: &'a Variant, at: usize) {
         if let Variant::String(t) = k
             && let Some(s) = t.as_str()
             && s.len() <= KEPT_KEY_BYTES
         {
+            let recent = self.recent.get_mut(at);
+            if let Some((r, i)) = &recent
+                && *r == s
+                && *i != u32::MAX
+            {
+                self.arrays.ops.extend([op::REPEAT, *i]);
+                return;
+            }
             if let Some(&i) = self.kept.get(s) {
                 self.arrays.ops.extend([op::REPEAT, i]);
+                if let Some(r) = recent {
+                    *r = (s, i);
+                }
                 return;
             }
             if self.kept.len() < KEPT_KEYS {
-                self.kept.insert(s, self.kept.len() as u32);
+                let i = self.kept.len() as u32;
+                self.kept.insert(s, i);
                 self.arrays.ops.push(op::KEPT);
+                if let Some(r) = recent {
+                    *r = (s, i);
+                }
             }
         }
         self.value(k);
@@ -292,8 +317,8 @@ impl<'a> Tape<'a> {
                         self.container_type(x);
                     }
                 }
-                for (k, x) in d.entries() {
-                    self.key(k);
+                for (at, (k, x)) in d.entries().iter().enumerate() {
+                    self.key(k, at);
                     self.value(x);
                 }
             }
