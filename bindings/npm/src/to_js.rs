@@ -110,6 +110,24 @@ const KEPT_KEY_BYTES: usize = 64;
 /// strings) stop costing a hash table insertion each.
 const KEPT_KEYS: usize = 4096;
 
+/// Writes `s` to a table: as bytes with the op `ascii.0` to `ascii.1` if it is ASCII, else as
+/// UTF-16 units with the op `utf16.0` to `utf16.1`.
+#[inline(always)]
+fn string_into(
+    ops: &mut Vec<u32>,
+    s: &str,
+    ascii: (u32, &mut Vec<u8>),
+    utf16: (u32, &mut Vec<u16>),
+) {
+    if s.is_ascii() {
+        ops.extend([ascii.0, s.len() as u32]);
+        ascii.1.extend_from_slice(s.as_bytes());
+    } else {
+        let units = utf16_into(s, utf16.1);
+        ops.extend([utf16.0, units as u32]);
+    }
+}
+
 /// The f64 bits of JavaScript's NaN; f32's NaN widens to it.
 const JS_NAN: u64 = 0x7ff8_0000_0000_0000;
 
@@ -422,25 +440,25 @@ impl<'a> Tape<'a> {
         if s.len() >= LONG_BYTES {
             return self.long_str(s);
         }
-        if s.is_ascii() {
-            self.arrays.ops.extend([op::STRING, s.len() as u32]);
-            self.arrays.ascii.extend_from_slice(s.as_bytes());
-        } else {
-            let units = utf16_into(s, &mut self.arrays.utf16);
-            self.arrays.ops.extend([op::STRING16, units as u32]);
-        }
+        let a = &mut self.arrays;
+        string_into(
+            &mut a.ops,
+            s,
+            (op::STRING, &mut a.ascii),
+            (op::STRING16, &mut a.utf16),
+        );
     }
 
     /// A string of [`LONG_BYTES`] or more, to the long tables.
     #[inline(never)]
     fn long_str(&mut self, s: &str) {
-        if s.is_ascii() {
-            self.arrays.ops.extend([op::LONG_STRING, s.len() as u32]);
-            self.arrays.long_ascii.extend_from_slice(s.as_bytes());
-        } else {
-            let units = utf16_into(s, &mut self.arrays.long_utf16);
-            self.arrays.ops.extend([op::LONG_STRING16, units as u32]);
-        }
+        let a = &mut self.arrays;
+        string_into(
+            &mut a.ops,
+            s,
+            (op::LONG_STRING, &mut a.long_ascii),
+            (op::LONG_STRING16, &mut a.long_utf16),
+        );
     }
 
     fn container_type(&mut self, t: &ContainerType) {
