@@ -82,7 +82,8 @@ export class TypedArray {
 /**
  * A Dictionary as [key, value] pairs in order, with its key and value types (each a
  * ContainerType or null): what decode gives for a typed Dictionary, and for one whose keys a Map
- * cannot hold apart (two NaN keys of other bits, 0.0 and -0.0).
+ * would take as one (none that the engines write: they too take 0.0 and -0.0 as one key, and
+ * every NaN; see `build`).
  */
 export class Dictionary {
   constructor(entries = [], keyType = null, valueType = null) {
