@@ -249,8 +249,9 @@ function longStrings(make, units) {
 }
 
 /**
- * The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs` (src/to_js.rs).
- * The first five are views of the module's memory: read here, before the module is called again.
+ * The value a tape describes: `ops`, `nums`, `ints`, `ascii`, `utf16`, `objs`, `longAscii`,
+ * `longUtf16` (src/to_js.rs). All but `objs` are views of the module's memory: read here, before
+ * the module is called again.
  */
 export function build([ops, nums, ints, asciiBytes, utf16Units, objs, longAsciiBytes, longUtf16Units]) {
   // Each table of short strings made in one call, its strings sliced from it.

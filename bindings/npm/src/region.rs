@@ -59,6 +59,19 @@ impl Region {
         (base..base + self.room.get()).contains(&(p as usize))
     }
 
+    /// Room for `l` from the region while [`build`] runs and the region has it; what it cannot
+    /// hold then is counted as spilled.
+    fn take(&self, l: Layout) -> Option<*mut u8> {
+        if !self.open.get() {
+            return None;
+        }
+        let p = self.cut(l);
+        if p.is_none() {
+            self.spilled.set(self.spilled.get() + l.size());
+        }
+        p
+    }
+
     /// Room for `l` cut from the region, if it has it.
     fn cut(&self, l: Layout) -> Option<*mut u8> {
         let base = self.base.get() as usize;
@@ -107,26 +120,18 @@ impl Region {
 // only once what was built in it is gone (`Built`'s drop).
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let r = &REGION;
-        if r.open.get() {
-            if let Some(p) = r.cut(l) {
-                return p;
-            }
-            r.spilled.set(r.spilled.get() + l.size());
+        if let Some(p) = REGION.take(l) {
+            return p;
         }
         // SAFETY: the caller's layout, as GlobalAlloc::alloc requires.
         unsafe { System.alloc(l) }
     }
 
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        let r = &REGION;
-        if r.open.get() {
-            if let Some(p) = r.cut(l) {
-                // SAFETY: `p` is `l.size()` bytes of the region, just cut.
-                unsafe { p.write_bytes(0, l.size()) };
-                return p;
-            }
-            r.spilled.set(r.spilled.get() + l.size());
+        if let Some(p) = REGION.take(l) {
+            // SAFETY: `p` is `l.size()` bytes of the region, just cut.
+            unsafe { p.write_bytes(0, l.size()) };
+            return p;
         }
         // SAFETY: as in alloc.
         unsafe { System.alloc_zeroed(l) }

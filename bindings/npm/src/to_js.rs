@@ -172,7 +172,7 @@ pub struct Tape<'a> {
     /// The kept key last written at each of a Dictionary's first [`RECENT`] places, with its
     /// index: records of one shape have the same key at the same place, found here without
     /// hashing.
-    recent: [(&'a str, u32); RECENT],
+    recent: [Option<(&'a str, u32)>; RECENT],
 }
 
 /// A Dictionary's places whose last kept key is remembered (`Tape::recent`).
@@ -187,8 +187,7 @@ impl<'a> Tape<'a> {
             arrays,
             objs: Vec::new(),
             kept: HashMap::default(),
-            // No key is empty and kept at once: "" is at no place until one is written there.
-            recent: [("", u32::MAX); RECENT],
+            recent: [None; RECENT],
         };
         t.value(v);
         t
@@ -231,28 +230,29 @@ impl<'a> Tape<'a> {
             && let Some(s) = t.as_str()
             && s.len() <= KEPT_KEY_BYTES
         {
-            let recent = self.recent.get_mut(at);
-            if let Some((r, i)) = &recent
-                && *r == s
-                && *i != u32::MAX
-            {
-                self.arrays.ops.extend([op::REPEAT, *i]);
-                return;
-            }
-            if let Some(&i) = self.kept.get(s) {
-                self.arrays.ops.extend([op::REPEAT, i]);
-                if let Some(r) = recent {
-                    *r = (s, i);
+            let place = self.recent.get_mut(at);
+            let seen = match place.as_deref() {
+                Some(Some((r, i))) if *r == s => Some(*i),
+                _ => self.kept.get(s).copied(),
+            };
+            let i = match seen {
+                Some(i) => {
+                    self.arrays.ops.extend([op::REPEAT, i]);
+                    i
                 }
-                return;
-            }
-            if self.kept.len() < KEPT_KEYS {
-                let i = self.kept.len() as u32;
-                self.kept.insert(s, i);
-                self.arrays.ops.push(op::KEPT);
-                if let Some(r) = recent {
-                    *r = (s, i);
+                None if self.kept.len() < KEPT_KEYS => {
+                    let i = self.kept.len() as u32;
+                    self.kept.insert(s, i);
+                    self.arrays.ops.push(op::KEPT);
+                    i
                 }
+                None => return self.value(k),
+            };
+            if let Some(place) = place {
+                *place = Some((s, i));
+            }
+            if seen.is_some() {
+                return;
             }
         }
         self.value(k);
